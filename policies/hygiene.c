@@ -1,0 +1,216 @@
+/* hygiene.c - the RFC "mm: reliable huge page allocator" (v6.2 + patches).
+ *
+ * Each behaviour-changing patch is a switch, so that an ablation can turn
+ * them on one by one; all are on by default (the RFC as posted), except
+ * last_resort_fallback, which is the later upstream form (defrag_mode).
+ * Switches that depend on another are rejected without it, as the series
+ * was never run that way.  Where CONFIG_COMPACTION is off, patch 009 keeps
+ * the old watermarks and reclaim orders, and fallbacks stay allowed.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "internal.h"
+#include "policies.h"
+
+struct hygiene {
+	bool bdev_cache_movable;    /* 002: block-device page cache is movable */
+	bool migrate_free;          /* 005: MIGRATE_FREE neutral blocks */
+	bool wmark_free_blocks;     /* 009: watermarks on free blocks, reclaim/compaction to pageblock order */
+	bool no_highatomic;         /* 010: kill the highatomic reserve */
+	bool no_watermark_boost;    /* 011: kill watermark boosting */
+	bool no_fallback;           /* cover letter: no fallback into other types' blocks */
+	bool last_resort_fallback;  /* one fallback pass before OOM (upstream defrag_mode) */
+};
+
+static const struct param_desc hygiene_params[] = {
+	{ "bdev_cache_movable", "patch 002: allocate block-device page cache GFP_USER|__GFP_MOVABLE", "yes" },
+	{ "migrate_free", "patch 005: empty pageblocks are MIGRATE_FREE, claimed by their first allocation", "yes" },
+	{ "wmark_free_blocks", "patch 009: watermarks count free pageblocks; reclaim and compaction work toward pageblock order", "yes" },
+	{ "no_highatomic", "patch 010: remove the highatomic reserve", "yes" },
+	{ "no_watermark_boost", "patch 011: remove watermark boosting", "yes" },
+	{ "no_fallback", "cover letter: no fallback into blocks of another type (with compaction)", "yes" },
+	{ "last_resort_fallback", "allow one fallback pass before OOM (the later upstream defrag_mode)", "no" },
+	{ NULL, NULL, NULL },
+};
+
+static inline const struct hygiene *H(const struct mm_policy *p)
+{
+	return p->priv;
+}
+
+static int hygiene_set_param(struct mm_policy *p, const char *key, const char *value,
+                             char *err, size_t errlen)
+{
+	struct hygiene *h = p->priv;
+	bool *sw = NULL;
+
+	if (!strcmp(key, "bdev_cache_movable")) sw = &h->bdev_cache_movable;
+	else if (!strcmp(key, "migrate_free")) sw = &h->migrate_free;
+	else if (!strcmp(key, "wmark_free_blocks")) sw = &h->wmark_free_blocks;
+	else if (!strcmp(key, "no_highatomic")) sw = &h->no_highatomic;
+	else if (!strcmp(key, "no_watermark_boost")) sw = &h->no_watermark_boost;
+	else if (!strcmp(key, "no_fallback")) sw = &h->no_fallback;
+	else if (!strcmp(key, "last_resort_fallback")) sw = &h->last_resort_fallback;
+	if (!sw) {
+		char names[256] = "";
+		for (const struct param_desc *d = hygiene_params; d->name; d++) {
+			if (d != hygiene_params)
+				strncat(names, ", ", sizeof(names) - strlen(names) - 1);
+			strncat(names, d->name, sizeof(names) - strlen(names) - 1);
+		}
+		snprintf(err, errlen, "policy hygiene has no switch '%s' (valid: %s)", key, names);
+		return -1;
+	}
+	return policy_parse_bool(key, value, sw, err, errlen);
+}
+
+static int hygiene_validate(struct mm_policy *p, char *err, size_t errlen)
+{
+	const struct hygiene *h = H(p);
+
+	if (h->wmark_free_blocks && !h->migrate_free) {
+		snprintf(err, errlen, "policy hygiene: wmark_free_blocks (009) needs migrate_free (005)");
+		return -1;
+	}
+	if (h->no_fallback && !h->migrate_free) {
+		snprintf(err, errlen, "policy hygiene: no_fallback needs migrate_free (005)");
+		return -1;
+	}
+	if ((h->no_highatomic || h->no_watermark_boost) && !h->wmark_free_blocks) {
+		snprintf(err, errlen, "policy hygiene: no_highatomic (010) and no_watermark_boost (011) "
+		         "need wmark_free_blocks (009)");
+		return -1;
+	}
+	if (h->last_resort_fallback && !h->no_fallback) {
+		snprintf(err, errlen, "policy hygiene: last_resort_fallback only makes sense with no_fallback");
+		return -1;
+	}
+	/* the deleted features leave the table */
+	p->ops.reserve_highatomic_pageblock = h->no_highatomic ? NULL : reserve_highatomic_pageblock;
+	p->ops.unreserve_highatomic_pageblock = h->no_highatomic ? NULL : unreserve_highatomic_pageblock;
+	p->ops.boost_watermark = h->no_watermark_boost ? NULL : boost_watermark;
+	return 0;
+}
+
+static int hygiene_boot_pageblock_migratetype(const struct mm_policy *p)
+{
+	return H(p)->migrate_free ? MIGRATE_FREE : MIGRATE_MOVABLE;
+}
+
+/* patch 005: free blocks are the first fallback of every type */
+static const int free_first[MIGRATE_PCPTYPES][4] = {
+	[MIGRATE_UNMOVABLE]   = { MIGRATE_FREE, MIGRATE_RECLAIMABLE, MIGRATE_MOVABLE,   MIGRATE_TYPES },
+	[MIGRATE_MOVABLE]     = { MIGRATE_FREE, MIGRATE_RECLAIMABLE, MIGRATE_UNMOVABLE, MIGRATE_TYPES },
+	[MIGRATE_RECLAIMABLE] = { MIGRATE_FREE, MIGRATE_UNMOVABLE,   MIGRATE_MOVABLE,   MIGRATE_TYPES },
+};
+static const int free_only[2] = { MIGRATE_FREE, MIGRATE_TYPES };
+
+static const int *hygiene_fallbacks(const struct mm_policy *p, int start_mt, unsigned alloc_flags)
+{
+	const struct hygiene *h = H(p);
+
+	if (!h->migrate_free)
+		return v62_fallbacks(start_mt);
+	if (h->no_fallback && p->pgdat->config_compaction && !(alloc_flags & ALLOC_LAST_RESORT))
+		return free_only;
+	return free_first[start_mt];
+}
+
+static bool hygiene_can_steal_fallback(const struct mm_policy *p, unsigned order, int start_mt,
+                                       int fallback_mt)
+{
+	(void)p;
+	/* the first allocation in a free block must claim it */
+	if (fallback_mt == MIGRATE_FREE)
+		return true;
+	return v62_can_steal_fallback(order, start_mt);
+}
+
+static int hygiene_free_one_page_migratetype(const struct mm_policy *p, unsigned order, int mt)
+{
+	/* patch 005: freed whole pageblocks become neutral again */
+	if (H(p)->migrate_free && order >= pageblock_order && migratetype_is_mergeable(mt))
+		return MIGRATE_FREE;
+	return mt;
+}
+
+/* patch 009: __zone_free_pages() - watermarks are met by free blocks */
+static long hygiene_zone_free_pages(const struct mm_policy *p, const struct zone *z,
+                                    unsigned alloc_flags)
+{
+	long free_pages;
+
+	if (!H(p)->wmark_free_blocks)
+		return vanilla_zone_free_pages(p, z, alloc_flags);
+	free_pages = zone_page_state(z, NR_FREE_FREE);
+	if (alloc_flags & (ALLOC_HARDER | ALLOC_OOM))
+		free_pages += zone_page_state(z, NR_FREE_HIGHATOMIC);
+	if (!p->pgdat->config_compaction) {
+		/* without compaction: count everything, best-effort grouping */
+		free_pages += zone_page_state(z, NR_FREE_UNMOVABLE);
+		free_pages += zone_page_state(z, NR_FREE_MOVABLE);
+		free_pages += zone_page_state(z, NR_FREE_RECLAIMABLE);
+	}
+	return free_pages;
+}
+
+static bool hygiene_watermark_area_ok(const struct mm_policy *p, const struct free_area *area,
+                                      unsigned alloc_flags)
+{
+	/* patch 005: a free block's page serves any type */
+	if (H(p)->migrate_free && !list_empty_pfn(p->pgdat, area->free_list[MIGRATE_FREE]))
+		return true;
+	return vanilla_watermark_area_ok(p, area, alloc_flags);
+}
+
+static bool blocks_mode(const struct mm_policy *p)
+{
+	return H(p)->wmark_free_blocks && p->pgdat->config_compaction;
+}
+
+/* patch 009: the watermark distances are whole pageblocks, the unit
+ * reclaim and compaction produce */
+static unsigned long hygiene_wmark_gap(const struct mm_policy *p, const struct zone *z,
+                                       unsigned long gap)
+{
+	(void)z;
+	if (!blocks_mode(p))
+		return gap;
+	return (gap + pageblock_nr_pages - 1) & ~(unsigned long)(pageblock_nr_pages - 1);
+}
+
+/* patch 009: reclaim and compaction produce neutral blocks */
+static unsigned hygiene_order(const struct mm_policy *p, unsigned order)
+{
+	if (!blocks_mode(p))
+		return order;
+	return order > pageblock_order ? order : pageblock_order;
+}
+
+static bool hygiene_last_resort_fallback(const struct mm_policy *p)
+{
+	return H(p)->last_resort_fallback;
+}
+
+const struct mm_policy_ops hygiene_policy_ops = {
+	.name = "hygiene",
+	.desc = "the RFC's pageblock-hygiene allocator: MIGRATE_FREE blocks, no fallbacks, "
+	        "watermarks on free blocks, no highatomic, no boosting",
+	.params = hygiene_params,
+	.priv_size = sizeof(struct hygiene),
+	.set_param = hygiene_set_param,
+	.validate = hygiene_validate,
+	.boot_pageblock_migratetype = hygiene_boot_pageblock_migratetype,
+	.fallbacks = hygiene_fallbacks,
+	.can_steal_fallback = hygiene_can_steal_fallback,
+	.free_one_page_migratetype = hygiene_free_one_page_migratetype,
+	.reserve_highatomic_pageblock = NULL,
+	.unreserve_highatomic_pageblock = NULL,
+	.boost_watermark = NULL,
+	.zone_free_pages = hygiene_zone_free_pages,
+	.watermark_area_ok = hygiene_watermark_area_ok,
+	.wmark_gap = hygiene_wmark_gap,
+	.reclaim_order = hygiene_order,
+	.compact_order = hygiene_order,
+	.last_resort_fallback = hygiene_last_resort_fallback,
+};

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# test.sh - install dependencies, build, and run every test twice:
+#   build/release  Release build
+#   build/asan     Debug build with -DMMSIM_SANITIZE=ON (ASan + UBSan, MMSIM_DEBUG_VM)
+# Extra arguments are passed to ctest (e.g. `scripts/test.sh -L unit`).
+# Ends with the line "N passed, M failed", summed over both builds; a build
+# that fails to configure or compile counts as one failure.  Exit status 0
+# only if everything passed.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+scripts/install-deps.sh
+
+jobs=$(nproc 2>/dev/null || echo 2)
+passed=0
+failed=0
+
+# run_build NAME CMAKE-ARGS...
+run_build() {
+	local name=$1 dir=build/$1 log status=0 line total nfail
+	shift
+	printf '\n=== %s: configure and build ===\n' "$name"
+	if ! cmake -S . -B "$dir" "$@" || ! cmake --build "$dir" -j "$jobs"; then
+		printf '=== %s: BUILD FAILED ===\n' "$name"
+		failed=$((failed + 1))
+		return 0
+	fi
+
+	printf '\n=== %s: ctest ===\n' "$name"
+	log=$dir/test-sh-ctest.log
+	(cd "$dir" && ctest --output-on-failure -j2 "${ctest_args[@]}") 2>&1 | tee "$log" || status=$?
+
+	# "100% tests passed, 0 tests failed out of 12"
+	line=$(grep -E '^[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$log" | tail -n 1 || true)
+	if [[ $line =~ ([0-9]+)\ tests?\ failed\ out\ of\ ([0-9]+) ]]; then
+		nfail=${BASH_REMATCH[1]}
+		total=${BASH_REMATCH[2]}
+		passed=$((passed + total - nfail))
+		failed=$((failed + nfail))
+		if ((status != 0 && nfail == 0)); then
+			failed=$((failed + 1))   # ctest failed without a failing test
+		fi
+	elif ((status != 0)); then
+		printf '=== %s: ctest failed (exit %d) ===\n' "$name" "$status"
+		failed=$((failed + 1))
+	fi
+}
+
+ctest_args=("$@")
+run_build release -DCMAKE_BUILD_TYPE=Release -DMMSIM_SANITIZE=OFF
+run_build asan    -DCMAKE_BUILD_TYPE=Debug   -DMMSIM_SANITIZE=ON
+
+echo
+echo "$passed passed, $failed failed"
+((failed == 0))

@@ -1,0 +1,56 @@
+/* cli.h - what the verbs of the mmsim command share. */
+#ifndef MMSIM_CLI_H
+#define MMSIM_CLI_H
+
+#include <stdint.h>
+#include "mmsim/mm.h"
+#include "mmsim/policy.h"
+
+/* exit codes (sysexits.h), documented in docs/mmsim.1.md */
+#define EXIT_OK       0
+#define EXIT_USAGE    64
+#define EXIT_SOFTWARE 70
+#define EXIT_CONFIG   78
+
+#define MAX_SETS 64
+
+/* A machine as the command line describes it. */
+struct machine_opts {
+	uint64_t ram;                   /* bytes */
+	unsigned cpus;
+	unsigned long kernel_reserved;  /* pages */
+	unsigned long check_every;      /* debug_vm: check the state every N ops */
+	const char *sets[MAX_SETS];     /* KEY=VALUE overrides, in order */
+	int nr_sets;
+};
+
+void machine_opts_defaults(struct machine_opts *m);
+/* Handle a machine option (--ram, --cpus, --set, --check-every); returns
+ * 1 if it was one, 0 if not, -1 on a bad value (message printed). */
+int machine_opt(struct machine_opts *m, const char *opt, const char *arg);
+/* Boot a node with the named policy; -1 with a message printed. */
+int machine_boot(const struct machine_opts *m, const char *policy_name,
+                 struct pglist_data *pgdat, struct mm_policy **policy);
+void machine_shutdown(struct pglist_data *pgdat, struct mm_policy *policy);
+
+int parse_size(const char *s, uint64_t *out);
+int parse_ulong(const char *s, unsigned long *out);
+void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#define MACHINE_OPTIONS_HELP \
+	"  --ram SIZE            guest RAM, with K/M/G/T suffix (default 2G)\n" \
+	"  --cpus N              CPUs, one set of per-cpu lists each (default 4)\n" \
+	"  --set KEY=VALUE       vm.min_free_kbytes, vm.watermark_scale_factor,\n" \
+	"                        vm.watermark_boost_factor, vm.percpu_pagelist_high_fraction,\n" \
+	"                        vm.lowmem_reserve_ratio (\"256 256 32 0\"),\n" \
+	"                        transparent_hugepage.enabled (always|madvise|never),\n" \
+	"                        kernel.config_compaction (yes|no), or POLICY.SWITCH\n" \
+	"                        (see 'mmsim list policies'); repeatable\n" \
+	"  --check-every N       run the invariant checker every N allocator operations\n"
+
+int cmd_demo(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+
+#endif

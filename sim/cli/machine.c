@@ -1,0 +1,251 @@
+/* machine.c - a machine from command-line options: layout, sysctls and
+ * the policy with its switches.  Every bad value is reported with the
+ * option and the value; nothing is booted until all are valid. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+void error(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("mmsim: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int parse_ulong(const char *s, unsigned long *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!*s || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v > (unsigned long long)~0ul)
+		return -1;
+	*out = (unsigned long)v;
+	return 0;
+}
+
+int parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	unsigned shift = 0;
+
+	if (!*s || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -1;
+	switch (*end) {
+	case 0: break;
+	case 'K': case 'k': shift = 10; end++; break;
+	case 'M': case 'm': shift = 20; end++; break;
+	case 'G': case 'g': shift = 30; end++; break;
+	case 'T': case 't': shift = 40; end++; break;
+	default: return -1;
+	}
+	if (*end == 'i' && shift)
+		end++;
+	if (*end == 'B' && shift)
+		end++;
+	if (*end || (shift && v > (~0ull >> shift)))
+		return -1;
+	*out = v << shift;
+	return 0;
+}
+
+void machine_opts_defaults(struct machine_opts *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->ram = 2ull << 30;
+	m->cpus = 4;
+	/* kernel image and early reservations of the guest whose zoneinfo
+	 * tests/unit/test_watermarks.c uses: present 782336 - managed 772794 */
+	m->kernel_reserved = 9542;
+}
+
+int machine_opt(struct machine_opts *m, const char *opt, const char *arg)
+{
+	unsigned long v;
+
+	if (!strcmp(opt, "ram")) {
+		if (parse_size(arg, &m->ram)) {
+			error("--ram: '%s' is not a size (e.g. 2G, 512M)", arg);
+			return -1;
+		}
+		return 1;
+	}
+	if (!strcmp(opt, "cpus")) {
+		if (parse_ulong(arg, &v) || v < 1 || v > 1024) {
+			error("--cpus: '%s' is not a number of CPUs (1..1024)", arg);
+			return -1;
+		}
+		m->cpus = (unsigned)v;
+		return 1;
+	}
+	if (!strcmp(opt, "check-every")) {
+		if (parse_ulong(arg, &m->check_every)) {
+			error("--check-every: '%s' is not a number", arg);
+			return -1;
+		}
+		return 1;
+	}
+	if (!strcmp(opt, "set")) {
+		if (!strchr(arg, '=')) {
+			error("--set: '%s' is not KEY=VALUE", arg);
+			return -1;
+		}
+		if (m->nr_sets == MAX_SETS) {
+			error("--set: more than %d settings", MAX_SETS);
+			return -1;
+		}
+		m->sets[m->nr_sets++] = arg;
+		return 1;
+	}
+	return 0;
+}
+
+static int set_int(const char *key, const char *val, int lo, int hi, int *out)
+{
+	unsigned long v;
+	if (parse_ulong(val, &v) || v < (unsigned long)lo || v > (unsigned long)hi) {
+		error("--set %s: '%s' is not an integer in %d..%d", key, val, lo, hi);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+/* Apply one KEY=VALUE; policy switches go to the policy named before the dot. */
+static int apply_set(const char *kv, struct vm_sysctl *s, struct mm_policy *policy)
+{
+	char key[128], err[256];
+	const char *val = strchr(kv, '=') + 1;
+	size_t klen = (size_t)(val - 1 - kv);
+
+	if (klen >= sizeof(key)) {
+		error("--set: key too long in '%s'", kv);
+		return -1;
+	}
+	memcpy(key, kv, klen);
+	key[klen] = 0;
+	if (!strcmp(key, "vm.min_free_kbytes"))
+		return set_int(key, val, 128, 1 << 30, &s->user_min_free_kbytes);
+	if (!strcmp(key, "vm.watermark_scale_factor"))
+		return set_int(key, val, 1, 3000, &s->watermark_scale_factor);
+	if (!strcmp(key, "vm.watermark_boost_factor"))
+		return set_int(key, val, 0, 1 << 30, &s->watermark_boost_factor);
+	if (!strcmp(key, "vm.percpu_pagelist_high_fraction")) {
+		if (set_int(key, val, 0, 1 << 30, &s->percpu_pagelist_high_fraction))
+			return -1;
+		if (s->percpu_pagelist_high_fraction && s->percpu_pagelist_high_fraction < 8) {
+			error("--set %s: '%s' must be 0 or at least 8 (as the kernel requires)", key, val);
+			return -1;
+		}
+		return 0;
+	}
+	if (!strcmp(key, "vm.lowmem_reserve_ratio")) {
+		int r[MAX_NR_ZONES];
+		if (sscanf(val, "%d %d %d %d", &r[0], &r[1], &r[2], &r[3]) != 4 ||
+		    r[0] < 0 || r[1] < 0 || r[2] < 0 || r[3] < 0) {
+			error("--set %s: '%s' is not four non-negative integers", key, val);
+			return -1;
+		}
+		memcpy(s->lowmem_reserve_ratio, r, sizeof(r));
+		return 0;
+	}
+	if (!strcmp(key, "transparent_hugepage.enabled")) {
+		if (!strcmp(val, "always") || !strcmp(val, "madvise"))
+			s->thp_enabled = true;
+		else if (!strcmp(val, "never"))
+			s->thp_enabled = false;
+		else {
+			error("--set %s: '%s' is not one of always, madvise, never", key, val);
+			return -1;
+		}
+		return 0;
+	}
+	if (!strcmp(key, "kernel.config_compaction")) {
+		if (!strcmp(val, "yes"))
+			s->config_compaction = true;
+		else if (!strcmp(val, "no"))
+			s->config_compaction = false;
+		else {
+			error("--set %s: '%s' is not yes or no", key, val);
+			return -1;
+		}
+		return 0;
+	}
+	{
+		const char *dot = strchr(key, '.');
+		if (dot && mm_policy_find(key) == NULL) {
+			char pname[64];
+			size_t n = (size_t)(dot - key);
+			if (n < sizeof(pname)) {
+				memcpy(pname, key, n);
+				pname[n] = 0;
+				if (mm_policy_find(pname)) {
+					if (strcmp(pname, policy->ops.name))
+						return 0;       /* a switch of another policy */
+					if (mm_policy_set(policy, dot + 1, val, err, sizeof(err))) {
+						error("--set %s: %s", key, err);
+						return -1;
+					}
+					return 0;
+				}
+			}
+		}
+	}
+	error("--set: unknown key '%s' (see 'mmsim help demo')", key);
+	return -1;
+}
+
+int machine_boot(const struct machine_opts *m, const char *policy_name,
+                 struct pglist_data *pgdat, struct mm_policy **policy)
+{
+	struct mm_layout layout;
+	struct vm_sysctl sysctl;
+	char err[256];
+
+	if (mm_layout_qemu(m->ram, m->kernel_reserved, &layout, err, sizeof(err))) {
+		error("--ram: %s", err);
+		return -1;
+	}
+	vm_sysctl_defaults(&sysctl);
+	if (mm_policy_create(policy_name, policy, err, sizeof(err))) {
+		error("%s", err);
+		return -1;
+	}
+	for (int i = 0; i < m->nr_sets; i++)
+		if (apply_set(m->sets[i], &sysctl, *policy))
+			goto fail;
+	if (mm_policy_validate(*policy, err, sizeof(err))) {
+		error("%s", err);
+		goto fail;
+	}
+	if (pgdat_init(pgdat, &layout, m->cpus, &sysctl, *policy, err, sizeof(err))) {
+		error("%s", err);
+		goto fail;
+	}
+	pgdat->debug_check_interval = m->check_every;
+	return 0;
+fail:
+	mm_policy_destroy(*policy);
+	*policy = NULL;
+	return -1;
+}
+
+void machine_shutdown(struct pglist_data *pgdat, struct mm_policy *policy)
+{
+	pgdat_destroy(pgdat);
+	mm_policy_destroy(policy);
+}

@@ -1,0 +1,64 @@
+/* main.c - the mmsim command: a verb table in the manner of git and perf. */
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+#include "mmsim/version.h"
+
+static const struct verb {
+	const char *name;
+	int (*fn)(int, char **);
+	const char *help;
+} verbs[] = {
+	{ "demo",  cmd_demo,  "randomized allocation load on each policy, with /proc-style state" },
+	{ "show",  cmd_show,  "boot a machine (optionally load it) and print a /proc file" },
+	{ "bench", cmd_bench, "allocator micro-benchmarks (pairs per second; not a test)" },
+	{ "list",  cmd_list,  "list policies and their switches" },
+	{ NULL, NULL, NULL },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: mmsim [--version] [--help] COMMAND [ARGS]\n\ncommands:\n");
+	for (const struct verb *v = verbs; v->name; v++)
+		fprintf(f, "   %-8s %s\n", v->name, v->help);
+	fprintf(f, "\nSee 'mmsim help COMMAND' or 'mmsim COMMAND --help' for a command's options.\n"
+	           "Exit codes: 0 success, 64 bad usage, 70 internal error or invariant violation,\n"
+	           "78 bad configuration value.\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	cmd = argv[1];
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(cmd, "--version")) {
+		printf("mmsim %s (%s)\n", MMSIM_VERSION, MMSIM_GIT_REVISION);
+		return EXIT_OK;
+	}
+	if (!strcmp(cmd, "help")) {
+		if (argc < 3) {
+			usage(stdout);
+			return EXIT_OK;
+		}
+		for (const struct verb *v = verbs; v->name; v++)
+			if (!strcmp(v->name, argv[2])) {
+				char *args[] = { argv[2], "--help", NULL };
+				return v->fn(2, args);
+			}
+		error("no such command '%s'", argv[2]);
+		return EXIT_USAGE;
+	}
+	for (const struct verb *v = verbs; v->name; v++)
+		if (!strcmp(v->name, cmd))
+			return v->fn(argc - 1, argv + 1);
+	error("'%s' is not an mmsim command (see 'mmsim --help')", cmd);
+	return EXIT_USAGE;
+}

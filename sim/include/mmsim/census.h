@@ -1,0 +1,30 @@
+/* census.h - the pageblock census of the RFC's cover letter.
+ *
+ * For every pageblock: its migratetype, and what its allocated pages are.
+ * A block is "mixed" when it holds pages its type should not: unmovable
+ * blocks with LRU or reclaimable-slab pages, movable blocks with non-LRU
+ * pages, reclaimable blocks with non-slab pages (the cover letter's block
+ * analysis, which read /proc/kpageflags on an idle machine).
+ */
+#ifndef MMSIM_CENSUS_H
+#define MMSIM_CENSUS_H
+
+#include <stdio.h>
+#include "mmsim/mmzone.h"
+
+/* what an allocated page is, for the census (from its head page) */
+enum census_kind { CENSUS_LRU, CENSUS_SLAB, CENSUS_KMEM, CENSUS_OTHER, NR_CENSUS_KINDS };
+
+struct block_census {
+	unsigned long blocks[MIGRATE_TYPES];          /* pageblocks per migratetype */
+	unsigned long mixed_blocks[MIGRATE_TYPES];    /* of those, mixed */
+	/* pages in mixed blocks that make them mixed, by kind */
+	unsigned long mixed_pages[MIGRATE_TYPES][NR_CENSUS_KINDS];
+};
+
+void pageblock_census(const struct pglist_data *pgdat, struct block_census *c);
+/* the cover letter's text: "unmovable 50" ... "movable blocks with non-LRU
+ * pages: 77 ({'slab': 4257, 'kmem': 77, 'other': 2} pages)" */
+void show_census(FILE *f, const struct pglist_data *pgdat, const struct block_census *c);
+
+#endif

@@ -1,0 +1,225 @@
+/* mmzone.h - node, zones, free areas, per-cpu lists (include/linux/mmzone.h).
+ *
+ * One node (pglist_data) with the zones of an x86-64 guest.  The structures
+ * are public, as in the kernel, because the allocator, reclaim, compaction,
+ * the invariant checker and the /proc formatters all walk them; only the
+ * functions in mm.h change them.
+ */
+#ifndef MMSIM_MMZONE_H
+#define MMSIM_MMZONE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "mmsim/page.h"
+
+enum migratetype {
+	MIGRATE_UNMOVABLE,
+	MIGRATE_MOVABLE,
+	MIGRATE_RECLAIMABLE,
+	MIGRATE_PCPTYPES,               /* the number of types on the pcp lists */
+	MIGRATE_HIGHATOMIC = MIGRATE_PCPTYPES,
+	MIGRATE_FREE,                   /* the RFC's neutral block (patch 005); vanilla never sets it */
+	MIGRATE_ISOLATE,
+	MIGRATE_TYPES
+};
+
+enum zone_type { ZONE_DMA, ZONE_DMA32, ZONE_NORMAL, ZONE_MOVABLE, MAX_NR_ZONES };
+enum zone_watermarks { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
+
+enum zone_stat_item {
+#define ZONE_STAT(id, name) id,
+#include "mmsim/vmstat_items.def"
+	NR_VM_ZONE_STAT_ITEMS
+};
+enum vm_event_item {
+#define VM_EVENT(id, name) id,
+#include "mmsim/vmstat_items.def"
+	NR_VM_EVENT_ITEMS
+};
+
+/* zone->flags bits */
+enum zone_flags {
+	ZONE_BOOSTED_WATERMARK,         /* boost_watermark() asked for a kswapd wake */
+	ZONE_RECLAIM_ACTIVE,            /* kswapd or direct reclaim is working here */
+};
+
+/* A free list is a circular list through struct page's next/prev; its head
+ * is a sentinel entry of the memmap (see page.h), named by its index. */
+struct free_area {
+	uint32_t free_list[MIGRATE_TYPES];
+	unsigned long nr_free;          /* free buddies of this order, all types */
+};
+
+/* v6.2: MIGRATE_PCPTYPES lists for each order 0..PAGE_ALLOC_COSTLY_ORDER,
+ * plus one list for pageblock-order (THP) pages of every type. */
+#define NR_LOWORDER_PCP_LISTS (MIGRATE_PCPTYPES * (PAGE_ALLOC_COSTLY_ORDER + 1))
+#define NR_PCP_LISTS          (NR_LOWORDER_PCP_LISTS + 1)
+
+struct per_cpu_pages {
+	int count;                      /* pages on the lists */
+	int high;                       /* free down when count reaches this */
+	int batch;                      /* chunk moved to and from the buddy lists */
+	short free_factor;              /* batch scaling while freeing without allocating */
+	uint32_t lists[NR_PCP_LISTS];   /* sentinels */
+};
+
+struct pglist_data;
+
+struct zone {
+	unsigned long _watermark[NR_WMARK];
+	unsigned long watermark_boost;
+	unsigned long nr_reserved_highatomic;
+	long lowmem_reserve[MAX_NR_ZONES];
+
+	struct pglist_data *zone_pgdat;
+	struct per_cpu_pages *per_cpu_pageset;   /* one per CPU */
+	const char *name;
+	enum zone_type idx;
+
+	unsigned long zone_start_pfn;
+	unsigned long spanned_pages;
+	unsigned long present_pages;
+	unsigned long managed_pages;
+	unsigned long managed_start_pfn;         /* the managed range is contiguous here */
+
+	unsigned long flags;
+	struct free_area free_area[MAX_ORDER];
+	long vm_stat[NR_VM_ZONE_STAT_ITEMS];
+};
+
+static inline unsigned long zone_end_pfn(const struct zone *z)
+{
+	return z->zone_start_pfn + z->spanned_pages;
+}
+static inline bool populated_zone(const struct zone *z) { return z->managed_pages != 0; }
+static inline bool zone_spans_pfn(const struct zone *z, unsigned long pfn)
+{
+	return pfn >= z->zone_start_pfn && pfn < zone_end_pfn(z);
+}
+static inline unsigned long wmark_pages(const struct zone *z, enum zone_watermarks w)
+{
+	return z->_watermark[w] + z->watermark_boost;
+}
+static inline unsigned long min_wmark_pages(const struct zone *z)  { return wmark_pages(z, WMARK_MIN); }
+static inline unsigned long low_wmark_pages(const struct zone *z)  { return wmark_pages(z, WMARK_LOW); }
+static inline unsigned long high_wmark_pages(const struct zone *z) { return wmark_pages(z, WMARK_HIGH); }
+static inline long zone_page_state(const struct zone *z, enum zone_stat_item i) { return z->vm_stat[i]; }
+
+/* The sysctls the allocator reads, by their /proc/sys/vm names. */
+struct vm_sysctl {
+	int  min_free_kbytes;           /* computed at boot unless set (user_min_free_kbytes) */
+	int  user_min_free_kbytes;      /* -1: not set by the user */
+	int  watermark_scale_factor;    /* 10 */
+	int  watermark_boost_factor;    /* 15000 */
+	int  lowmem_reserve_ratio[MAX_NR_ZONES];  /* 256 256 32 0 */
+	int  percpu_pagelist_high_fraction;       /* 0 */
+	bool thp_enabled;               /* transparent_hugepage/enabled is always or madvise */
+	bool config_compaction;         /* not a sysctl: CONFIG_COMPACTION of the kernel booted */
+};
+
+/* Kernel time, in ns, that the allocator's operations cost.  The callers
+ * (actors) charge the sum as system time; see docs/model.md for sources. */
+struct mm_costs {
+	double pcp_alloc_ns;            /* rmqueue_pcplist hit */
+	double pcp_free_ns;             /* free_unref_page_commit */
+	double buddy_ns;                /* one __rmqueue or __free_one_page under zone->lock */
+	double buddy_per_order_ns;      /* each split in expand() or merge step */
+	double pfn_scan_ns;             /* each pfn looked at by move_freepages() */
+	double zone_check_ns;           /* one zone_watermark check in the zonelist walk */
+};
+
+/* mm_page_alloc_extfrag, counted: every fallback __rmqueue_fallback takes. */
+struct extfrag_stats {
+	unsigned long events;
+	unsigned long fragmenting;      /* fallback_order < pageblock_order */
+	unsigned long change_ownership; /* block now belongs to the allocating type */
+	unsigned long by_type[MIGRATE_TYPES][MIGRATE_TYPES];   /* [alloc][fallback] */
+	/* optional tracepoint: called for every event when set */
+	void (*trace)(void *arg, unsigned long pfn, unsigned alloc_order, unsigned fallback_order,
+	              int alloc_mt, int fallback_mt, bool change_ownership);
+	void *trace_arg;
+};
+
+struct mm_policy;
+
+struct pglist_data {
+	struct zone node_zones[MAX_NR_ZONES];
+	unsigned nr_cpus;
+	unsigned long node_spanned_pages;        /* pfns 0 .. node_spanned_pages-1 */
+	struct page *mem_map;                    /* indexed by pfn; sentinels follow */
+	uint8_t *pageblock_flags;                /* one byte per pageblock: see pageblock helpers */
+	unsigned long nr_pageblocks;
+
+	struct mm_policy *policy;
+	struct vm_sysctl sysctl;
+	struct mm_costs costs;
+	bool config_compaction;                  /* CONFIG_COMPACTION (the RFC's switches key on it) */
+
+	unsigned long vm_events[NR_VM_EVENT_ITEMS];
+	struct extfrag_stats extfrag;
+
+	/* kswapd requests (wakeup_kswapd); the actor layer sleeps on them */
+	int kswapd_order;
+	enum zone_type kswapd_highest_zoneidx;   /* MAX_NR_ZONES: none pending */
+	unsigned long kswapd_wakeups;            /* wake requests recorded */
+	void (*kswapd_wake)(struct pglist_data *, void *arg);
+	void *kswapd_wake_arg;
+
+	/* debug_vm: check the whole state every N operations (0: never) */
+	unsigned long debug_check_interval;
+	unsigned long debug_ops;
+};
+
+static inline struct page *pfn_to_page(const struct pglist_data *pgdat, unsigned long pfn)
+{
+	return &pgdat->mem_map[pfn];
+}
+static inline unsigned long page_to_pfn(const struct pglist_data *pgdat, const struct page *p)
+{
+	return (unsigned long)(p - pgdat->mem_map);
+}
+static inline struct zone *page_zone(struct pglist_data *pgdat, const struct page *p)
+{
+	return &pgdat->node_zones[page_zonenum(p)];
+}
+
+/* Pageblock flags: bits 0-2 migratetype, bit 3 PB_migrate_skip. */
+#define PB_MIGRATETYPE_MASK 0x7u
+#define PB_MIGRATE_SKIP     0x8u
+
+static inline int get_pageblock_migratetype(const struct pglist_data *pgdat, unsigned long pfn)
+{
+	return pgdat->pageblock_flags[pfn >> pageblock_order] & PB_MIGRATETYPE_MASK;
+}
+static inline void set_pageblock_migratetype(struct pglist_data *pgdat, unsigned long pfn, int mt)
+{
+	uint8_t *f = &pgdat->pageblock_flags[pfn >> pageblock_order];
+	*f = (uint8_t)((*f & ~PB_MIGRATETYPE_MASK) | (unsigned)mt);
+}
+static inline bool get_pageblock_skip(const struct pglist_data *pgdat, unsigned long pfn)
+{
+	return pgdat->pageblock_flags[pfn >> pageblock_order] & PB_MIGRATE_SKIP;
+}
+static inline void set_pageblock_skip(struct pglist_data *pgdat, unsigned long pfn, bool skip)
+{
+	uint8_t *f = &pgdat->pageblock_flags[pfn >> pageblock_order];
+	*f = skip ? (uint8_t)(*f | PB_MIGRATE_SKIP) : (uint8_t)(*f & ~PB_MIGRATE_SKIP);
+}
+static inline unsigned long pageblock_start_pfn(unsigned long pfn) { return pfn & ~(unsigned long)(pageblock_nr_pages - 1); }
+static inline unsigned long pageblock_end_pfn(unsigned long pfn)   { return pageblock_start_pfn(pfn) + pageblock_nr_pages; }
+
+static inline bool is_migrate_highatomic(int mt) { return mt == MIGRATE_HIGHATOMIC; }
+static inline bool is_migrate_isolate(int mt)    { return mt == MIGRATE_ISOLATE; }
+/* migratetype_is_mergeable(): patch 005 adds MIGRATE_FREE */
+static inline bool migratetype_is_mergeable(int mt)
+{
+	return mt < MIGRATE_PCPTYPES || mt == MIGRATE_FREE;
+}
+
+extern const char *const migratetype_names[MIGRATE_TYPES];
+extern const char *const zone_names[MAX_NR_ZONES];
+extern const char *const zone_stat_names[NR_VM_ZONE_STAT_ITEMS];
+extern const char *const vm_event_names[NR_VM_EVENT_ITEMS];
+
+#endif

@@ -1,0 +1,101 @@
+/* policy.h - the allocator policy interface.
+ *
+ * The core (sim/mm) is Linux v6.2's control flow.  Where a kernel version
+ * makes a different decision, the core calls a hook of the node's policy,
+ * named after the kernel function whose behaviour differs.  The table of
+ * hooks, which kernel function each stands for, and which RFC patch changes
+ * it is policies/README.md.
+ *
+ * Rules: every hook is mandatory except the three that stand for kernel
+ * features the RFC deletes (highatomic reserves, patch 010; watermark
+ * boosting, patch 011); NULL there means the feature is compiled out.
+ * mm_policy_create() rejects a table that breaks this.
+ */
+#ifndef MMSIM_POLICY_H
+#define MMSIM_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "mmsim/mmzone.h"
+
+struct param_desc {
+	const char *name;
+	const char *help;
+	const char *def;                /* default, as text */
+};
+
+struct mm_policy;
+
+struct mm_policy_ops {
+	const char *name;
+	const char *desc;
+	const struct param_desc *params;         /* NULL-name terminated */
+	size_t priv_size;
+
+	/* set a switch from text; 0, or -1 with a message */
+	int  (*set_param)(struct mm_policy *, const char *key, const char *value,
+	                  char *err, size_t errlen);
+	/* called once all switches are set: reject combinations never run */
+	int  (*validate)(struct mm_policy *, char *err, size_t errlen);
+
+	/* ---- page_alloc.c: where free pages come from ---- */
+	/* memmap_init_zone_range(): type of every pageblock at boot */
+	int  (*boot_pageblock_migratetype)(const struct mm_policy *);
+	/* fallbacks[][] as find_suitable_fallback() walks it; MIGRATE_TYPES-terminated */
+	const int *(*fallbacks)(const struct mm_policy *, int start_mt, unsigned alloc_flags);
+	/* can_steal_fallback() */
+	bool (*can_steal_fallback)(const struct mm_policy *, unsigned order, int start_mt,
+	                           int fallback_mt);
+	/* __free_one_page() at done_merging: the type a merged buddy of this
+	 * order goes to (and its blocks become, if it differs) */
+	int  (*free_one_page_migratetype)(const struct mm_policy *, unsigned order, int mt);
+
+	/* ---- reserves: NULL = the feature is absent ---- */
+	void (*reserve_highatomic_pageblock)(struct zone *, unsigned long pfn, unsigned order);
+	bool (*unreserve_highatomic_pageblock)(struct pglist_data *, int migratetype,
+	                                       enum zone_type highest_zoneidx, bool force);
+	bool (*boost_watermark)(struct zone *);
+
+	/* ---- page_alloc.c: watermarks ---- */
+	/* free pages a watermark check may count (__zone_watermark_unusable_free
+	 * of v6.2, __zone_free_pages of patch 009) */
+	long (*zone_free_pages)(const struct mm_policy *, const struct zone *, unsigned alloc_flags);
+	/* the tail of __zone_watermark_ok(): is a page of this order usable? */
+	bool (*watermark_area_ok)(const struct mm_policy *, const struct free_area *,
+	                          unsigned alloc_flags);
+	/* __setup_per_zone_wmarks(): the low-min and high-low distance */
+	unsigned long (*wmark_gap)(const struct mm_policy *, const struct zone *, unsigned long gap);
+
+	/* ---- slow path: the order reclaim and compaction work toward ---- */
+	unsigned (*reclaim_order)(const struct mm_policy *, unsigned order);
+	unsigned (*compact_order)(const struct mm_policy *, unsigned order);
+	/* the last attempt before OOM: may fallbacks into other types' blocks
+	 * be taken now?  (the later upstream form of the RFC does so) */
+	bool (*last_resort_fallback)(const struct mm_policy *);
+};
+
+/* An instance: a copy of the registry's table that the policy's validate()
+ * may trim (a switch that removes a feature clears its hook), and the
+ * policy's switches. */
+struct mm_policy {
+	struct mm_policy_ops ops;
+	struct pglist_data *pgdat;      /* set by pgdat_init */
+	void *priv;                     /* the policy's switches */
+};
+
+/* Registry: the policies mmsim knows, by name. */
+extern const struct mm_policy_ops *const mm_policy_table[];
+const struct mm_policy_ops *mm_policy_find(const char *name);
+/* "vanilla, hygiene": for messages that list the valid names */
+const char *mm_policy_names(void);
+
+int  mm_policy_create(const char *name, struct mm_policy **out, char *err, size_t errlen);
+int  mm_policy_set(struct mm_policy *, const char *key, const char *value, char *err, size_t errlen);
+int  mm_policy_validate(struct mm_policy *, char *err, size_t errlen);
+void mm_policy_destroy(struct mm_policy *);
+
+/* v6.2 decisions, exported so that a policy can build on them */
+const int *v62_fallbacks(int start_mt);
+bool v62_can_steal_fallback(unsigned order, int start_mt);
+
+#endif

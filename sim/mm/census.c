@@ -1,0 +1,104 @@
+/* census.c - the block analysis of the RFC's cover letter (see census.h). */
+#include <string.h>
+#include "internal.h"
+#include "mmsim/census.h"
+
+static enum census_kind page_census_kind(const struct page *head)
+{
+	if (PageLRU(head))
+		return CENSUS_LRU;
+	if (PageSlab(head))
+		return CENSUS_SLAB;
+	switch (head->owner) {
+	case PGOWN_PAGETABLE:
+	case PGOWN_KSTACK:
+	case PGOWN_KMEM:
+		return CENSUS_KMEM;
+	default:
+		return CENSUS_OTHER;
+	}
+}
+
+/* Does a page of this kind pollute a block of type mt? */
+static bool pollutes(int mt, enum census_kind k, const struct page *head)
+{
+	switch (mt) {
+	case MIGRATE_UNMOVABLE:
+		/* LRU pages and reclaimable slab belong elsewhere */
+		return k == CENSUS_LRU || (k == CENSUS_SLAB && head->owner == PGOWN_SLAB_RECLAIMABLE);
+	case MIGRATE_MOVABLE:
+		return k != CENSUS_LRU;
+	case MIGRATE_RECLAIMABLE:
+		return k != CENSUS_SLAB;
+	default:
+		return false;
+	}
+}
+
+void pageblock_census(const struct pglist_data *pgdat, struct block_census *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (int zi = 0; zi < MAX_NR_ZONES; zi++) {
+		const struct zone *z = &pgdat->node_zones[zi];
+		if (!populated_zone(z))
+			continue;
+		for (unsigned long start = pageblock_start_pfn(z->zone_start_pfn); start < zone_end_pfn(z);
+		     start += pageblock_nr_pages) {
+			int mt = get_pageblock_migratetype(pgdat, start);
+			unsigned long pages[NR_CENSUS_KINDS] = { 0 };
+			bool mixed = false;
+
+			if (start < z->zone_start_pfn && zi > 0)
+				continue;       /* counted with the zone below */
+			c->blocks[mt]++;
+			for (unsigned long pfn = start; pfn < start + pageblock_nr_pages && pfn < zone_end_pfn(z);) {
+				const struct page *p = &pgdat->mem_map[pfn];
+				const struct page *head;
+				enum census_kind k;
+
+				if (PageBuddy(p)) {
+					pfn += 1ul << page_order(p);
+					continue;
+				}
+				if (PagePcp(p) || PageReserved(p) || (!PageTail(p) && !p->refcount)) {
+					pfn++;
+					continue;
+				}
+				head = PageTail(p) ? &pgdat->mem_map[p->next] : p;
+				k = page_census_kind(head);
+				if (pollutes(mt, k, head)) {
+					pages[k]++;
+					mixed = true;
+				}
+				pfn++;
+			}
+			if (mixed) {
+				c->mixed_blocks[mt]++;
+				for (int k = 0; k < NR_CENSUS_KINDS; k++)
+					c->mixed_pages[mt][k] += pages[k];
+			}
+		}
+	}
+}
+
+void show_census(FILE *f, const struct pglist_data *pgdat, const struct block_census *c)
+{
+	static const char *const lower[MIGRATE_TYPES] = {
+		"unmovable", "movable", "reclaimable", "highatomic", "free", "isolate",
+	};
+	const unsigned long (*mp)[NR_CENSUS_KINDS] = c->mixed_pages;
+
+	(void)pgdat;
+	for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+		if (c->blocks[mt] || mt < MIGRATE_PCPTYPES)
+			fprintf(f, "%s %lu\n", lower[mt], c->blocks[mt]);
+	fprintf(f, "unmovable blocks with slab/lru pages: %lu ({'slab': %lu, 'lru': %lu} pages)\n",
+	        c->mixed_blocks[MIGRATE_UNMOVABLE], mp[MIGRATE_UNMOVABLE][CENSUS_SLAB],
+	        mp[MIGRATE_UNMOVABLE][CENSUS_LRU]);
+	fprintf(f, "movable blocks with non-LRU pages: %lu ({'slab': %lu, 'kmem': %lu, 'other': %lu} pages)\n",
+	        c->mixed_blocks[MIGRATE_MOVABLE], mp[MIGRATE_MOVABLE][CENSUS_SLAB],
+	        mp[MIGRATE_MOVABLE][CENSUS_KMEM], mp[MIGRATE_MOVABLE][CENSUS_OTHER]);
+	fprintf(f, "reclaimable blocks with non-slab pages: %lu ({'lru': %lu, 'kmem': %lu, 'other': %lu} pages)\n",
+	        c->mixed_blocks[MIGRATE_RECLAIMABLE], mp[MIGRATE_RECLAIMABLE][CENSUS_LRU],
+	        mp[MIGRATE_RECLAIMABLE][CENSUS_KMEM], mp[MIGRATE_RECLAIMABLE][CENSUS_OTHER]);
+}

@@ -1,0 +1,572 @@
+/* debug_vm.c - the model's CONFIG_DEBUG_VM: BUG(), dump_page() and a
+ * whole-state invariant checker.
+ *
+ * check_pgdat() walks every populated zone of the node and enforces the
+ * rules below.  The kernel checks pieces of them on the fly (VM_BUG_ON_PAGE
+ * in __free_one_page, check_new_pages, __isolate_free_page ...); the model
+ * can afford to check all of them at once in test and debug runs.  The walk
+ * is linear in the number of pages: two bitmaps over the pfns, one pass over
+ * the free lists, one over the pcp lists and one over the zone's pfns.
+ *
+ *  (a) Free lists.  Every entry of free_area[order].free_list[mt] is a real
+ *      pfn in the zone (not a sentinel), PageBuddy, page_order() == order,
+ *      aligned to 1 << order, private == mt (the list it is on), in the
+ *      zone's memmap, and whole: [pfn, pfn + 2^order) lies in the zone.  The
+ *      prev links mirror the next links, and a buddy is on one list only.
+ *      Entries per order == free_area[order].nr_free.  Pages per
+ *      migratetype == NR_FREE_<TYPE> (patch 006; MIGRATE_ISOLATE has no
+ *      counter) and their sum == NR_FREE_PAGES (isolated pages are not free
+ *      pages, patch 003).
+ *  (b) Pages.  A PageBuddy page is on a free list.  The pages of a free
+ *      buddy are not PG_reserved; those after the head have no PG_buddy or
+ *      PG_pcp and a zero refcount.  No page is both PG_buddy and PG_pcp, or
+ *      PG_buddy with references.  Pages that belong to the allocator carry
+ *      the zone's number (page_zone() of a freed page finds its zone).
+ *  (c) Merging.  A free buddy of order o < MAX_ORDER-1 whose buddy is free
+ *      with the same order was merged by __free_one_page(), unless v6.2's
+ *      rule kept them apart: o >= pageblock_order and the two blocks have
+ *      different migratetypes, one of which is not mergeable
+ *      (migratetype_is_mergeable(): HIGHATOMIC, ISOLATE).
+ *  (d) Per-cpu lists.  Entries of per_cpu_pageset[cpu].lists[i] are PG_pcp,
+ *      not PG_buddy, in the zone, aligned, of the order the list holds
+ *      (i / MIGRATE_PCPTYPES, or pageblock_order for the THP list), with a
+ *      zero refcount (page.h), on one list only; their pages sum to
+ *      pcp->count.  A PG_pcp page that is on no pcp list is a leak.
+ *  (e) Pageblocks.  Every block's migratetype < MIGRATE_TYPES.  A
+ *      MIGRATE_FREE block holds free buddy pages only (its PG_reserved
+ *      pages excepted: patch 005 types every block FREE at boot, also the
+ *      ones that hold the kernel image or a hole).  nr_reserved_highatomic
+ *      == pageblock_nr_pages * the zone's MIGRATE_HIGHATOMIC blocks.
+ */
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "internal.h"
+
+/* Violations printed in full; the rest are only counted. */
+#define CHECK_PRINT_MAX 10
+
+/* The five per-migratetype free counters follow the migratetypes. */
+_Static_assert(NR_FREE_FREE - NR_FREE_UNMOVABLE == MIGRATE_FREE - MIGRATE_UNMOVABLE,
+               "NR_FREE_<type> must follow enum migratetype up to MIGRATE_FREE");
+_Static_assert(MIGRATE_ISOLATE == MIGRATE_FREE + 1 && MIGRATE_TYPES == MIGRATE_ISOLATE + 1,
+               "MIGRATE_ISOLATE is the last migratetype and has no free counter");
+
+void mm_bug(const char *file, int line, const char *cond)
+{
+	fflush(stdout);
+	fprintf(stderr, "mmsim: BUG at %s:%d: %s\n", file, line, cond);
+	fflush(stderr);
+	abort();
+}
+
+/* ------------------------------------------------------------------ */
+/* dump_page                                                           */
+
+static const char *const pageflag_names[] = {
+	[PG_buddy] = "buddy",
+	[PG_pcp] = "pcp",
+	[PG_reserved] = "reserved",
+	[PG_head] = "head",
+	[PG_tail] = "tail",
+	[PG_lru] = "lru",
+	[PG_active] = "active",
+	[PG_referenced] = "referenced",
+	[PG_dirty] = "dirty",
+	[PG_writeback] = "writeback",
+	[PG_swapbacked] = "swapbacked",
+	[PG_unevictable] = "unevictable",
+	[PG_mlocked] = "mlocked",
+	[PG_slab] = "slab",
+	[PG_movable] = "movable",
+	[PG_isolated] = "isolated",
+	[PG_pinned] = "pinned",
+};
+_Static_assert(sizeof(pageflag_names) / sizeof(pageflag_names[0]) == NR_PAGEFLAGS,
+               "every PG_ flag needs a name in pageflag_names[]");
+
+static const char *migratetype_name(int mt)
+{
+	return mt >= 0 && mt < MIGRATE_TYPES ? migratetype_names[mt] : "?";
+}
+
+static const char *zone_name_of(unsigned zonenum)
+{
+	return zonenum < MAX_NR_ZONES ? zone_names[zonenum] : "?";
+}
+
+/* "buddy|reserved", as %pGp prints page flags */
+static void print_pageflags(FILE *f, uint32_t flags)
+{
+	bool first = true;
+
+	for (int i = 0; i < NR_PAGEFLAGS; i++) {
+		if (!(flags & (1u << i)))
+			continue;
+		fprintf(f, "%s%s", first ? "" : "|", pageflag_names[i]);
+		first = false;
+	}
+}
+
+/* __dump_page(), in the model's fields */
+void dump_page(const struct pglist_data *pgdat, unsigned long pfn, const char *reason)
+{
+	const struct page *p;
+
+	if (pfn >= pgdat->node_spanned_pages) {
+		fprintf(stderr, "page: pfn:%#lx beyond the node's %lu pages (a list sentinel?)\n",
+		        pfn, pgdat->node_spanned_pages);
+		if (reason)
+			fprintf(stderr, "page dumped because: %s\n", reason);
+		return;
+	}
+	p = pfn_to_page(pgdat, pfn);
+	fprintf(stderr, "page: pfn:%#lx refcount:%" PRIu32 " mapcount:%u mapping:%#" PRIx32
+	        " index:%#" PRIx32 "\n",
+	        pfn, p->refcount, (unsigned)p->mapcount, p->mapping, p->index);
+	fprintf(stderr, "order:%u zone:%s private:%#" PRIx32 " next:%#" PRIx32
+	        " prev:%#" PRIx32 " owner:%s\n",
+	        page_order(p), zone_name_of(page_zonenum(p)), p->private, p->next, p->prev,
+	        page_owner_name((enum page_owner_kind)p->owner));
+	fprintf(stderr, "flags: %#" PRIx32 "(", p->flags);
+	print_pageflags(stderr, p->flags & ((1u << NR_PAGEFLAGS) - 1));
+	fprintf(stderr, ")\n");
+	fprintf(stderr, "pageblock: pfn:%#lx migratetype:%s skip:%d\n",
+	        pageblock_start_pfn(pfn),
+	        migratetype_name(get_pageblock_migratetype(pgdat, pfn)),
+	        get_pageblock_skip(pgdat, pfn) ? 1 : 0);
+	if (reason)
+		fprintf(stderr, "page dumped because: %s\n", reason);
+}
+
+/* ------------------------------------------------------------------ */
+/* check_pgdat                                                         */
+
+struct vm_checker {
+	const struct pglist_data *pgdat;
+	const char *what;
+	unsigned long violations;
+	uint64_t *on_free_list;         /* pfn is the head of a buddy on a free list */
+	uint64_t *on_pcp_list;          /* pfn is on a per-cpu list */
+};
+
+static bool test_bit_pfn(const uint64_t *map, unsigned long pfn)
+{
+	return (map[pfn / 64] >> (pfn % 64)) & 1u;
+}
+
+static void set_bit_pfn(uint64_t *map, unsigned long pfn)
+{
+	map[pfn / 64] |= (uint64_t)1 << (pfn % 64);
+}
+
+/* No pfn: the violation concerns a zone or a counter, not a page. */
+#define NO_PFN ULONG_MAX
+
+/*
+ * Count a violation; print the first CHECK_PRINT_MAX of them with the state
+ * of the page involved.
+ */
+__attribute__((format(printf, 4, 5)))
+static void violation(struct vm_checker *c, const struct zone *z, unsigned long pfn,
+                      const char *fmt, ...)
+{
+	va_list ap;
+
+	if (++c->violations > CHECK_PRINT_MAX)
+		return;
+	if (z)
+		fprintf(stderr, "%s: zone %s: ", c->what, zone_name_of((unsigned)(z - c->pgdat->node_zones)));
+	else
+		fprintf(stderr, "%s: ", c->what);
+	if (pfn != NO_PFN)
+		fprintf(stderr, "pfn %#lx: ", pfn);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (pfn != NO_PFN && pfn < c->pgdat->node_spanned_pages) {
+		const struct page *p = pfn_to_page(c->pgdat, pfn);
+
+		fprintf(stderr, " [flags ");
+		if (p->flags & ((1u << NR_PAGEFLAGS) - 1))
+			print_pageflags(stderr, p->flags & ((1u << NR_PAGEFLAGS) - 1));
+		else
+			fputs("none", stderr);
+		fprintf(stderr, " order %u zone %u private %" PRIu32 " refcount %" PRIu32
+		        " block %s]", page_order(p), page_zonenum(p), p->private, p->refcount,
+		        migratetype_name(get_pageblock_migratetype(c->pgdat, pfn)));
+	}
+	fputc('\n', stderr);
+}
+
+/* (a): one free list.  Returns the number of entries that were walked. */
+static unsigned long check_free_list(struct vm_checker *c, const struct zone *z,
+                                     unsigned order, int mt, unsigned long *pages)
+{
+	const struct pglist_data *pgdat = c->pgdat;
+	const struct page *m = pgdat->mem_map;
+	const unsigned long nr_pages = 1ul << order;
+	uint32_t head = z->free_area[order].free_list[mt];
+	uint32_t prev = head, e;
+	unsigned long n = 0;
+
+	if (head < pgdat->node_spanned_pages) {
+		violation(c, z, NO_PFN, "free_list[order %u][%s] head %#" PRIx32
+		          " is a real pfn, not a sentinel", order, migratetype_name(mt), head);
+		return 0;
+	}
+	for (e = m[head].next; e != head; prev = e, e = m[e].next) {
+		const struct page *p;
+
+		/* A link that leaves the memmap, or reaches a sentinel that is
+		 * not this list's head, cannot be followed safely: stop. */
+		if (e >= pgdat->node_spanned_pages) {
+			violation(c, z, prev, "free_list[order %u][%s]: next %#" PRIx32
+			          " is neither a pfn nor this list's head", order,
+			          migratetype_name(mt), e);
+			return n;
+		}
+		/* A buddy seen before is on two lists, or this list loops. */
+		if (test_bit_pfn(c->on_free_list, e)) {
+			violation(c, z, e, "free_list[order %u][%s]: buddy already on a free list",
+			          order, migratetype_name(mt));
+			return n;
+		}
+		set_bit_pfn(c->on_free_list, e);
+		n++;
+		*pages += nr_pages;
+
+		p = &m[e];
+		if (p->prev != prev)
+			violation(c, z, e, "free_list[order %u][%s]: prev %#" PRIx32
+			          " but reached from %#" PRIx32, order, migratetype_name(mt),
+			          p->prev, prev);
+		if (!zone_spans_pfn(z, e) || e + nr_pages > zone_end_pfn(z))
+			violation(c, z, e, "free_list[order %u][%s]: buddy not inside the zone",
+			          order, migratetype_name(mt));
+		if (!PageBuddy(p))
+			violation(c, z, e, "free_list[order %u][%s]: not PageBuddy",
+			          order, migratetype_name(mt));
+		if (page_order(p) != order)
+			violation(c, z, e, "free_list[order %u][%s]: page_order %u",
+			          order, migratetype_name(mt), page_order(p));
+		if (e & (nr_pages - 1))
+			violation(c, z, e, "free_list[order %u][%s]: not aligned to its order",
+			          order, migratetype_name(mt));
+		if (p->private != (uint32_t)mt)
+			violation(c, z, e, "free_list[order %u][%s]: private %" PRIu32
+			          " is not the list's migratetype", order, migratetype_name(mt),
+			          p->private);
+	}
+	if (m[head].prev != prev)
+		violation(c, z, NO_PFN, "free_list[order %u][%s]: head's prev %#" PRIx32
+		          ", last entry %#" PRIx32, order, migratetype_name(mt), m[head].prev, prev);
+	return n;
+}
+
+/* (a): all free lists of a zone, against nr_free and the counters */
+static void check_free_area(struct vm_checker *c, const struct zone *z)
+{
+	unsigned long mt_pages[MIGRATE_TYPES] = { 0 };
+	unsigned long free_pages = 0;
+
+	for (unsigned order = 0; order < MAX_ORDER; order++) {
+		unsigned long entries = 0;
+
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+			entries += check_free_list(c, z, order, mt, &mt_pages[mt]);
+		if (entries != z->free_area[order].nr_free)
+			violation(c, z, NO_PFN, "order %u: %lu buddies on the lists, nr_free %lu",
+			          order, entries, z->free_area[order].nr_free);
+	}
+	for (int mt = MIGRATE_UNMOVABLE; mt <= MIGRATE_FREE; mt++) {
+		enum zone_stat_item item = (enum zone_stat_item)(NR_FREE_UNMOVABLE + mt);
+
+		if ((long)mt_pages[mt] != z->vm_stat[item])
+			violation(c, z, NO_PFN, "%lu pages on the %s lists, %s %ld",
+			          mt_pages[mt], migratetype_name(mt), zone_stat_names[item],
+			          z->vm_stat[item]);
+		free_pages += mt_pages[mt];
+	}
+	if ((long)free_pages != z->vm_stat[NR_FREE_PAGES])
+		violation(c, z, NO_PFN, "%lu pages on the free lists (%lu more isolated), "
+		          "nr_free_pages %ld", free_pages, mt_pages[MIGRATE_ISOLATE],
+		          z->vm_stat[NR_FREE_PAGES]);
+}
+
+/* (d): the order a pcp list holds (order_to_pindex() inverted) */
+static unsigned pcp_list_order(int pindex)
+{
+	return pindex == NR_LOWORDER_PCP_LISTS ? pageblock_order
+	                                       : (unsigned)pindex / MIGRATE_PCPTYPES;
+}
+
+/* (d): every per-cpu list of a zone */
+static void check_pcp_lists(struct vm_checker *c, const struct zone *z)
+{
+	const struct pglist_data *pgdat = c->pgdat;
+	const struct page *m = pgdat->mem_map;
+
+	if (!z->per_cpu_pageset) {
+		violation(c, z, NO_PFN, "populated zone without per-cpu lists");
+		return;
+	}
+	for (unsigned cpu = 0; cpu < pgdat->nr_cpus; cpu++) {
+		const struct per_cpu_pages *pcp = &z->per_cpu_pageset[cpu];
+		long pages = 0;
+
+		for (int i = 0; i < NR_PCP_LISTS; i++) {
+			const unsigned order = pcp_list_order(i);
+			const unsigned long nr_pages = 1ul << order;
+			uint32_t head = pcp->lists[i], prev = head, e;
+
+			if (head < pgdat->node_spanned_pages) {
+				violation(c, z, NO_PFN, "cpu %u pcp list %d: head %#" PRIx32
+				          " is a real pfn, not a sentinel", cpu, i, head);
+				continue;
+			}
+			for (e = m[head].next; e != head; prev = e, e = m[e].next) {
+				const struct page *p;
+
+				if (e >= pgdat->node_spanned_pages) {
+					violation(c, z, prev, "cpu %u pcp list %d: next %#" PRIx32
+					          " is neither a pfn nor this list's head", cpu, i, e);
+					break;
+				}
+				if (test_bit_pfn(c->on_pcp_list, e)) {
+					violation(c, z, e, "cpu %u pcp list %d: page already on a pcp list",
+					          cpu, i);
+					break;
+				}
+				set_bit_pfn(c->on_pcp_list, e);
+				pages += (long)nr_pages;
+
+				p = &m[e];
+				if (p->prev != prev)
+					violation(c, z, e, "cpu %u pcp list %d: prev %#" PRIx32
+					          " but reached from %#" PRIx32, cpu, i, p->prev, prev);
+				if (!zone_spans_pfn(z, e) || e + nr_pages > zone_end_pfn(z))
+					violation(c, z, e, "cpu %u pcp list %d: page not inside the zone",
+					          cpu, i);
+				if (!PagePcp(p))
+					violation(c, z, e, "cpu %u pcp list %d: not PG_pcp", cpu, i);
+				if (PageBuddy(p))
+					violation(c, z, e, "cpu %u pcp list %d: PG_buddy", cpu, i);
+				if (page_order(p) != order)
+					violation(c, z, e, "cpu %u pcp list %d: page_order %u, list order %u",
+					          cpu, i, page_order(p), order);
+				if (e & (nr_pages - 1))
+					violation(c, z, e, "cpu %u pcp list %d: not aligned to its order",
+					          cpu, i);
+				if (p->refcount)
+					violation(c, z, e, "cpu %u pcp list %d: refcount %" PRIu32,
+					          cpu, i, p->refcount);
+				if (p->private >= MIGRATE_TYPES)
+					violation(c, z, e, "cpu %u pcp list %d: migratetype %" PRIu32,
+					          cpu, i, p->private);
+			}
+			if (e == head && m[head].prev != prev)
+				violation(c, z, NO_PFN, "cpu %u pcp list %d: head's prev %#" PRIx32
+				          ", last entry %#" PRIx32, cpu, i, m[head].prev, prev);
+		}
+		if (pages != pcp->count)
+			violation(c, z, NO_PFN, "cpu %u: %ld pages on the pcp lists, count %d",
+			          cpu, pages, pcp->count);
+	}
+}
+
+/*
+ * (c): was this free buddy merged as far as __free_one_page() merges?  Only
+ * the lower of the two buddies reports a pair, so it is reported once.
+ */
+static void check_merged(struct vm_checker *c, const struct zone *z, unsigned long pfn,
+                         unsigned order)
+{
+	const struct pglist_data *pgdat = c->pgdat;
+	unsigned long buddy;
+	const struct page *b;
+	int mt, buddy_mt;
+
+	if (order >= MAX_ORDER - 1)
+		return;
+	buddy = pfn ^ (1ul << order);
+	if (buddy < pfn || !zone_spans_pfn(z, buddy) || buddy >= pgdat->node_spanned_pages)
+		return;
+	b = pfn_to_page(pgdat, buddy);
+	if (!PageBuddy(b) || page_order(b) != order || !test_bit_pfn(c->on_free_list, buddy))
+		return;
+	if (page_zonenum(b) != page_zonenum(pfn_to_page(pgdat, pfn)))
+		return;                 /* page_is_buddy(): zones differ */
+
+	mt = get_pageblock_migratetype(pgdat, pfn);
+	buddy_mt = get_pageblock_migratetype(pgdat, buddy);
+	if (order >= pageblock_order && mt != buddy_mt &&
+	    (!migratetype_is_mergeable(mt) || !migratetype_is_mergeable(buddy_mt)))
+		return;                 /* kept apart on purpose (v6.2 __free_one_page) */
+	violation(c, z, pfn, "free buddy of order %u not merged with its free buddy %#lx "
+	          "(blocks %s, %s)", order, buddy, migratetype_name(mt),
+	          migratetype_name(buddy_mt));
+}
+
+/*
+ * (b), (c) and (e): one pass over the zone's pfns, pageblock by pageblock.
+ * A pageblock belongs to the zone that holds its first in-zone pfn, as in
+ * /proc/pagetypeinfo.
+ */
+static void check_zone_pages(struct vm_checker *c, const struct zone *z)
+{
+	const struct pglist_data *pgdat = c->pgdat;
+	const unsigned long start = z->zone_start_pfn, end = zone_end_pfn(z);
+	const unsigned zonenum = (unsigned)(z - pgdat->node_zones);
+	unsigned long buddy_end = 0;    /* end of the free buddy the walk is in */
+	unsigned long buddy_head = 0;
+	unsigned long pcp_end = 0;      /* end of the pcp page the walk is in */
+	unsigned long nr_highatomic = 0;
+
+	if (end > pgdat->node_spanned_pages) {
+		violation(c, z, NO_PFN, "zone ends at %#lx, beyond the node's memmap (%#lx)",
+		          end, pgdat->node_spanned_pages);
+		return;
+	}
+	for (unsigned long block = pageblock_start_pfn(start); block < end;
+	     block += pageblock_nr_pages) {
+		const unsigned long lo = block < start ? start : block;
+		const unsigned long hi = block + pageblock_nr_pages < end ?
+		                         block + pageblock_nr_pages : end;
+		const int block_mt = get_pageblock_migratetype(pgdat, lo);
+		bool all_free = true;
+
+		if (block_mt >= MIGRATE_TYPES)
+			violation(c, z, lo, "pageblock migratetype %d out of range", block_mt);
+		if (block_mt == MIGRATE_HIGHATOMIC)
+			nr_highatomic++;
+
+		for (unsigned long pfn = lo; pfn < hi; pfn++) {
+			const struct page *p = pfn_to_page(pgdat, pfn);
+			const bool buddy = PageBuddy(p), pcp = PagePcp(p);
+
+			if (buddy && pcp)
+				violation(c, z, pfn, "both PG_buddy and PG_pcp");
+			if (buddy && p->refcount)
+				violation(c, z, pfn, "PG_buddy with refcount %" PRIu32, p->refcount);
+			if (pcp && !test_bit_pfn(c->on_pcp_list, pfn))
+				violation(c, z, pfn, "PG_pcp but on no per-cpu list");
+			if (!PageReserved(p) && page_zonenum(p) != zonenum)
+				violation(c, z, pfn, "zone number %u in the page flags",
+				          page_zonenum(p));
+
+			if (buddy) {
+				if (!test_bit_pfn(c->on_free_list, pfn))
+					violation(c, z, pfn, "PageBuddy but on no free list");
+				else if (pfn < buddy_end)
+					violation(c, z, pfn, "PageBuddy inside the free buddy at %#lx",
+					          buddy_head);
+				else {
+					buddy_head = pfn;
+					buddy_end = pfn + (1ul << page_order(p));
+					check_merged(c, z, pfn, page_order(p));
+				}
+			} else if (pfn < buddy_end) {
+				if (pcp)
+					violation(c, z, pfn, "PG_pcp inside the free buddy at %#lx",
+					          buddy_head);
+				if (p->refcount)
+					violation(c, z, pfn, "refcount %" PRIu32
+					          " inside the free buddy at %#lx", p->refcount, buddy_head);
+			}
+			if (pfn < buddy_end && PageReserved(p))
+				violation(c, z, pfn, "PG_reserved in the free buddy at %#lx", buddy_head);
+
+			if (pcp && test_bit_pfn(c->on_pcp_list, pfn)) {
+				if (pfn < pcp_end)
+					violation(c, z, pfn, "pcp page inside another pcp page");
+				else
+					pcp_end = pfn + (1ul << page_order(p));
+			} else if (pfn < pcp_end && buddy) {
+				violation(c, z, pfn, "PageBuddy inside a page on a pcp list");
+			}
+
+			if (pfn >= buddy_end && !PageReserved(p))
+				all_free = false;
+		}
+		if (block_mt == MIGRATE_FREE && !all_free)
+			violation(c, z, lo, "MIGRATE_FREE pageblock holds pages that are not free");
+	}
+	if (z->nr_reserved_highatomic != nr_highatomic * pageblock_nr_pages)
+		violation(c, z, NO_PFN, "nr_reserved_highatomic %lu, %lu MIGRATE_HIGHATOMIC blocks",
+		          z->nr_reserved_highatomic, nr_highatomic);
+}
+
+unsigned long check_pgdat(const struct pglist_data *pgdat, const char *what)
+{
+	const size_t words = (pgdat->node_spanned_pages + 63) / 64;
+	struct vm_checker c = {
+		.pgdat = pgdat,
+		.what = what ? what : "check_pgdat",
+	};
+
+	c.on_free_list = calloc(words ? words : 1, sizeof(uint64_t));
+	c.on_pcp_list = calloc(words ? words : 1, sizeof(uint64_t));
+	if (!c.on_free_list || !c.on_pcp_list) {
+		/* Not a verdict on the state; but a check that cannot run
+		 * must not pass silently. */
+		violation(&c, NULL, NO_PFN, "out of memory for the checker's bitmaps");
+		goto out;
+	}
+
+	/* The lists first: the page walk needs both bitmaps complete. */
+	for (int zi = 0; zi < MAX_NR_ZONES; zi++) {
+		const struct zone *z = &pgdat->node_zones[zi];
+
+		if (!populated_zone(z))
+			continue;
+		check_free_area(&c, z);
+		check_pcp_lists(&c, z);
+	}
+	for (int zi = 0; zi < MAX_NR_ZONES; zi++) {
+		const struct zone *z = &pgdat->node_zones[zi];
+
+		if (populated_zone(z))
+			check_zone_pages(&c, z);
+	}
+	if (c.violations > CHECK_PRINT_MAX)
+		fprintf(stderr, "%s: %lu more violations not shown\n", c.what,
+		        c.violations - CHECK_PRINT_MAX);
+out:
+	free(c.on_free_list);
+	free(c.on_pcp_list);
+	return c.violations;
+}
+
+/* The free counters of every populated zone, for the BUG report. */
+static void show_free_counters(const struct pglist_data *pgdat)
+{
+	for (int zi = 0; zi < MAX_NR_ZONES; zi++) {
+		const struct zone *z = &pgdat->node_zones[zi];
+
+		if (!populated_zone(z))
+			continue;
+		fprintf(stderr, "Node 0, zone %8s:", zone_name_of((unsigned)zi));
+		for (int i = NR_FREE_PAGES; i <= NR_FREE_FREE; i++)
+			fprintf(stderr, " %s:%ld", zone_stat_names[i], z->vm_stat[i]);
+		fprintf(stderr, " nr_reserved_highatomic:%lu\n  nr_free:",
+		        z->nr_reserved_highatomic);
+		for (int order = 0; order < MAX_ORDER; order++)
+			fprintf(stderr, " %lu", z->free_area[order].nr_free);
+		fputc('\n', stderr);
+	}
+}
+
+void check_pgdat_or_die(const struct pglist_data *pgdat, const char *what)
+{
+	unsigned long n = check_pgdat(pgdat, what);
+
+	if (!n)
+		return;
+	fprintf(stderr, "%s: %lu violation%s of the allocator's invariants\n",
+	        what ? what : "check_pgdat", n, n == 1 ? "" : "s");
+	show_free_counters(pgdat);
+	mm_bug(__FILE__, __LINE__, "check_pgdat() found violations");
+}

@@ -1,0 +1,409 @@
+/* mm_init.c - booting a node: the physical layout, the memmap, the buddy
+ * lists filled with all managed memory, watermarks, lowmem reserves and
+ * per-cpu list limits.  The formulas are v6.2's (mm/page_alloc.c, moved to
+ * mm/mm_init.c in later kernels) and are checked in tests/unit/test_watermarks.c
+ * against a real guest's /proc/zoneinfo.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+#define SZ_1M (1024u * 1024u)
+#define GiB   (1024ull * 1024 * 1024)
+#define MiB   (1024ull * 1024)
+
+int mm_layout_qemu(uint64_t ram_bytes, unsigned long kernel_reserved,
+                   struct mm_layout *out, char *err, size_t errlen)
+{
+	uint64_t lowmem, highmem;
+	unsigned long memmap;
+
+	memset(out, 0, sizeof(*out));
+	/* Below 64 MiB no Linux x86-64 guest boots; beyond 4 TiB the 32-bit
+	 * pfns of the model would not reach. */
+	if (ram_bytes < 64 * MiB) {
+		snprintf(err, errlen, "machine RAM %llu bytes is too small (at least 64M)",
+		         (unsigned long long)ram_bytes);
+		return -1;
+	}
+	if (ram_bytes > 4096 * GiB) {
+		snprintf(err, errlen, "machine RAM %llu bytes is too large (at most 4T)",
+		         (unsigned long long)ram_bytes);
+		return -1;
+	}
+	if (ram_bytes % PAGE_SIZE) {
+		snprintf(err, errlen, "machine RAM %llu bytes is not a multiple of 4K",
+		         (unsigned long long)ram_bytes);
+		return -1;
+	}
+	/* QEMU pc machine: with at least 3.5 GiB, 3 GiB below the PCI hole
+	 * (gigabyte alignment), the rest from 4 GiB up. */
+	lowmem = ram_bytes >= 3584 * MiB ? 3 * GiB : ram_bytes;
+	highmem = ram_bytes - lowmem;
+	memmap = (unsigned long)(ram_bytes / PAGE_SIZE * 64 / PAGE_SIZE);
+
+	/* ZONE_DMA: pfn 0 is not RAM (e820), 0x9f-0xff is the legacy ROM/VGA
+	 * hole; x86 keeps the whole first 1 MiB (reserve_real_mode and
+	 * friends), so the buddy allocator gets pfns 256..4095. */
+	out->zone[ZONE_DMA] = (struct zone_layout){
+		.start_pfn = 1, .spanned = 4095, .present = 4095 - 97,
+		.managed_start = 256, .managed = 4096 - 256,
+	};
+	/* ZONE_DMA32: 16 MiB to 4 GiB; RAM up to lowmem.  The kernel image and
+	 * early allocations sit at 16 MiB (CONFIG_PHYSICAL_START). */
+	{
+		unsigned long end = (unsigned long)(lowmem / PAGE_SIZE);
+		unsigned long present = end - 4096;
+		unsigned long reserved = kernel_reserved + (highmem ? 0 : memmap);
+		if (reserved + 2 * pageblock_nr_pages > present) {
+			snprintf(err, errlen, "machine RAM too small for the kernel's own reservations");
+			return -1;
+		}
+		out->zone[ZONE_DMA32] = (struct zone_layout){
+			.start_pfn = 4096,
+			.spanned = (highmem ? (unsigned long)(4 * GiB / PAGE_SIZE) : end) - 4096,
+			.present = present,
+			.managed_start = 4096 + kernel_reserved,
+			.managed = present - reserved,
+		};
+	}
+	/* ZONE_NORMAL: everything from 4 GiB; the memmap is allocated from
+	 * the top of memory, so it comes out of the highest zone. */
+	if (highmem) {
+		unsigned long present = (unsigned long)(highmem / PAGE_SIZE);
+		if (memmap + pageblock_nr_pages > present)
+			memmap = present > pageblock_nr_pages ? present - pageblock_nr_pages : 0;
+		out->zone[ZONE_NORMAL] = (struct zone_layout){
+			.start_pfn = (unsigned long)(4 * GiB / PAGE_SIZE),
+			.spanned = present, .present = present,
+			.managed_start = (unsigned long)(4 * GiB / PAGE_SIZE),
+			.managed = present - memmap,
+		};
+	}
+	/* ZONE_MOVABLE stays empty (no kernelcore=/movablecore=). */
+	return 0;
+}
+
+void vm_sysctl_defaults(struct vm_sysctl *s)
+{
+	*s = (struct vm_sysctl){
+		.min_free_kbytes = 0,
+		.user_min_free_kbytes = -1,
+		.watermark_scale_factor = 10,
+		.watermark_boost_factor = 15000,
+		.lowmem_reserve_ratio = { 256, 256, 32, 0 },
+		.percpu_pagelist_high_fraction = 0,
+		.thp_enabled = true,
+		.config_compaction = true,
+	};
+}
+
+/* Defaults are estimates for a current x86-64 server core; docs/model.md
+ * gives their basis.  They are the same for every policy. */
+void mm_costs_defaults(struct mm_costs *c)
+{
+	*c = (struct mm_costs){
+		.pcp_alloc_ns = 60,
+		.pcp_free_ns = 50,
+		.buddy_ns = 150,
+		.buddy_per_order_ns = 15,
+		.pfn_scan_ns = 3,
+		.zone_check_ns = 10,
+	};
+}
+
+/* int_sqrt() of the kernel: floor of the square root */
+static unsigned long int_sqrt(unsigned long x)
+{
+	unsigned long r = (unsigned long)sqrt((double)x);
+	while (r * r > x)
+		r--;
+	while ((r + 1) * (r + 1) <= x)
+		r++;
+	return r;
+}
+
+/* nr_free_zone_pages(gfp_zone(GFP_USER)): managed pages above the high
+ * watermark in the zones a GFP_USER request may use. */
+unsigned long nr_free_buffer_pages(const struct pglist_data *pgdat)
+{
+	unsigned long sum = 0;
+	for (int i = 0; i <= ZONE_NORMAL; i++) {
+		const struct zone *z = &pgdat->node_zones[i];
+		unsigned long size = z->managed_pages, high = high_wmark_pages(z);
+		if (size > high)
+			sum += size - high;
+	}
+	return sum;
+}
+
+void calculate_min_free_kbytes(struct pglist_data *pgdat)
+{
+	unsigned long lowmem_kbytes = nr_free_buffer_pages(pgdat) * (PAGE_SIZE >> 10);
+	long new_min = (long)int_sqrt(lowmem_kbytes * 16);
+
+	if (new_min > pgdat->sysctl.user_min_free_kbytes) {
+		if (new_min < 128)
+			new_min = 128;
+		if (new_min > 262144)
+			new_min = 262144;
+		pgdat->sysctl.min_free_kbytes = (int)new_min;
+	}
+}
+
+void setup_per_zone_wmarks(struct pglist_data *pgdat)
+{
+	unsigned long pages_min = (unsigned long)pgdat->sysctl.min_free_kbytes >> (PAGE_SHIFT - 10);
+	unsigned long lowmem_pages = 0;
+
+	for (int i = 0; i < MAX_NR_ZONES; i++)
+		if (i != ZONE_MOVABLE)
+			lowmem_pages += pgdat->node_zones[i].managed_pages;
+
+	for (int i = 0; i < MAX_NR_ZONES; i++) {
+		struct zone *z = &pgdat->node_zones[i];
+		uint64_t tmp = lowmem_pages ? (uint64_t)pages_min * z->managed_pages / lowmem_pages : 0;
+		uint64_t scale;
+
+		if (i == ZONE_MOVABLE) {
+			/* __GFP_HIGH and PF_MEMALLOC allocations do not need
+			 * movable zone pages: a small min, clamped */
+			unsigned long min_pages = z->managed_pages / 1024;
+			if (min_pages < 32)
+				min_pages = 32;
+			if (min_pages > 128)
+				min_pages = 128;
+			z->_watermark[WMARK_MIN] = min_pages;
+		} else {
+			z->_watermark[WMARK_MIN] = (unsigned long)tmp;
+		}
+		/* the kswapd distance: a quarter of min, or the scale factor's
+		 * share of the zone, whichever is larger (mult_frac) */
+		scale = (uint64_t)z->managed_pages / 10000 * pgdat->sysctl.watermark_scale_factor +
+		        (uint64_t)z->managed_pages % 10000 * pgdat->sysctl.watermark_scale_factor / 10000;
+		tmp = tmp >> 2 > scale ? tmp >> 2 : scale;
+		tmp = pol(pgdat)->wmark_gap(pgdat->policy, z, (unsigned long)tmp);
+
+		z->watermark_boost = 0;
+		z->_watermark[WMARK_LOW] = z->_watermark[WMARK_MIN] + (unsigned long)tmp;
+		z->_watermark[WMARK_HIGH] = z->_watermark[WMARK_LOW] + (unsigned long)tmp;
+	}
+	/* The watermarks moved: the pcp limits follow (zone_pcp_update). */
+	for (int i = 0; i < MAX_NR_ZONES; i++) {
+		struct zone *z = &pgdat->node_zones[i];
+		int batch, high;
+		unsigned long total;
+
+		if (!z->per_cpu_pageset)
+			continue;
+		/* zone_batchsize(): ~0.1% of the zone or 1 MiB, a 2^n-1 value */
+		batch = (int)(z->managed_pages >> 10 < SZ_1M / PAGE_SIZE ? z->managed_pages >> 10
+		                                                          : SZ_1M / PAGE_SIZE);
+		batch /= 4;
+		if (batch < 1)
+			batch = 1;
+		{
+			int b = batch + batch / 2, p = 1;
+			while (p * 2 <= b)
+				p *= 2;
+			batch = p - 1;
+		}
+		if (batch < 1)
+			batch = 1;
+		/* zone_highsize(): the low watermark split over the node's CPUs */
+		if (pgdat->sysctl.percpu_pagelist_high_fraction)
+			total = z->managed_pages / (unsigned long)pgdat->sysctl.percpu_pagelist_high_fraction;
+		else
+			total = low_wmark_pages(z);
+		high = (int)(total / pgdat->nr_cpus);
+		if (high < batch << 2)
+			high = batch << 2;
+		for (unsigned c = 0; c < pgdat->nr_cpus; c++) {
+			z->per_cpu_pageset[c].batch = batch;
+			z->per_cpu_pageset[c].high = high;
+		}
+	}
+}
+
+void setup_per_zone_lowmem_reserve(struct pglist_data *pgdat)
+{
+	for (int i = 0; i < MAX_NR_ZONES - 1; i++) {
+		struct zone *z = &pgdat->node_zones[i];
+		int ratio = pgdat->sysctl.lowmem_reserve_ratio[i];
+		bool clear = !ratio || !z->managed_pages;
+		unsigned long managed = 0;
+
+		for (int j = i + 1; j < MAX_NR_ZONES; j++) {
+			managed += pgdat->node_zones[j].managed_pages;
+			z->lowmem_reserve[j] = clear ? 0 : (long)(managed / (unsigned long)ratio);
+		}
+	}
+}
+
+/* khugepaged's set_recommended_min_free_kbytes(): two free pageblocks per
+ * zone, plus room for a fallback per pair of migratetypes, at most 5% of
+ * lowmem. */
+void set_recommended_min_free_kbytes(struct pglist_data *pgdat)
+{
+	unsigned long nr_zones = 0, recommended, cap;
+
+	for (int i = 0; i <= ZONE_NORMAL; i++)
+		if (populated_zone(&pgdat->node_zones[i]))
+			nr_zones++;
+	recommended = pageblock_nr_pages * nr_zones * 2;
+	recommended += pageblock_nr_pages * nr_zones * MIGRATE_PCPTYPES * MIGRATE_PCPTYPES;
+	cap = nr_free_buffer_pages(pgdat) / 20;
+	if (recommended > cap)
+		recommended = cap;
+	recommended <<= (PAGE_SHIFT - 10);
+	if (recommended > (unsigned long)pgdat->sysctl.min_free_kbytes) {
+		pgdat->sysctl.min_free_kbytes = (int)recommended;
+		setup_per_zone_wmarks(pgdat);
+	}
+}
+
+/* Release a managed range to the buddy allocator in naturally aligned
+ * chunks (__free_pages_memory -> __free_pages_core). */
+static void free_boot_range(struct zone *z, unsigned long start, unsigned long end)
+{
+	while (start < end) {
+		unsigned order = MAX_ORDER - 1;
+		while (order && ((start & ((1ul << order) - 1)) || start + (1ul << order) > end))
+			order--;
+		free_one_page(z, start, order, get_pageblock_migratetype(z->zone_pgdat, start));
+		start += 1ul << order;
+	}
+}
+
+static uint32_t new_list(struct pglist_data *pgdat, uint32_t *next_sentinel)
+{
+	uint32_t s = (*next_sentinel)++;
+	pgdat->mem_map[s].next = pgdat->mem_map[s].prev = s;
+	pgdat->mem_map[s].flags = 1u << PG_reserved;
+	return s;
+}
+
+int pgdat_init(struct pglist_data *pgdat, const struct mm_layout *layout,
+               unsigned nr_cpus, const struct vm_sysctl *sysctl,
+               struct mm_policy *policy, char *err, size_t errlen)
+{
+	unsigned long end = 0, nr_sentinels;
+	uint32_t next_sentinel;
+
+	memset(pgdat, 0, sizeof(*pgdat));
+	if (nr_cpus < 1 || nr_cpus > 1024) {
+		snprintf(err, errlen, "number of CPUs %u out of range (1..1024)", nr_cpus);
+		return -1;
+	}
+	for (int i = 0; i < MAX_NR_ZONES; i++) {
+		const struct zone_layout *zl = &layout->zone[i];
+		if (!zl->spanned)
+			continue;
+		if (zl->start_pfn < end || zl->managed_start < zl->start_pfn ||
+		    zl->managed_start + zl->managed > zl->start_pfn + zl->spanned) {
+			snprintf(err, errlen, "zone %s: inconsistent layout", zone_names[i]);
+			return -1;
+		}
+		end = zl->start_pfn + zl->spanned;
+	}
+	if (!end) {
+		snprintf(err, errlen, "no memory in the layout");
+		return -1;
+	}
+	end = (end + pageblock_nr_pages - 1) & ~(unsigned long)(pageblock_nr_pages - 1);
+	nr_sentinels = (unsigned long)MAX_NR_ZONES * (MAX_ORDER * MIGRATE_TYPES + nr_cpus * NR_PCP_LISTS);
+	if (end + nr_sentinels >= PFN_NONE) {
+		snprintf(err, errlen, "memory too large for 32-bit page frame numbers");
+		return -1;
+	}
+
+	pgdat->policy = policy;
+	policy->pgdat = pgdat;
+	pgdat->sysctl = *sysctl;
+	pgdat->sysctl.user_min_free_kbytes = -1;        /* sysctl.conf is applied after boot */
+	pgdat->nr_cpus = nr_cpus;
+	pgdat->node_spanned_pages = end;
+	pgdat->nr_pageblocks = end >> pageblock_order;
+	pgdat->kswapd_highest_zoneidx = MAX_NR_ZONES;
+	pgdat->config_compaction = sysctl->config_compaction;
+	mm_costs_defaults(&pgdat->costs);
+	pgdat->mem_map = calloc(end + nr_sentinels, sizeof(struct page));
+	pgdat->pageblock_flags = calloc(pgdat->nr_pageblocks, 1);
+	if (!pgdat->mem_map || !pgdat->pageblock_flags) {
+		snprintf(err, errlen, "cannot allocate the memmap for %lu pages", end);
+		pgdat_destroy(pgdat);
+		return -1;
+	}
+	next_sentinel = (uint32_t)end;
+
+	/* memmap_init: every pfn reserved until freed; zone links; every
+	 * pageblock gets the boot migratetype (set_pageblock_migratetype in
+	 * memmap_init_range, MIGRATE_MOVABLE in v6.2, MIGRATE_FREE with 005) */
+	for (unsigned long pfn = 0; pfn < end; pfn++)
+		pgdat->mem_map[pfn].flags = 1u << PG_reserved;
+	for (unsigned long b = 0; b < pgdat->nr_pageblocks; b++)
+		set_pageblock_migratetype(pgdat, b << pageblock_order,
+		                          policy->ops.boot_pageblock_migratetype(policy));
+
+	for (int i = 0; i < MAX_NR_ZONES; i++) {
+		struct zone *z = &pgdat->node_zones[i];
+		const struct zone_layout *zl = &layout->zone[i];
+
+		z->zone_pgdat = pgdat;
+		z->name = zone_names[i];
+		z->idx = (enum zone_type)i;
+		z->zone_start_pfn = zl->start_pfn;
+		z->spanned_pages = zl->spanned;
+		z->present_pages = zl->present;
+		z->managed_start_pfn = zl->managed_start;
+		for (int o = 0; o < MAX_ORDER; o++)
+			for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+				z->free_area[o].free_list[mt] = new_list(pgdat, &next_sentinel);
+		z->per_cpu_pageset = calloc(nr_cpus, sizeof(struct per_cpu_pages));
+		if (!z->per_cpu_pageset) {
+			snprintf(err, errlen, "out of memory for per-cpu lists");
+			pgdat_destroy(pgdat);
+			return -1;
+		}
+		for (unsigned c = 0; c < nr_cpus; c++)
+			for (int l = 0; l < NR_PCP_LISTS; l++)
+				z->per_cpu_pageset[c].lists[l] = new_list(pgdat, &next_sentinel);
+		for (unsigned long pfn = zl->start_pfn; pfn < zl->start_pfn + zl->spanned; pfn++)
+			pgdat->mem_map[pfn].flags = (1u << PG_reserved) | ((unsigned)i << PAGE_ZONE_SHIFT);
+		for (unsigned long pfn = zl->managed_start; pfn < zl->managed_start + zl->managed; pfn++)
+			pgdat->mem_map[pfn].flags = (unsigned)i << PAGE_ZONE_SHIFT;
+		z->managed_pages = zl->managed;
+		free_boot_range(z, zl->managed_start, zl->managed_start + zl->managed);
+	}
+
+	/* init_per_zone_wmark_min(), then khugepaged's recommendation when THP
+	 * is enabled, then the sysctl the user wrote (sysctl.conf runs last) */
+	calculate_min_free_kbytes(pgdat);
+	setup_per_zone_wmarks(pgdat);
+	setup_per_zone_lowmem_reserve(pgdat);
+	if (pgdat->sysctl.thp_enabled)
+		set_recommended_min_free_kbytes(pgdat);
+	if (sysctl->user_min_free_kbytes >= 0) {
+		pgdat->sysctl.user_min_free_kbytes = sysctl->user_min_free_kbytes;
+		pgdat->sysctl.min_free_kbytes = sysctl->user_min_free_kbytes;
+		setup_per_zone_wmarks(pgdat);
+	}
+
+	/* Counters start at zero once booted: runs measure from here. */
+	memset(pgdat->vm_events, 0, sizeof(pgdat->vm_events));
+	return 0;
+}
+
+void pgdat_destroy(struct pglist_data *pgdat)
+{
+	for (int i = 0; i < MAX_NR_ZONES; i++) {
+		free(pgdat->node_zones[i].per_cpu_pageset);
+		pgdat->node_zones[i].per_cpu_pageset = NULL;
+	}
+	free(pgdat->mem_map);
+	free(pgdat->pageblock_flags);
+	pgdat->mem_map = NULL;
+	pgdat->pageblock_flags = NULL;
+}

@@ -1,0 +1,976 @@
+/* page_alloc.c - the buddy allocator of Linux v6.2 (mm/page_alloc.c).
+ *
+ * Control flow, names and decisions follow v6.2.  Where the RFC changes a
+ * decision the core asks the node's policy (policy.h); MIGRATE_FREE blocks
+ * (patch 005) are handled here wherever they appear, and appear only when
+ * the policy creates them.  Free pages are counted where they enter and
+ * leave the free lists, per migratetype, for every policy (patches 003 and
+ * 006, which change no behaviour).
+ *
+ * Kernel time: every operation adds its cost to the calling context
+ * (cur_ctx, set for the duration of an entry point: the model runs on one
+ * thread, SimGrid's maestro); see struct mm_costs.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "internal.h"
+
+/* the context of the entry point running now: the model's `current` */
+static struct mm_ctx *cur_ctx;
+
+static inline void charge(double ns)
+{
+	if (cur_ctx)
+		cur_ctx->kernel_ns += ns;
+}
+
+/* ------------------------------------------------------------------ */
+/* free lists: accounting where pages enter and leave them (patch 003) */
+
+static inline void account_freepages(struct zone *zone, long nr_pages, int mt)
+{
+	if (is_migrate_isolate(mt))
+		return;
+	zone->vm_stat[NR_FREE_PAGES] += nr_pages;
+	zone->vm_stat[NR_FREE_UNMOVABLE + mt] += nr_pages;
+}
+
+void add_to_free_list(struct zone *zone, unsigned long pfn, unsigned order, int mt, bool tail)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	struct page *page = &pgdat->mem_map[pfn];
+
+	VM_BUG_ON(PageBuddy(page) || PagePcp(page) || PageReserved(page));
+	VM_BUG_ON(pfn & ((1ul << order) - 1));
+	SetPageFlag(page, PG_buddy);
+	set_page_order(page, order);
+	page->private = (uint32_t)mt;
+	list_add_pfn(pgdat, (uint32_t)pfn, zone->free_area[order].free_list[mt], tail);
+	zone->free_area[order].nr_free++;
+	account_freepages(zone, 1l << order, mt);
+}
+
+void del_page_from_free_list(struct zone *zone, unsigned long pfn, unsigned order)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	struct page *page = &pgdat->mem_map[pfn];
+
+	VM_BUG_ON(!PageBuddy(page) || page_order(page) != order);
+	list_del_pfn(pgdat, (uint32_t)pfn);
+	ClearPageFlag(page, PG_buddy);
+	account_freepages(zone, -(1l << order), (int)page->private);
+	page->private = 0;
+	zone->free_area[order].nr_free--;
+}
+
+/* v6.2 moves to the tail of the new list (list_move_tail) */
+void move_to_free_list(struct zone *zone, unsigned long pfn, unsigned order, int mt)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	struct page *page = &pgdat->mem_map[pfn];
+
+	VM_BUG_ON(!PageBuddy(page) || page_order(page) != order);
+	list_del_pfn(pgdat, (uint32_t)pfn);
+	account_freepages(zone, -(1l << order), (int)page->private);
+	page->private = (uint32_t)mt;
+	list_add_pfn(pgdat, (uint32_t)pfn, zone->free_area[order].free_list[mt], true);
+	account_freepages(zone, 1l << order, mt);
+}
+
+static inline unsigned long first_free_pfn(const struct zone *zone, unsigned order, int mt)
+{
+	const struct pglist_data *pgdat = zone->zone_pgdat;
+	uint32_t head = zone->free_area[order].free_list[mt];
+	uint32_t first = pgdat->mem_map[head].next;
+	return first == head ? PFN_NONE : first;
+}
+
+void change_pageblock_range(struct pglist_data *pgdat, unsigned long pfn, unsigned order, int mt)
+{
+	unsigned long nr = order >= pageblock_order ? 1ul << (order - pageblock_order) : 1;
+	for (; nr; nr--, pfn += pageblock_nr_pages)
+		set_pageblock_migratetype(pgdat, pfn, mt);
+}
+
+/* ------------------------------------------------------------------ */
+/* freeing into the buddy lists */
+
+static inline bool page_is_buddy(const struct zone *zone, unsigned long buddy_pfn, unsigned order)
+{
+	const struct page *buddy;
+
+	if (!zone_spans_pfn(zone, buddy_pfn))
+		return false;
+	buddy = &zone->zone_pgdat->mem_map[buddy_pfn];
+	return PageBuddy(buddy) && page_order(buddy) == order && page_zonenum(buddy) == zone->idx;
+}
+
+/* buddy_merge_likely(): if the buddy of the next order up is free, put this
+ * page at the tail, so that it is less likely to be allocated before its
+ * buddy is freed and the two merge. */
+static inline bool buddy_merge_likely(const struct zone *zone, unsigned long pfn,
+                                      unsigned long buddy_pfn, unsigned order)
+{
+	unsigned long higher;
+
+	if (order >= MAX_ORDER - 2)
+		return false;
+	higher = buddy_pfn & pfn;
+	return page_is_buddy(zone, higher ^ (1ul << (order + 1)), order + 1);
+}
+
+#define FPI_NONE    0u
+#define FPI_TO_TAIL 1u
+
+static void __free_one_page(struct zone *zone, unsigned long pfn, unsigned order, int mt,
+                            unsigned fpi_flags)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	const struct mm_policy_ops *ops = pol(pgdat);
+	unsigned long buddy_pfn = pfn ^ (1ul << order);
+	int new_mt;
+	bool to_tail;
+
+	charge(pgdat->costs.buddy_ns);
+	while (order < MAX_ORDER - 1) {
+		buddy_pfn = pfn ^ (1ul << order);
+		if (!page_is_buddy(zone, buddy_pfn, order))
+			break;
+		if (order >= pageblock_order) {
+			/* do not merge a block without fallbacks (highatomic,
+			 * isolate) with a normal one */
+			int buddy_mt = get_pageblock_migratetype(pgdat, buddy_pfn);
+			if (mt != buddy_mt &&
+			    (!migratetype_is_mergeable(mt) || !migratetype_is_mergeable(buddy_mt)))
+				break;
+		}
+		del_page_from_free_list(zone, buddy_pfn, order);
+		pfn &= buddy_pfn;
+		order++;
+		charge(pgdat->costs.buddy_per_order_ns);
+	}
+	/* done_merging: patch 005 returns wholly free blocks to MIGRATE_FREE */
+	new_mt = ops->free_one_page_migratetype(pgdat->policy, order, mt);
+	if (new_mt != mt) {
+		change_pageblock_range(pgdat, pfn, order, new_mt);
+		mt = new_mt;
+	}
+	to_tail = (fpi_flags & FPI_TO_TAIL) || buddy_merge_likely(zone, pfn, buddy_pfn, order);
+	add_to_free_list(zone, pfn, order, mt, to_tail);
+}
+
+void free_one_page(struct zone *zone, unsigned long pfn, unsigned order, int mt)
+{
+	__free_one_page(zone, pfn, order, mt, FPI_NONE);
+}
+
+/* ------------------------------------------------------------------ */
+/* per-cpu lists */
+
+static inline bool pcp_allowed_order(unsigned order)
+{
+	/* CONFIG_TRANSPARENT_HUGEPAGE: pageblock-order pages have a list too */
+	return order <= PAGE_ALLOC_COSTLY_ORDER || order == pageblock_order;
+}
+
+static inline unsigned order_to_pindex(int mt, unsigned order)
+{
+	if (order > PAGE_ALLOC_COSTLY_ORDER)
+		return NR_LOWORDER_PCP_LISTS;       /* one THP list for every type */
+	return MIGRATE_PCPTYPES * order + (unsigned)mt;
+}
+
+static inline unsigned pindex_to_order(unsigned pindex)
+{
+	return pindex == NR_LOWORDER_PCP_LISTS ? pageblock_order : pindex / MIGRATE_PCPTYPES;
+}
+
+static void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_pages *pcp, int pindex)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	int min_pindex = 0, max_pindex = NR_PCP_LISTS - 1;
+
+	if (count > pcp->count)
+		count = pcp->count;
+	pindex = pindex - 1;            /* drain the requested list first */
+	while (count > 0) {
+		uint32_t head;
+		unsigned order;
+
+		/* round-robin over the lists */
+		for (;;) {
+			if (++pindex > max_pindex)
+				pindex = min_pindex;
+			head = pcp->lists[pindex];
+			if (!list_empty_pfn(pgdat, head))
+				break;
+			if (pindex == max_pindex)
+				max_pindex--;
+			if (pindex == min_pindex)
+				min_pindex++;
+		}
+		order = pindex_to_order((unsigned)pindex);
+		do {
+			uint32_t pfn = pgdat->mem_map[head].prev;       /* list_last_entry */
+			struct page *page = &pgdat->mem_map[pfn];
+			int mt = (int)page->private;                     /* get_pcppage_migratetype */
+
+			list_del_pfn(pgdat, pfn);
+			ClearPageFlag(page, PG_pcp);
+			page->private = 0;
+			count -= 1 << order;
+			pcp->count -= 1 << order;
+			__free_one_page(zone, pfn, order, mt, FPI_NONE);
+		} while (count > 0 && !list_empty_pfn(pgdat, head));
+	}
+}
+
+static int nr_pcp_free(struct per_cpu_pages *pcp, int high, int batch, bool free_high)
+{
+	int min_nr_free, max_nr_free;
+
+	if (free_high)
+		return pcp->count;
+	if (high < batch)
+		return 1;
+	min_nr_free = batch;
+	max_nr_free = high - batch;
+	/* double the batch each time frees come without allocations */
+	batch <<= pcp->free_factor;
+	if (batch < max_nr_free)
+		pcp->free_factor++;
+	if (batch < min_nr_free)
+		batch = min_nr_free;
+	if (batch > max_nr_free)
+		batch = max_nr_free;
+	return batch;
+}
+
+static int nr_pcp_high(const struct per_cpu_pages *pcp, const struct zone *zone, bool free_high)
+{
+	int high = pcp->high;
+
+	if (!high || free_high)
+		return 0;
+	if (!(zone->flags & (1ul << ZONE_RECLAIM_ACTIVE)))
+		return high;
+	/* under reclaim, keep less on the lists */
+	return pcp->batch << 2 < high ? pcp->batch << 2 : high;
+}
+
+static void free_unref_page_commit(struct zone *zone, struct per_cpu_pages *pcp, unsigned long pfn,
+                                   int pcpmt, unsigned order)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	struct page *page = &pgdat->mem_map[pfn];
+	unsigned pindex = order_to_pindex(pcpmt, order);
+	bool free_high;
+	int high;
+
+	charge(pgdat->costs.pcp_free_ns);
+	SetPageFlag(page, PG_pcp);
+	set_page_order(page, order);
+	list_add_pfn(pgdat, (uint32_t)pfn, pcp->lists[pindex], false);
+	pcp->count += 1 << order;
+	/* high-order pages other than THP leave quickly when freeing in bulk */
+	free_high = pcp->free_factor && order && order <= PAGE_ALLOC_COSTLY_ORDER;
+	high = nr_pcp_high(pcp, zone, free_high);
+	if (pcp->count >= high)
+		free_pcppages_bulk(zone, nr_pcp_free(pcp, high, pcp->batch, free_high), pcp, (int)pindex);
+}
+
+static void free_unref_page(struct pglist_data *pgdat, unsigned cpu, unsigned long pfn, unsigned order)
+{
+	struct zone *zone = page_zone(pgdat, &pgdat->mem_map[pfn]);
+	/* free_unref_page_prepare: the block's type now is the page's pcp type */
+	int mt = get_pageblock_migratetype(pgdat, pfn);
+	int pcpmt = mt;
+
+	pgdat->mem_map[pfn].private = (uint32_t)mt;
+	if (mt >= MIGRATE_PCPTYPES) {
+		/* isolated and (patch 005) free blocks bypass the lists;
+		 * highatomic pages ride the movable list */
+		if (is_migrate_isolate(mt) || mt == MIGRATE_FREE) {
+			pgdat->mem_map[pfn].private = 0;
+			free_one_page(zone, pfn, order, mt);
+			return;
+		}
+		pcpmt = MIGRATE_MOVABLE;
+	}
+	free_unref_page_commit(zone, &zone->per_cpu_pageset[cpu], pfn, pcpmt, order);
+}
+
+void drain_local_pages(struct pglist_data *pgdat, unsigned cpu)
+{
+	for (int i = 0; i < MAX_NR_ZONES; i++) {
+		struct zone *zone = &pgdat->node_zones[i];
+		if (zone->per_cpu_pageset && zone->per_cpu_pageset[cpu].count)
+			free_pcppages_bulk(zone, zone->per_cpu_pageset[cpu].count,
+			                   &zone->per_cpu_pageset[cpu], 0);
+	}
+}
+
+void drain_all_pages(struct pglist_data *pgdat)
+{
+	for (unsigned cpu = 0; cpu < pgdat->nr_cpus; cpu++)
+		drain_local_pages(pgdat, cpu);
+}
+
+/* ------------------------------------------------------------------ */
+/* taking pages off the buddy lists */
+
+/* expand(): split a page of order high down to low, the unused halves go
+ * to the free list of the request's migratetype */
+static inline void expand(struct zone *zone, unsigned long pfn, unsigned low, unsigned high, int mt)
+{
+	while (high > low) {
+		high--;
+		add_to_free_list(zone, pfn + (1ul << high), high, mt, false);
+		charge(zone->zone_pgdat->costs.buddy_per_order_ns);
+	}
+}
+
+static unsigned long __rmqueue_smallest(struct zone *zone, unsigned order, int mt)
+{
+	for (unsigned o = order; o < MAX_ORDER; o++) {
+		unsigned long pfn = first_free_pfn(zone, o, mt);
+		if (pfn == PFN_NONE)
+			continue;
+		del_page_from_free_list(zone, pfn, o);
+		expand(zone, pfn, order, o, mt);
+		zone->zone_pgdat->mem_map[pfn].private = (uint32_t)mt;   /* set_pcppage_migratetype */
+		return pfn;
+	}
+	return PFN_NONE;
+}
+
+/* move_freepages(): move the free buddies in [start, end] to mt's lists,
+ * counting pages that look movable (LRU or __PageMovable) on the way */
+static int move_freepages(struct zone *zone, unsigned long start, unsigned long end, int mt,
+                          int *num_movable)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	int moved = 0;
+
+	for (unsigned long pfn = start; pfn <= end;) {
+		const struct page *page = &pgdat->mem_map[pfn];
+
+		charge(pgdat->costs.pfn_scan_ns);
+		if (!PageBuddy(page)) {
+			if (num_movable) {
+				/* PageLRU() of a tail page asks its head */
+				const struct page *head = PageTail(page) ? &pgdat->mem_map[page->next] : page;
+				if (PageLRU(head) || __PageMovable(head))
+					(*num_movable)++;
+			}
+			pfn++;
+			continue;
+		}
+		move_to_free_list(zone, pfn, page_order(page), mt);
+		moved += 1 << page_order(page);
+		pfn += 1ul << page_order(page);
+	}
+	return moved;
+}
+
+int move_freepages_block(struct zone *zone, unsigned long pfn, int mt, int *num_movable)
+{
+	unsigned long start = pageblock_start_pfn(pfn), end = pageblock_end_pfn(pfn) - 1;
+
+	if (num_movable)
+		*num_movable = 0;
+	/* do not cross zone boundaries */
+	if (!zone_spans_pfn(zone, start))
+		start = pfn;
+	if (!zone_spans_pfn(zone, end))
+		return 0;
+	return move_freepages(zone, start, end, mt, num_movable);
+}
+
+/* v6.2's fallback table: the order in which other types' lists are tried */
+static const int v62_fallback_rows[MIGRATE_TYPES][3] = {
+	[MIGRATE_UNMOVABLE]   = { MIGRATE_RECLAIMABLE, MIGRATE_MOVABLE,   MIGRATE_TYPES },
+	[MIGRATE_MOVABLE]     = { MIGRATE_RECLAIMABLE, MIGRATE_UNMOVABLE, MIGRATE_TYPES },
+	[MIGRATE_RECLAIMABLE] = { MIGRATE_UNMOVABLE,   MIGRATE_MOVABLE,   MIGRATE_TYPES },
+};
+
+const int *v62_fallbacks(int start_mt)
+{
+	return v62_fallback_rows[start_mt];
+}
+
+/* can_steal_fallback() of v6.2: when stealing from another type's block,
+ * take the whole block's free pages?  Large orders, and unmovable or
+ * reclaimable requests (which would otherwise scatter), do. */
+bool v62_can_steal_fallback(unsigned order, int start_mt)
+{
+	if (order >= pageblock_order)
+		return true;
+	if (order >= pageblock_order / 2 || start_mt == MIGRATE_RECLAIMABLE ||
+	    start_mt == MIGRATE_UNMOVABLE)
+		return true;
+	return false;
+}
+
+/* boost_watermark(): a fallback raised the watermarks, so that kswapd
+ * reclaims (and kcompactd compacts) before more fallbacks happen */
+bool boost_watermark(struct zone *zone)
+{
+	unsigned long max_boost;
+	int factor = zone->zone_pgdat->sysctl.watermark_boost_factor;
+
+	if (!factor)
+		return false;
+	/* not on zones too small to produce results */
+	if (pageblock_nr_pages * 4 > zone->managed_pages)
+		return false;
+	max_boost = zone->_watermark[WMARK_HIGH] / 10000 * (unsigned long)factor +
+	            zone->_watermark[WMARK_HIGH] % 10000 * (unsigned long)factor / 10000;
+	if (!max_boost)
+		return false;
+	if (max_boost < pageblock_nr_pages)
+		max_boost = pageblock_nr_pages;
+	zone->watermark_boost += pageblock_nr_pages;
+	if (zone->watermark_boost > max_boost)
+		zone->watermark_boost = max_boost;
+	return true;
+}
+
+static void steal_suitable_fallback(struct zone *zone, unsigned long pfn, unsigned alloc_flags,
+                                    int start_type, bool whole_block)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	const struct mm_policy_ops *ops = pol(pgdat);
+	unsigned current_order = page_order(&pgdat->mem_map[pfn]);
+	int old_block_type = get_pageblock_migratetype(pgdat, pfn);
+	int free_pages, movable_pages, alike_pages;
+
+	/* highatomic accounting must not break */
+	if (is_migrate_highatomic(old_block_type))
+		goto single_page;
+
+	/* take ownership for orders >= pageblock_order */
+	if (current_order >= pageblock_order) {
+		change_pageblock_range(pgdat, pfn, current_order, start_type);
+		goto single_page;
+	}
+
+	/* boost the watermarks so that reclaim reduces future fallbacks;
+	 * kswapd is woken from rmqueue() (patch 011 removes this) */
+	if (ops->boost_watermark && ops->boost_watermark(zone) && (alloc_flags & ALLOC_KSWAPD))
+		zone->flags |= 1ul << ZONE_BOOSTED_WATERMARK;
+
+	if (!whole_block)
+		goto single_page;
+
+	free_pages = move_freepages_block(zone, pfn, start_type, &movable_pages);
+
+	/* patch 005: the first allocation in a free block claims all of it */
+	if (old_block_type == MIGRATE_FREE) {
+		set_pageblock_migratetype(pgdat, pfn, start_type);
+		if (!free_pages)
+			goto single_page;
+		return;
+	}
+
+	/* how many pages are compatible with the allocation?  movable:
+	 * the movable ones; unmovable/reclaimable falling back to a movable
+	 * block: every non-movable page; between those two: none known */
+	if (start_type == MIGRATE_MOVABLE)
+		alike_pages = movable_pages;
+	else if (old_block_type == MIGRATE_MOVABLE)
+		alike_pages = (int)pageblock_nr_pages - (free_pages + movable_pages);
+	else
+		alike_pages = 0;
+
+	/* moving the whole block can fail at zone boundaries */
+	if (!free_pages)
+		goto single_page;
+
+	/* claim the block when half of it is free or alike */
+	if (free_pages + alike_pages >= (int)(pageblock_nr_pages >> 1))
+		set_pageblock_migratetype(pgdat, pfn, start_type);
+	return;
+
+single_page:
+	move_to_free_list(zone, pfn, current_order, start_type);
+}
+
+static int find_suitable_fallback(const struct pglist_data *pgdat, const struct free_area *area,
+                                  unsigned order, int mt, unsigned alloc_flags, bool *can_steal)
+{
+	const struct mm_policy_ops *ops = pol(pgdat);
+	const int *row;
+
+	if (!area->nr_free)
+		return -1;
+	*can_steal = false;
+	row = ops->fallbacks(pgdat->policy, mt, alloc_flags);
+	for (int i = 0; row[i] != MIGRATE_TYPES; i++) {
+		int fallback_mt = row[i];
+		if (list_empty_pfn(pgdat, area->free_list[fallback_mt]))
+			continue;
+		if (ops->can_steal_fallback(pgdat->policy, order, mt, fallback_mt))
+			*can_steal = true;
+		return fallback_mt;             /* only_stealable == false */
+	}
+	return -1;
+}
+
+static bool __rmqueue_fallback(struct zone *zone, unsigned order, int start_mt, unsigned alloc_flags)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	int current_order, min_order = (int)order, fallback_mt = -1;
+	bool can_steal = false;
+	unsigned long pfn;
+
+	/* with ALLOC_NOFRAGMENT, do not steal from other types' partially
+	 * used blocks; the zonelist is retried without it if need be */
+	if (alloc_flags & ALLOC_NOFRAGMENT)
+		min_order = pageblock_order;
+
+	/* the largest free page approximates the emptiest block */
+	for (current_order = MAX_ORDER - 1; current_order >= min_order; current_order--) {
+		fallback_mt = find_suitable_fallback(pgdat, &zone->free_area[current_order],
+		                                     (unsigned)current_order, start_mt, alloc_flags,
+		                                     &can_steal);
+		if (fallback_mt == -1)
+			continue;
+		/* a movable request that cannot take the block splits the
+		 * smallest page instead: no permanent fragmentation */
+		if (!can_steal && start_mt == MIGRATE_MOVABLE && current_order > (int)order)
+			goto find_smallest;
+		goto do_steal;
+	}
+	return false;
+
+find_smallest:
+	for (current_order = (int)order; current_order < MAX_ORDER; current_order++) {
+		fallback_mt = find_suitable_fallback(pgdat, &zone->free_area[current_order],
+		                                     (unsigned)current_order, start_mt, alloc_flags,
+		                                     &can_steal);
+		if (fallback_mt != -1)
+			break;
+	}
+	VM_BUG_ON(current_order == MAX_ORDER);
+
+do_steal:
+	pfn = first_free_pfn(zone, (unsigned)current_order, fallback_mt);
+	steal_suitable_fallback(zone, pfn, alloc_flags, start_mt, can_steal);
+
+	/* trace_mm_page_alloc_extfrag() */
+	{
+		struct extfrag_stats *ef = &pgdat->extfrag;
+		bool change_ownership = start_mt == get_pageblock_migratetype(pgdat, pfn);
+		ef->events++;
+		if (current_order < (int)pageblock_order)
+			ef->fragmenting++;
+		if (change_ownership)
+			ef->change_ownership++;
+		ef->by_type[start_mt][fallback_mt]++;
+		if (ef->trace)
+			ef->trace(ef->trace_arg, pfn, order, (unsigned)current_order, start_mt,
+			          fallback_mt, change_ownership);
+	}
+	return true;
+}
+
+static unsigned long __rmqueue(struct zone *zone, unsigned order, int mt, unsigned alloc_flags)
+{
+	unsigned long pfn;
+
+	charge(zone->zone_pgdat->costs.buddy_ns);
+	for (;;) {
+		pfn = __rmqueue_smallest(zone, order, mt);
+		if (pfn != PFN_NONE || !__rmqueue_fallback(zone, order, mt, alloc_flags))
+			return pfn;
+	}
+}
+
+static int rmqueue_bulk(struct zone *zone, unsigned order, int count, uint32_t list, int mt,
+                        unsigned alloc_flags)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	int i;
+
+	for (i = 0; i < count; i++) {
+		unsigned long pfn = __rmqueue(zone, order, mt, alloc_flags);
+		if (pfn == PFN_NONE)
+			break;
+		/* pages arrive in physical order: add at the tail */
+		SetPageFlag(&pgdat->mem_map[pfn], PG_pcp);
+		set_page_order(&pgdat->mem_map[pfn], order);
+		list_add_pfn(pgdat, (uint32_t)pfn, list, true);
+	}
+	return i;
+}
+
+static unsigned long rmqueue_pcplist(struct zone *zone, unsigned cpu, unsigned order, int mt,
+                                     unsigned alloc_flags)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	struct per_cpu_pages *pcp = &zone->per_cpu_pageset[cpu];
+	uint32_t list, pfn;
+
+	charge(pgdat->costs.pcp_alloc_ns);
+	/* allocating: fewer pages freed per batch (see nr_pcp_free) */
+	pcp->free_factor >>= 1;
+	list = pcp->lists[order_to_pindex(mt, order)];
+	if (list_empty_pfn(pgdat, list)) {
+		int batch = pcp->batch;
+		/* scale the batch to the order when the lists hold pages */
+		if (batch > 1) {
+			batch >>= order;
+			if (batch < 2)
+				batch = 2;
+		}
+		pcp->count += rmqueue_bulk(zone, order, batch, list, mt, alloc_flags) << order;
+		if (list_empty_pfn(pgdat, list))
+			return PFN_NONE;
+	}
+	pfn = pgdat->mem_map[list].next;
+	list_del_pfn(pgdat, pfn);
+	ClearPageFlag(&pgdat->mem_map[pfn], PG_pcp);
+	pcp->count -= 1 << order;
+	return pfn;
+}
+
+static unsigned long rmqueue_buddy(struct zone *zone, unsigned order, int mt, unsigned alloc_flags)
+{
+	const struct mm_policy_ops *ops = pol(zone->zone_pgdat);
+	unsigned long pfn = PFN_NONE;
+
+	/* high-order atomic requests may use the highatomic reserve first */
+	if (order > 0 && (alloc_flags & ALLOC_HARDER) && ops->reserve_highatomic_pageblock)
+		pfn = __rmqueue_smallest(zone, order, MIGRATE_HIGHATOMIC);
+	if (pfn == PFN_NONE)
+		pfn = __rmqueue(zone, order, mt, alloc_flags);
+	return pfn;
+}
+
+static unsigned long rmqueue(struct zone *zone, unsigned cpu, unsigned order, int mt,
+                             unsigned alloc_flags)
+{
+	unsigned long pfn = PFN_NONE;
+
+	if (pcp_allowed_order(order))
+		pfn = rmqueue_pcplist(zone, cpu, order, mt, alloc_flags);
+	if (pfn == PFN_NONE)
+		pfn = rmqueue_buddy(zone, order, mt, alloc_flags);
+	if (pfn != PFN_NONE)
+		count_vm_events(zone->zone_pgdat, PGALLOC_DMA + zone->idx, 1ul << order);
+
+	/* a fallback boosted the watermarks: wake kswapd now, as the node
+	 * may look balanced and kswapd would not wake by itself */
+	if (zone->flags & (1ul << ZONE_BOOSTED_WATERMARK)) {
+		zone->flags &= ~(1ul << ZONE_BOOSTED_WATERMARK);
+		wakeup_kswapd(zone, 0, 0, zone->idx);
+	}
+	return pfn;
+}
+
+/* ------------------------------------------------------------------ */
+/* the highatomic reserve (removed by patch 010) */
+
+void reserve_highatomic_pageblock(struct zone *zone, unsigned long pfn, unsigned order)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	unsigned long max_managed;
+	int mt;
+
+	(void)order;
+	/* one pageblock or roughly 1% of the zone */
+	max_managed = zone->managed_pages / 100 + pageblock_nr_pages;
+	if (zone->nr_reserved_highatomic >= max_managed)
+		return;
+	mt = get_pageblock_migratetype(pgdat, pfn);
+	/* only normal pageblocks (the ones that can merge with others) */
+	if (migratetype_is_mergeable(mt)) {
+		zone->nr_reserved_highatomic += pageblock_nr_pages;
+		set_pageblock_migratetype(pgdat, pfn, MIGRATE_HIGHATOMIC);
+		move_freepages_block(zone, pfn, MIGRATE_HIGHATOMIC, NULL);
+	}
+}
+
+bool unreserve_highatomic_pageblock(struct pglist_data *pgdat, int migratetype,
+                                    enum zone_type highest_zoneidx, bool force)
+{
+	for (int zi = (int)highest_zoneidx; zi >= 0; zi--) {
+		struct zone *zone = &pgdat->node_zones[zi];
+
+		if (!populated_zone(zone))
+			continue;
+		/* keep one pageblock unless pressure is really high */
+		if (!force && zone->nr_reserved_highatomic <= pageblock_nr_pages)
+			continue;
+		for (unsigned order = 0; order < MAX_ORDER; order++) {
+			unsigned long pfn = first_free_pfn(zone, order, MIGRATE_HIGHATOMIC);
+			int ret;
+
+			if (pfn == PFN_NONE)
+				continue;
+			if (is_migrate_highatomic(get_pageblock_migratetype(pgdat, pfn)))
+				zone->nr_reserved_highatomic -= zone->nr_reserved_highatomic < pageblock_nr_pages
+				                                ? zone->nr_reserved_highatomic : pageblock_nr_pages;
+			/* convert to the caller's type, bypassing the stealing
+			 * heuristics: the caller needs the pages */
+			set_pageblock_migratetype(pgdat, pfn, migratetype);
+			ret = move_freepages_block(zone, pfn, migratetype, NULL);
+			if (ret)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* ------------------------------------------------------------------ */
+/* watermarks */
+
+static bool __zone_watermark_ok(const struct zone *z, unsigned order, unsigned long mark,
+                                enum zone_type highest_zoneidx, unsigned alloc_flags, long free_pages)
+{
+	const struct pglist_data *pgdat = z->zone_pgdat;
+	const struct mm_policy_ops *ops = pol(pgdat);
+	long min = (long)mark;
+
+	free_pages -= (1l << order) - 1;
+	if (alloc_flags & ALLOC_HIGH)
+		min -= min / 2;
+	if (alloc_flags & (ALLOC_HARDER | ALLOC_OOM)) {
+		/* OOM victims dig deeper than ALLOC_HARDER */
+		if (alloc_flags & ALLOC_OOM)
+			min -= min / 2;
+		else
+			min -= min / 4;
+	}
+	/* the order-0 watermark must hold for any order */
+	if (free_pages <= min + z->lowmem_reserve[highest_zoneidx])
+		return false;
+	if (!order)
+		return true;
+	/* a high-order request needs a suitable free page too */
+	for (unsigned o = order; o < MAX_ORDER; o++) {
+		const struct free_area *area = &z->free_area[o];
+		if (area->nr_free && ops->watermark_area_ok(pgdat->policy, area, alloc_flags))
+			return true;
+	}
+	return false;
+}
+
+bool zone_watermark_ok(struct pglist_data *pgdat, struct zone *z, unsigned order,
+                       unsigned long mark, enum zone_type highest_zoneidx, unsigned alloc_flags)
+{
+	return __zone_watermark_ok(z, order, mark, highest_zoneidx, alloc_flags,
+	                           pol(pgdat)->zone_free_pages(pgdat->policy, z, alloc_flags));
+}
+
+static bool zone_watermark_fast(const struct zone *z, unsigned order, unsigned long mark,
+                                enum zone_type highest_zoneidx, unsigned alloc_flags, gfp_t gfp)
+{
+	const struct pglist_data *pgdat = z->zone_pgdat;
+	long free_pages = pol(pgdat)->zone_free_pages(pgdat->policy, z, alloc_flags);
+
+	charge(pgdat->costs.zone_check_ns);
+	/* fast check for order-0 only */
+	if (!order && free_pages > (long)mark + z->lowmem_reserve[highest_zoneidx])
+		return true;
+	if (__zone_watermark_ok(z, order, mark, highest_zoneidx, alloc_flags, free_pages))
+		return true;
+	/* GFP_ATOMIC order-0 ignores the boost at the min watermark */
+	if (!order && (gfp & __GFP_ATOMIC) && z->watermark_boost &&
+	    (alloc_flags & ALLOC_WMARK_MASK) == WMARK_MIN)
+		return __zone_watermark_ok(z, order, z->_watermark[WMARK_MIN], highest_zoneidx,
+		                           alloc_flags, free_pages);
+	return false;
+}
+
+/* ------------------------------------------------------------------ */
+/* the allocation paths */
+
+static void prep_new_page(struct pglist_data *pgdat, unsigned long pfn, unsigned order, gfp_t gfp)
+{
+	struct page *page = &pgdat->mem_map[pfn];
+
+	page->flags &= PAGE_ZONE_MASK;
+	set_page_order(page, order);
+	page->refcount = 1;
+	page->private = 0;
+	page->owner = PGOWN_NONE;
+	page->mapping = page->index = 0;
+	if ((gfp & __GFP_COMP) && order) {
+		/* prep_compound_page(): every tail points at its head */
+		SetPageFlag(page, PG_head);
+		for (unsigned long i = 1; i < (1ul << order); i++) {
+			struct page *tail = page + i;
+			tail->flags = (tail->flags & PAGE_ZONE_MASK) | (1u << PG_tail);
+			tail->next = (uint32_t)pfn;
+		}
+	}
+}
+
+/* alloc_flags_nofragment(): on a node whose Normal zone has DMA32 below
+ * it, the first pass must not fall back into other types' blocks below
+ * pageblock order; DMA32 is tried first.  Small guests (no Normal zone)
+ * never set it. */
+static unsigned alloc_flags_nofragment(const struct zone *preferred, gfp_t gfp)
+{
+	unsigned alloc_flags = gfp & __GFP_KSWAPD_RECLAIM;
+
+	if (!preferred || preferred->idx != ZONE_NORMAL)
+		return alloc_flags;
+	return alloc_flags | ALLOC_NOFRAGMENT;
+}
+
+static unsigned long get_page_from_freelist(struct pglist_data *pgdat, gfp_t gfp, unsigned order,
+                                            unsigned alloc_flags, const struct alloc_context *ac)
+{
+	const struct mm_policy_ops *ops = pol(pgdat);
+	bool no_fallback;
+
+retry:
+	no_fallback = alloc_flags & ALLOC_NOFRAGMENT;
+	for (int zi = (int)ac->highest_zoneidx; zi >= 0; zi--) {
+		struct zone *zone = &pgdat->node_zones[zi];
+		unsigned long mark, pfn;
+
+		if (!populated_zone(zone))
+			continue;
+		mark = wmark_pages(zone, alloc_flags & ALLOC_WMARK_MASK);
+		if (!(alloc_flags & ALLOC_NO_WATERMARKS) &&
+		    !zone_watermark_fast(zone, order, mark, ac->highest_zoneidx, alloc_flags, gfp))
+			continue;       /* node_reclaim is off on a single node */
+
+		pfn = rmqueue(zone, cur_ctx->cpu, order, ac->migratetype, alloc_flags);
+		if (pfn != PFN_NONE) {
+			prep_new_page(pgdat, pfn, order, gfp);
+			/* a high-order atomic allocation may reserve its block */
+			if (order && (alloc_flags & ALLOC_HARDER) && ops->reserve_highatomic_pageblock)
+				ops->reserve_highatomic_pageblock(zone, pfn, order);
+			return pfn;
+		}
+	}
+	/* all zones fragmented: allow fallbacks below pageblock order */
+	if (no_fallback) {
+		alloc_flags &= ~ALLOC_NOFRAGMENT;
+		goto retry;
+	}
+	return PFN_NONE;
+}
+
+static unsigned gfp_to_alloc_flags(gfp_t gfp)
+{
+	unsigned alloc_flags = ALLOC_WMARK_MIN | ALLOC_CPUSET;
+
+	alloc_flags |= gfp & (__GFP_HIGH | __GFP_KSWAPD_RECLAIM);
+	if (gfp & __GFP_ATOMIC) {
+		if (!(gfp & __GFP_NOMEMALLOC))
+			alloc_flags |= ALLOC_HARDER;
+		alloc_flags &= ~ALLOC_CPUSET;
+	}
+	return alloc_flags;
+}
+
+static void wake_all_kswapds(struct pglist_data *pgdat, unsigned order, gfp_t gfp,
+                             const struct alloc_context *ac)
+{
+	/* one node: the first populated zone of the zonelist names it */
+	for (int zi = (int)ac->highest_zoneidx; zi >= 0; zi--) {
+		if (populated_zone(&pgdat->node_zones[zi])) {
+			wakeup_kswapd(&pgdat->node_zones[zi], gfp, (int)order, ac->highest_zoneidx);
+			return;
+		}
+	}
+}
+
+/* The slow path of v6.2 as far as the model has mechanisms for it: kswapd
+ * is woken, the min watermark is tried (and the reserves for __GFP_HIGH,
+ * ALLOC_HARDER and PF_MEMALLOC callers).  Direct reclaim, direct
+ * compaction, their retry rules and the OOM killer come with the reclaim
+ * and compaction models; until then a request that fails here fails. */
+static unsigned long __alloc_pages_slowpath(struct pglist_data *pgdat, gfp_t gfp, unsigned order,
+                                            struct alloc_context *ac)
+{
+	const struct mm_policy_ops *ops = pol(pgdat);
+	unsigned alloc_flags = gfp_to_alloc_flags(gfp);
+	unsigned long pfn;
+
+	if (alloc_flags & ALLOC_KSWAPD)
+		wake_all_kswapds(pgdat, order, gfp, ac);
+	pfn = get_page_from_freelist(pgdat, gfp, order, alloc_flags, ac);
+	if (pfn != PFN_NONE)
+		return pfn;
+
+	/* __gfp_pfmemalloc_flags(): reclaimers may use the reserves */
+	if (!(gfp & __GFP_NOMEMALLOC) && ((gfp & __GFP_MEMALLOC) || (cur_ctx->flags & PF_MEMALLOC))) {
+		pfn = get_page_from_freelist(pgdat, gfp, order,
+		                             ALLOC_NO_WATERMARKS | (alloc_flags & ALLOC_KSWAPD), ac);
+		if (pfn != PFN_NONE)
+			return pfn;
+	}
+
+	/* the policy's last resort before OOM: one pass that may fall back
+	 * into other types' blocks (the later upstream form of the RFC) */
+	if (ops->last_resort_fallback(pgdat->policy)) {
+		pfn = get_page_from_freelist(pgdat, gfp, order, alloc_flags | ALLOC_LAST_RESORT, ac);
+		if (pfn != PFN_NONE)
+			return pfn;
+	}
+	return PFN_NONE;
+}
+
+struct page *alloc_pages(struct pglist_data *pgdat, struct mm_ctx *ctx, gfp_t gfp, unsigned order)
+{
+	struct alloc_context ac;
+	struct mm_ctx *saved = cur_ctx;
+	unsigned alloc_flags = ALLOC_WMARK_LOW;
+	unsigned long pfn;
+
+	/* the kernel warns and fails such a request */
+	if (order >= MAX_ORDER || ctx->cpu >= pgdat->nr_cpus)
+		return NULL;
+	cur_ctx = ctx;
+	ac.highest_zoneidx = (enum zone_type)gfp_zone(gfp);
+	ac.migratetype = gfp_migratetype(gfp);
+	ac.spread_dirty_pages = false;
+	{
+		const struct zone *preferred = NULL;
+		for (int zi = (int)ac.highest_zoneidx; zi >= 0 && !preferred; zi--)
+			if (populated_zone(&pgdat->node_zones[zi]))
+				preferred = &pgdat->node_zones[zi];
+		alloc_flags |= alloc_flags_nofragment(preferred, gfp);
+	}
+	pfn = get_page_from_freelist(pgdat, gfp, order, alloc_flags, &ac);
+	if (pfn == PFN_NONE)
+		pfn = __alloc_pages_slowpath(pgdat, gfp, order, &ac);
+	cur_ctx = saved;
+	debug_vm_tick(pgdat, "alloc_pages");
+	return pfn == PFN_NONE ? NULL : &pgdat->mem_map[pfn];
+}
+
+void __free_pages(struct pglist_data *pgdat, struct mm_ctx *ctx, struct page *page, unsigned order)
+{
+	unsigned long pfn = page_to_pfn(pgdat, page);
+	struct mm_ctx *saved = cur_ctx;
+
+	VM_BUG_ON(pfn >= pgdat->node_spanned_pages || PageBuddy(page) || PagePcp(page) ||
+	          PageReserved(page) || PageTail(page));
+	VM_BUG_ON(page->refcount == 0 || page_order(page) != order);
+	if (--page->refcount)           /* put_page_testzero() */
+		return;
+	cur_ctx = ctx;
+	if (PageHead(page))
+		for (unsigned long i = 1; i < (1ul << order); i++)
+			page[i].flags &= PAGE_ZONE_MASK, page[i].next = 0;
+	page->flags &= PAGE_ZONE_MASK;
+	page->owner = PGOWN_NONE;
+	page->mapping = page->index = page->private = 0;
+	count_vm_events(pgdat, PGFREE, 1ul << order);
+	if (pcp_allowed_order(order)) {
+		free_unref_page(pgdat, ctx->cpu, pfn, order);
+	} else {
+		/* __free_pages_ok() */
+		free_one_page(page_zone(pgdat, page), pfn, order, get_pageblock_migratetype(pgdat, pfn));
+	}
+	cur_ctx = saved;
+	debug_vm_tick(pgdat, "__free_pages");
+}

@@ -1,0 +1,48 @@
+/* vmstat.c - counter names (mm/vmstat.c) and node-wide sums. */
+#include "internal.h"
+
+const char *const zone_stat_names[NR_VM_ZONE_STAT_ITEMS] = {
+#define ZONE_STAT(id, name) [id] = name,
+#include "mmsim/vmstat_items.def"
+};
+
+const char *const vm_event_names[NR_VM_EVENT_ITEMS] = {
+#define VM_EVENT(id, name) [id] = name,
+#include "mmsim/vmstat_items.def"
+};
+
+const char *const migratetype_names[MIGRATE_TYPES] = {
+	[MIGRATE_UNMOVABLE] = "Unmovable",
+	[MIGRATE_MOVABLE] = "Movable",
+	[MIGRATE_RECLAIMABLE] = "Reclaimable",
+	[MIGRATE_HIGHATOMIC] = "HighAtomic",
+	[MIGRATE_FREE] = "Free",
+	[MIGRATE_ISOLATE] = "Isolate",
+};
+
+const char *const zone_names[MAX_NR_ZONES] = { "DMA", "DMA32", "Normal", "Movable" };
+
+static const char *const page_owner_names[NR_PGOWN] = {
+	[PGOWN_NONE] = "none",
+	[PGOWN_ANON] = "anon",
+	[PGOWN_FILE] = "file",
+	[PGOWN_BDEV] = "bdev",
+	[PGOWN_SLAB_RECLAIMABLE] = "slab_reclaimable",
+	[PGOWN_SLAB_UNRECLAIMABLE] = "slab_unreclaimable",
+	[PGOWN_PAGETABLE] = "pagetable",
+	[PGOWN_KSTACK] = "kernel_stack",
+	[PGOWN_KMEM] = "kmem",
+};
+
+const char *page_owner_name(enum page_owner_kind k)
+{
+	return (unsigned)k < NR_PGOWN ? page_owner_names[k] : "?";
+}
+
+long global_zone_page_state(const struct pglist_data *pgdat, enum zone_stat_item i)
+{
+	long sum = 0;
+	for (int z = 0; z < MAX_NR_ZONES; z++)
+		sum += pgdat->node_zones[z].vm_stat[i];
+	return sum;
+}
