@@ -26,7 +26,10 @@
  *      with the same order was merged by __free_one_page(), unless v6.2's
  *      rule kept them apart: o >= pageblock_order and the two blocks have
  *      different migratetypes, one of which is not mergeable
- *      (migratetype_is_mergeable(): HIGHATOMIC, ISOLATE).
+ *      (migratetype_is_mergeable(): HIGHATOMIC, ISOLATE); the type a page
+ *      was freed as may also be its stale pcp type (see check_merged()).
+ *      With a highatomic reserve, pairs at pageblock order and above are
+ *      not checked: unreserving a block leaves them apart in v6.2 too.
  *  (d) Per-cpu lists.  Entries of per_cpu_pageset[cpu].lists[i] are PG_pcp,
  *      not PG_buddy, in the zone, aligned, of the order the list holds
  *      (i / MIGRATE_PCPTYPES, or pageblock_order for the THP list), with a
@@ -377,16 +380,39 @@ static void check_pcp_lists(struct vm_checker *c, const struct zone *z)
 	}
 }
 
+/* __free_one_page()'s test at order >= pageblock_order: may a buddy freed
+ * as mt merge with a free buddy in a block of buddy_mt? */
+static bool may_merge(int mt, int buddy_mt)
+{
+	return mt == buddy_mt || (migratetype_is_mergeable(mt) && migratetype_is_mergeable(buddy_mt));
+}
+
 /*
  * (c): was this free buddy merged as far as __free_one_page() merges?  Only
  * the lower of the two buddies reports a pair, so it is reported once.
+ *
+ * At order >= pageblock_order __free_one_page() compares the type the page
+ * was freed as with the buddy's block type.  The type a page is freed as is
+ * its block's type, or the type cached when it went to a pcp list
+ * (get_pcppage_migratetype), which may be stale: a page freed while its
+ * block was HIGHATOMIC comes back as HIGHATOMIC after the block was
+ * unreserved.  That type is the list the merged buddy went to, i.e. its
+ * private.  The pair is accepted if either buddy, freed last as its block
+ * type or its list type, would have been refused.
+ *
+ * v6.2 also leaves a pair unmerged that a HIGHATOMIC block kept apart and
+ * unreserve_highatomic_pageblock() has since retyped (move_freepages_block()
+ * moves free pages without merging them); nothing in the state records it.
+ * So with a highatomic reserve in the policy, pairs at pageblock order and
+ * above are not checked; below pageblock order merging ignores types and
+ * the rule is strict for every policy.
  */
 static void check_merged(struct vm_checker *c, const struct zone *z, unsigned long pfn,
                          unsigned order)
 {
 	const struct pglist_data *pgdat = c->pgdat;
+	const struct page *p = pfn_to_page(pgdat, pfn), *b;
 	unsigned long buddy;
-	const struct page *b;
 	int mt, buddy_mt;
 
 	if (order >= MAX_ORDER - 1)
@@ -397,13 +423,17 @@ static void check_merged(struct vm_checker *c, const struct zone *z, unsigned lo
 	b = pfn_to_page(pgdat, buddy);
 	if (!PageBuddy(b) || page_order(b) != order || !test_bit_pfn(c->on_free_list, buddy))
 		return;
-	if (page_zonenum(b) != page_zonenum(pfn_to_page(pgdat, pfn)))
+	if (page_zonenum(b) != page_zonenum(p))
 		return;                 /* page_is_buddy(): zones differ */
 
+	if (order >= pageblock_order && pgdat->policy->ops.unreserve_highatomic_pageblock)
+		return;                 /* see above: unreserve leaves such pairs */
 	mt = get_pageblock_migratetype(pgdat, pfn);
 	buddy_mt = get_pageblock_migratetype(pgdat, buddy);
-	if (order >= pageblock_order && mt != buddy_mt &&
-	    (!migratetype_is_mergeable(mt) || !migratetype_is_mergeable(buddy_mt)))
+	if (order >= pageblock_order &&
+	    (!may_merge(mt, buddy_mt) ||
+	     !may_merge((int)p->private, buddy_mt) ||
+	     !may_merge((int)b->private, mt)))
 		return;                 /* kept apart on purpose (v6.2 __free_one_page) */
 	violation(c, z, pfn, "free buddy of order %u not merged with its free buddy %#lx "
 	          "(blocks %s, %s)", order, buddy, migratetype_name(mt),

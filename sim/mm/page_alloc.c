@@ -873,6 +873,8 @@ static unsigned gfp_to_alloc_flags(gfp_t gfp)
 static void wake_all_kswapds(struct pglist_data *pgdat, unsigned order, gfp_t gfp,
                              const struct alloc_context *ac)
 {
+	/* patch 009: reclaim to produce neutral blocks */
+	order = pol(pgdat)->reclaim_order(pgdat->policy, order);
 	/* one node: the first populated zone of the zonelist names it */
 	for (int zi = (int)ac->highest_zoneidx; zi >= 0; zi--) {
 		if (populated_zone(&pgdat->node_zones[zi])) {

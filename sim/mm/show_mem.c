@@ -6,8 +6,7 @@
  * the kernel's, field widths and trailing blanks included, so that scripts
  * written for the real files (mmtests' monitors, awk one-liners) read ours
  * unchanged.  Where the model keeps no state behind a kernel line, the line
- * is left out rather than printed with an invented value; the list is in
- * docs/model.md:
+ * is left out rather than printed with an invented value:
  *
  *   zoneinfo:   "per-node stats" (no node counters yet), the NUMA event
  *               counters, "vm stats threshold" (the model's counters are
