@@ -145,8 +145,10 @@ static long hygiene_zone_free_pages(const struct mm_policy *p, const struct zone
 	free_pages = zone_page_state(z, NR_FREE_FREE);
 	if (alloc_flags & (ALLOC_HARDER | ALLOC_OOM))
 		free_pages += zone_page_state(z, NR_FREE_HIGHATOMIC);
-	if (!p->pgdat->config_compaction) {
-		/* without compaction: count everything, best-effort grouping */
+	/* without compaction: count everything, best-effort grouping; the
+	 * last-resort pass before OOM (upstream defrag_mode's final retry)
+	 * checks watermarks against all free pages too */
+	if (!p->pgdat->config_compaction || (alloc_flags & ALLOC_LAST_RESORT)) {
 		free_pages += zone_page_state(z, NR_FREE_UNMOVABLE);
 		free_pages += zone_page_state(z, NR_FREE_MOVABLE);
 		free_pages += zone_page_state(z, NR_FREE_RECLAIMABLE);

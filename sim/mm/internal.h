@@ -46,6 +46,7 @@ void move_to_free_list(struct zone *zone, unsigned long pfn, unsigned order, int
 int  move_freepages_block(struct zone *zone, unsigned long pfn, int mt, int *num_movable);
 void change_pageblock_range(struct pglist_data *pgdat, unsigned long pfn, unsigned order, int mt);
 void free_one_page(struct zone *zone, unsigned long pfn, unsigned order, int mt);
+void free_boot_page(struct zone *zone, unsigned long pfn, unsigned order, int mt);
 
 /* sentinel list helpers (mm_init.c lays the sentinels out) */
 static inline bool list_empty_pfn(const struct pglist_data *pgdat, uint32_t head)

@@ -272,7 +272,7 @@ static void free_boot_range(struct zone *z, unsigned long start, unsigned long e
 		unsigned order = MAX_ORDER - 1;
 		while (order && ((start & ((1ul << order) - 1)) || start + (1ul << order) > end))
 			order--;
-		free_one_page(z, start, order, get_pageblock_migratetype(z->zone_pgdat, start));
+		free_boot_page(z, start, order, get_pageblock_migratetype(z->zone_pgdat, start));
 		start += 1ul << order;
 	}
 }

@@ -164,6 +164,13 @@ void free_one_page(struct zone *zone, unsigned long pfn, unsigned order, int mt)
 	__free_one_page(zone, pfn, order, mt, FPI_NONE);
 }
 
+/* __free_pages_core(): boot memory goes to the tail of the free lists
+ * (FPI_TO_TAIL, since v5.10), so that allocations start at low pfns */
+void free_boot_page(struct zone *zone, unsigned long pfn, unsigned order, int mt)
+{
+	__free_one_page(zone, pfn, order, mt, FPI_TO_TAIL);
+}
+
 /* ------------------------------------------------------------------ */
 /* per-cpu lists */
 

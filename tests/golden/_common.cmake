@@ -1,0 +1,100 @@
+# _common.cmake - helpers for the golden tests (include()d, not a test).
+#
+# The scripts run as `cmake -DMMSIM=<mmsim> -DSRC=<source dir> -P FILE` from
+# a scratch directory of their own (build/tests/golden/<name>/), where they
+# leave what mmsim printed for a look after a failure.
+
+cmake_minimum_required(VERSION 3.18)
+
+if(NOT DEFINED MMSIM OR NOT EXISTS "${MMSIM}")
+	message(FATAL_ERROR "golden: -DMMSIM=<path to the mmsim executable> is required (got '${MMSIM}')")
+endif()
+if(NOT DEFINED SRC OR NOT IS_DIRECTORY "${SRC}/tests/golden")
+	message(FATAL_ERROR "golden: -DSRC=<source directory> is required (got '${SRC}')")
+endif()
+
+set(GOLDEN_DIR "${SRC}/tests/golden")
+set(GOLDEN_FAILURES 0)
+
+# The output must not depend on the caller's locale.
+set(ENV{LC_ALL} C)
+
+# golden_fail(MESSAGE...): record a failure and go on (golden_finish() ends
+# the test), so that one run reports every mismatch.
+macro(golden_fail)
+	message(SEND_ERROR "FAIL: " ${ARGN})
+	math(EXPR GOLDEN_FAILURES "${GOLDEN_FAILURES} + 1")
+endmacro()
+
+# mmsim_run(PREFIX ARGS...): run mmsim with ARGS; sets PREFIX_RC (the exit
+# code, or the text CMake gives for a signal such as "Child aborted"),
+# PREFIX_OUT and PREFIX_ERR.
+function(mmsim_run prefix)
+	execute_process(
+		COMMAND "${MMSIM}" ${ARGN}
+		RESULT_VARIABLE rc
+		OUTPUT_VARIABLE out
+		ERROR_VARIABLE err
+		TIMEOUT 300)
+	set(${prefix}_RC "${rc}" PARENT_SCOPE)
+	set(${prefix}_OUT "${out}" PARENT_SCOPE)
+	set(${prefix}_ERR "${err}" PARENT_SCOPE)
+endfunction()
+
+# golden_compare(EXPECTED_FILE ARGS...): run mmsim with ARGS, require exit
+# code 0 and an empty stderr, and compare stdout byte for byte with
+# tests/golden/EXPECTED_FILE.  The output is kept as EXPECTED_FILE.actual in
+# the working directory; a mismatch prints a unified diff when diff(1) is
+# around.  Regenerate a file after a deliberate change with
+#   mmsim ARGS > tests/golden/EXPECTED_FILE
+# and read the diff before committing it.
+function(golden_compare expected)
+	set(actual "${CMAKE_CURRENT_BINARY_DIR}/${expected}.actual")
+	set(errfile "${CMAKE_CURRENT_BINARY_DIR}/${expected}.stderr")
+	string(REPLACE ";" " " shown "${ARGN}")
+	execute_process(
+		COMMAND "${MMSIM}" ${ARGN}
+		RESULT_VARIABLE rc
+		OUTPUT_FILE "${actual}"
+		ERROR_FILE "${errfile}"
+		TIMEOUT 300)
+	if(NOT rc STREQUAL "0")
+		file(READ "${errfile}" err)
+		golden_fail("mmsim ${shown}: exit ${rc}, stderr: ${err}")
+		set(GOLDEN_FAILURES ${GOLDEN_FAILURES} PARENT_SCOPE)
+		return()
+	endif()
+	file(SIZE "${errfile}" errsize)
+	if(NOT errsize EQUAL 0)
+		file(READ "${errfile}" err)
+		golden_fail("mmsim ${shown}: unexpected stderr: ${err}")
+	endif()
+	if(NOT EXISTS "${GOLDEN_DIR}/${expected}")
+		golden_fail("missing ${GOLDEN_DIR}/${expected} (mmsim ${shown} printed ${actual})")
+		set(GOLDEN_FAILURES ${GOLDEN_FAILURES} PARENT_SCOPE)
+		return()
+	endif()
+	execute_process(
+		COMMAND "${CMAKE_COMMAND}" -E compare_files "${GOLDEN_DIR}/${expected}" "${actual}"
+		RESULT_VARIABLE same)
+	if(NOT same EQUAL 0)
+		find_program(DIFF diff)
+		if(DIFF)
+			execute_process(COMMAND "${DIFF}" -u "${GOLDEN_DIR}/${expected}" "${actual}"
+				OUTPUT_VARIABLE d)
+			message(STATUS "diff -u expected actual:\n${d}")
+		endif()
+		golden_fail("mmsim ${shown}: stdout differs from tests/golden/${expected} (see ${actual})")
+	else()
+		message(STATUS "ok: mmsim ${shown} == ${expected}")
+	endif()
+	set(GOLDEN_FAILURES ${GOLDEN_FAILURES} PARENT_SCOPE)
+endfunction()
+
+# golden_finish(): fail the test if anything failed.
+macro(golden_finish)
+	if(GOLDEN_FAILURES GREATER 0)
+		message(FATAL_ERROR "${GOLDEN_FAILURES} check(s) failed")
+	endif()
+	message(STATUS "all checks passed")
+endmacro()
