@@ -194,6 +194,17 @@ static bool hygiene_last_resort_fallback(const struct mm_policy *p)
 	return H(p)->last_resort_fallback;
 }
 
+/* patch 002: the block-device cache is movable (it can be migrated) */
+static gfp_t hygiene_bdev_mapping_gfp(const struct mm_policy *p)
+{
+	return H(p)->bdev_cache_movable ? GFP_USER | __GFP_MOVABLE : GFP_USER;
+}
+
+static bool hygiene_reclaim_retry_defers(const struct mm_policy *p)
+{
+	return blocks_mode(p);
+}
+
 const struct mm_policy_ops hygiene_policy_ops = {
 	.name = "hygiene",
 	.desc = "the RFC's pageblock-hygiene allocator: MIGRATE_FREE blocks, no fallbacks, "
@@ -215,4 +226,6 @@ const struct mm_policy_ops hygiene_policy_ops = {
 	.reclaim_order = hygiene_order,
 	.compact_order = hygiene_order,
 	.last_resort_fallback = hygiene_last_resort_fallback,
+	.bdev_mapping_gfp = hygiene_bdev_mapping_gfp,
+	.reclaim_retry_defers_to_compaction = hygiene_reclaim_retry_defers,
 };

@@ -45,6 +45,7 @@ static int policy_table_check(const struct mm_policy_ops *o, char *err, size_t e
 		(const void *)o->zone_free_pages, (const void *)o->watermark_area_ok,
 		(const void *)o->wmark_gap, (const void *)o->reclaim_order,
 		(const void *)o->compact_order, (const void *)o->last_resort_fallback,
+		(const void *)o->bdev_mapping_gfp, (const void *)o->reclaim_retry_defers_to_compaction,
 	};
 	for (size_t i = 0; i < sizeof(mandatory) / sizeof(mandatory[0]); i++)
 		if (!mandatory[i]) {

@@ -86,6 +86,19 @@ static bool vanilla_last_resort_fallback(const struct mm_policy *p)
 	return false;           /* v6.2 falls back on the first attempt already */
 }
 
+/* v6.2 block/bdev.c: the block-device cache is GFP_USER, unmovable */
+static gfp_t vanilla_bdev_mapping_gfp(const struct mm_policy *p)
+{
+	(void)p;
+	return GFP_USER;
+}
+
+static bool vanilla_reclaim_retry_defers(const struct mm_policy *p)
+{
+	(void)p;
+	return false;
+}
+
 const struct mm_policy_ops vanilla_policy_ops = {
 	.name = "vanilla",
 	.desc = "Linux v6.2 page allocator: fallbacks, highatomic reserves, watermark boosting",
@@ -105,4 +118,6 @@ const struct mm_policy_ops vanilla_policy_ops = {
 	.reclaim_order = vanilla_order,
 	.compact_order = vanilla_order,
 	.last_resort_fallback = vanilla_last_resort_fallback,
+	.bdev_mapping_gfp = vanilla_bdev_mapping_gfp,
+	.reclaim_retry_defers_to_compaction = vanilla_reclaim_retry_defers,
 };

@@ -86,6 +86,9 @@ static const char *const pageflag_names[] = {
 	[PG_movable] = "movable",
 	[PG_isolated] = "isolated",
 	[PG_pinned] = "pinned",
+	[PG_young] = "young",
+	[PG_workingset] = "workingset",
+	[PG_reclaim] = "reclaim",
 };
 _Static_assert(sizeof(pageflag_names) / sizeof(pageflag_names[0]) == NR_PAGEFLAGS,
                "every PG_ flag needs a name in pageflag_names[]");

@@ -77,4 +77,68 @@ bool unreserve_highatomic_pageblock(struct pglist_data *pgdat, int migratetype,
                                     enum zone_type highest_zoneidx, bool force);
 bool boost_watermark(struct zone *zone);
 
+
+/* ---- LRU lists (swap.c) ---- */
+static inline enum lru_list page_lru_base(const struct page *p)
+{
+	return PageTest(p, PG_swapbacked) ? LRU_INACTIVE_ANON : LRU_INACTIVE_FILE;
+}
+static inline enum lru_list page_lru(const struct page *p)
+{
+	if (PageTest(p, PG_unevictable))
+		return LRU_UNEVICTABLE;
+	return page_lru_base(p) + (PageTest(p, PG_active) ? 1 : 0);
+}
+void lruvec_add_page(struct pglist_data *pgdat, unsigned long pfn, bool tail);
+void lruvec_del_page(struct pglist_data *pgdat, unsigned long pfn);
+void folio_mark_accessed(struct pglist_data *pgdat, unsigned long pfn);
+void activate_page(struct pglist_data *pgdat, unsigned long pfn);
+void lru_note_cost(struct pglist_data *pgdat, bool file, unsigned long nr_pages);
+unsigned long lruvec_lru_size(const struct pglist_data *pgdat, enum lru_list lru);
+
+/* ---- workingset.c ---- */
+uint32_t workingset_eviction(struct pglist_data *pgdat, unsigned long pfn);
+/* a refault of a page evicted with this shadow: counts, and returns true
+ * if the page is to start on the active list */
+bool workingset_refault(struct pglist_data *pgdat, uint32_t shadow, bool file);
+void workingset_activation(struct pglist_data *pgdat);
+
+/* ---- swapfile.c ---- */
+uint32_t get_swap_page(struct pglist_data *pgdat);   /* UINT32_MAX: none */
+void swap_free(struct pglist_data *pgdat, uint32_t slot);
+void swap_set_shadow(struct pglist_data *pgdat, uint32_t slot, uint32_t shadow);
+uint32_t swap_get_shadow(const struct pglist_data *pgdat, uint32_t slot);
+static inline unsigned long get_nr_swap_pages(const struct pglist_data *pgdat)
+{
+	return pgdat->swap.nr_free_slots;
+}
+/* queue I/O on a device; returns the seconds until it completes */
+double blockdev_io(struct pglist_data *pgdat, struct blockdev *dev, unsigned long pages, bool write,
+                   double issue_delay);
+/* the virtual time a task's request is issued at: now plus what the task
+ * has already spent in this quantum */
+static inline double ctx_delay(const struct mm_ctx *ctx)
+{
+	return (ctx->kernel_ns + ctx->io_wait_ns) * 1e-9;
+}
+
+/* ---- memory.c, filemap.c: unmapping for reclaim ---- */
+/* reclaim an anon page: swap it out; false if it cannot be (no swap) */
+bool try_to_swap_out(struct pglist_data *pgdat, unsigned long pfn);
+/* drop a clean file page from its page cache, leaving a shadow entry */
+void remove_mapping(struct pglist_data *pgdat, unsigned long pfn);
+void file_page_written(struct pglist_data *pgdat, unsigned long pfn);
+void mm_teardown(struct pglist_data *pgdat);
+void inode_slab_evicted(struct pglist_data *pgdat, int cache, uint32_t owner);
+/* the OOM reaper: free a victim's anon memory and swap */
+void oom_reap_mm(struct pglist_data *pgdat, struct mm_struct *mm);
+
+/* ---- compaction.c ---- */
+enum compact_result { COMPACT_NOT_SUITABLE_ZONE, COMPACT_SKIPPED, COMPACT_DEFERRED,
+                      COMPACT_NO_SUITABLE_PAGE, COMPACT_CONTINUE, COMPACT_COMPLETE,
+                      COMPACT_PARTIAL_SKIPPED, COMPACT_CONTENDED, COMPACT_SUCCESS };
+static inline unsigned long compact_gap(unsigned order) { return 2ul << order; }
+enum compact_result compaction_suitable(struct zone *zone, unsigned order, unsigned alloc_flags,
+                                        enum zone_type highest_zoneidx);
+
 #endif

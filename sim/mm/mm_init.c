@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "mmsim/slab.h"
 
 #define SZ_1M (1024u * 1024u)
 #define GiB   (1024ull * 1024 * 1024)
@@ -97,6 +98,10 @@ void vm_sysctl_defaults(struct vm_sysctl *s)
 		.percpu_pagelist_high_fraction = 0,
 		.thp_enabled = true,
 		.config_compaction = true,
+		.swappiness = 60,
+		.vfs_cache_pressure = 100,
+		.dirty_expire_centisecs = 3000,
+		.extfrag_threshold = 500,
 	};
 }
 
@@ -111,6 +116,16 @@ void mm_costs_defaults(struct mm_costs *c)
 		.buddy_per_order_ns = 15,
 		.pfn_scan_ns = 3,
 		.zone_check_ns = 10,
+		.fault_ns = 1000,
+		.swapin_ns = 3000,
+		.pagecache_hit_ns = 400,
+		.pagecache_add_ns = 800,
+		.lru_scan_ns = 150,
+		.unmap_ns = 500,
+		.pageout_ns = 1500,
+		.slab_object_ns = 50,
+		.shrinker_object_ns = 100,
+		.fork_ns = 50000,
 	};
 }
 
@@ -313,7 +328,8 @@ int pgdat_init(struct pglist_data *pgdat, const struct mm_layout *layout,
 		return -1;
 	}
 	end = (end + pageblock_nr_pages - 1) & ~(unsigned long)(pageblock_nr_pages - 1);
-	nr_sentinels = (unsigned long)MAX_NR_ZONES * (MAX_ORDER * MIGRATE_TYPES + nr_cpus * NR_PCP_LISTS);
+	nr_sentinels = (unsigned long)MAX_NR_ZONES * (MAX_ORDER * MIGRATE_TYPES + nr_cpus * NR_PCP_LISTS) +
+	               NR_LRU_LISTS;
 	if (end + nr_sentinels >= PFN_NONE) {
 		snprintf(err, errlen, "memory too large for 32-bit page frame numbers");
 		return -1;
@@ -378,6 +394,10 @@ int pgdat_init(struct pglist_data *pgdat, const struct mm_layout *layout,
 		free_boot_range(z, zl->managed_start, zl->managed_start + zl->managed);
 	}
 
+	for (int l = 0; l < NR_LRU_LISTS; l++)
+		pgdat->lruvec.lists[l] = new_list(pgdat, &next_sentinel);
+	blockdev_setup(&pgdat->disk, 100e-6, 2e9);
+
 	/* init_per_zone_wmark_min(), then khugepaged's recommendation when THP
 	 * is enabled, then the sysctl the user wrote (sysctl.conf runs last) */
 	calculate_min_free_kbytes(pgdat);
@@ -391,6 +411,12 @@ int pgdat_init(struct pglist_data *pgdat, const struct mm_layout *layout,
 		setup_per_zone_wmarks(pgdat);
 	}
 
+	pgdat->slab_evicted = inode_slab_evicted;
+	if (slab_init(pgdat)) {
+		snprintf(err, errlen, "out of memory for the slab caches");
+		pgdat_destroy(pgdat);
+		return -1;
+	}
 	/* Counters start at zero once booted: runs measure from here. */
 	memset(pgdat->vm_events, 0, sizeof(pgdat->vm_events));
 	return 0;
@@ -398,6 +424,7 @@ int pgdat_init(struct pglist_data *pgdat, const struct mm_layout *layout,
 
 void pgdat_destroy(struct pglist_data *pgdat)
 {
+	mm_teardown(pgdat);
 	for (int i = 0; i < MAX_NR_ZONES; i++) {
 		free(pgdat->node_zones[i].per_cpu_pageset);
 		pgdat->node_zones[i].per_cpu_pageset = NULL;

@@ -891,38 +891,169 @@ static void wake_all_kswapds(struct pglist_data *pgdat, unsigned order, gfp_t gf
 	}
 }
 
-/* The slow path of v6.2 as far as the model has mechanisms for it: kswapd
- * is woken, the min watermark is tried (and the reserves for __GFP_HIGH,
- * ALLOC_HARDER and PF_MEMALLOC callers).  Direct reclaim, direct
- * compaction, their retry rules and the OOM killer come with the reclaim
- * and compaction models; until then a request that fails here fails. */
+#define MAX_RECLAIM_RETRIES 16
+
+/* zone_reclaimable_pages(): what reclaim could free in this zone */
+static unsigned long zone_reclaimable_pages(const struct zone *zone)
+{
+	unsigned long nr = (unsigned long)(zone_page_state(zone, NR_ZONE_INACTIVE_FILE) +
+	                                   zone_page_state(zone, NR_ZONE_ACTIVE_FILE));
+	if (get_nr_swap_pages(zone->zone_pgdat) > 0)
+		nr += (unsigned long)(zone_page_state(zone, NR_ZONE_INACTIVE_ANON) +
+		                      zone_page_state(zone, NR_ZONE_ACTIVE_ANON));
+	return nr;
+}
+
+static bool unreserve_highatomic(struct pglist_data *pgdat, const struct alloc_context *ac, bool force)
+{
+	const struct mm_policy_ops *ops = pol(pgdat);
+	return ops->unreserve_highatomic_pageblock &&
+	       ops->unreserve_highatomic_pageblock(pgdat, ac->migratetype, ac->highest_zoneidx, force);
+}
+
+/* should_reclaim_retry(): keep reclaiming while reclaiming everything
+ * reclaimable could meet the min watermark, at most MAX_RECLAIM_RETRIES
+ * times without progress; patch 009 leaves the decision to compaction */
+static bool should_reclaim_retry(struct pglist_data *pgdat, unsigned order, const struct alloc_context *ac,
+                                 unsigned alloc_flags, bool did_some_progress, int *no_progress_loops)
+{
+	const struct mm_policy_ops *ops = pol(pgdat);
+
+	/* costly orders may progress without their order getting any closer */
+	if (did_some_progress && order <= PAGE_ALLOC_COSTLY_ORDER)
+		*no_progress_loops = 0;
+	else
+		(*no_progress_loops)++;
+	if (*no_progress_loops > MAX_RECLAIM_RETRIES)
+		return unreserve_highatomic(pgdat, ac, true);
+	if (!ops->reclaim_retry_defers_to_compaction(pgdat->policy)) {
+		for (int zi = (int)ac->highest_zoneidx; zi >= 0; zi--) {
+			struct zone *zone = &pgdat->node_zones[zi];
+			long available;
+			if (!populated_zone(zone))
+				continue;
+			available = ops->zone_free_pages(pgdat->policy, zone, alloc_flags) +
+			            (long)zone_reclaimable_pages(zone);
+			if (__zone_watermark_ok(zone, order, min_wmark_pages(zone), ac->highest_zoneidx,
+			                        alloc_flags, available))
+				return true;
+		}
+	}
+	return unreserve_highatomic(pgdat, ac, true);
+}
+
+/* __alloc_pages_direct_reclaim(): reclaim, then try again; on failure
+ * once more after releasing the highatomic reserve and the pcp lists */
+static unsigned long __alloc_pages_direct_reclaim(struct pglist_data *pgdat, gfp_t gfp, unsigned order,
+                                                  unsigned alloc_flags, const struct alloc_context *ac,
+                                                  unsigned long *did_some_progress)
+{
+	unsigned reclaim_order = pol(pgdat)->reclaim_order(pgdat->policy, order);
+	unsigned long pfn = PFN_NONE;
+	bool drained = false;
+
+	*did_some_progress = try_to_free_pages(pgdat, cur_ctx, reclaim_order, gfp, ac->highest_zoneidx);
+	if (!*did_some_progress)
+		return PFN_NONE;
+	for (;;) {
+		pfn = get_page_from_freelist(pgdat, gfp, order, alloc_flags, ac);
+		if (pfn != PFN_NONE || drained)
+			return pfn;
+		unreserve_highatomic(pgdat, ac, false);
+		drain_all_pages(pgdat);
+		drained = true;
+	}
+}
+
+/* __alloc_pages_may_oom(): a last high-watermark attempt, then the OOM
+ * killer, except for requests that may fail */
+static unsigned long __alloc_pages_may_oom(struct pglist_data *pgdat, gfp_t gfp, unsigned order,
+                                           const struct alloc_context *ac, unsigned long *did_some_progress)
+{
+	unsigned long pfn;
+
+	*did_some_progress = 0;
+	pfn = get_page_from_freelist(pgdat, (gfp | __GFP_HARDWALL) & ~__GFP_DIRECT_RECLAIM, order,
+	                             ALLOC_WMARK_HIGH | ALLOC_CPUSET, ac);
+	if (pfn != PFN_NONE)
+		return pfn;
+	/* no OOM kills for costly orders, for lowmem, or for requests that
+	 * may fail */
+	if (order > PAGE_ALLOC_COSTLY_ORDER || ac->highest_zoneidx < ZONE_NORMAL ||
+	    (gfp & (__GFP_RETRY_MAYFAIL | __GFP_THISNODE)))
+		return PFN_NONE;
+	if (out_of_memory(pgdat, cur_ctx, gfp, order))
+		*did_some_progress = 1;
+	return PFN_NONE;
+}
+
+/* The slow path of v6.2: wake kswapd, the min watermark, direct reclaim
+ * and its retries, the OOM killer.  Direct compaction and its retry rules
+ * come with the compaction model. */
 static unsigned long __alloc_pages_slowpath(struct pglist_data *pgdat, gfp_t gfp, unsigned order,
                                             struct alloc_context *ac)
 {
 	const struct mm_policy_ops *ops = pol(pgdat);
+	bool can_direct_reclaim = gfp & __GFP_DIRECT_RECLAIM;
+	bool costly_order = order > PAGE_ALLOC_COSTLY_ORDER;
 	unsigned alloc_flags = gfp_to_alloc_flags(gfp);
-	unsigned long pfn;
+	unsigned long pfn, did_some_progress = 0;
+	int no_progress_loops = 0;
+	bool last_resort_tried = false;
 
 	if (alloc_flags & ALLOC_KSWAPD)
 		wake_all_kswapds(pgdat, order, gfp, ac);
 	pfn = get_page_from_freelist(pgdat, gfp, order, alloc_flags, ac);
 	if (pfn != PFN_NONE)
 		return pfn;
-
+retry:
+	/* keep kswapd awake while looping */
+	if (alloc_flags & ALLOC_KSWAPD)
+		wake_all_kswapds(pgdat, order, gfp, ac);
 	/* __gfp_pfmemalloc_flags(): reclaimers may use the reserves */
 	if (!(gfp & __GFP_NOMEMALLOC) && ((gfp & __GFP_MEMALLOC) || (cur_ctx->flags & PF_MEMALLOC))) {
 		pfn = get_page_from_freelist(pgdat, gfp, order,
 		                             ALLOC_NO_WATERMARKS | (alloc_flags & ALLOC_KSWAPD), ac);
 		if (pfn != PFN_NONE)
 			return pfn;
+	} else {
+		pfn = get_page_from_freelist(pgdat, gfp, order, alloc_flags, ac);
+		if (pfn != PFN_NONE)
+			return pfn;
 	}
+	if (!can_direct_reclaim || (cur_ctx->flags & PF_MEMALLOC))
+		return PFN_NONE;
+	/* an OOM victim does not loop; its memory is going away */
+	if (cur_ctx->mm && cur_ctx->mm->oom_victim)
+		return PFN_NONE;
+
+	pfn = __alloc_pages_direct_reclaim(pgdat, gfp, order, alloc_flags, ac, &did_some_progress);
+	if (pfn != PFN_NONE)
+		return pfn;
+	if (gfp & __GFP_NORETRY)
+		return PFN_NONE;
+	if (costly_order && !(gfp & __GFP_RETRY_MAYFAIL))
+		return PFN_NONE;
+	if (should_reclaim_retry(pgdat, order, ac, alloc_flags, did_some_progress > 0, &no_progress_loops))
+		goto retry;
 
 	/* the policy's last resort before OOM: one pass that may fall back
 	 * into other types' blocks (the later upstream form of the RFC) */
-	if (ops->last_resort_fallback(pgdat->policy)) {
+	if (!last_resort_tried && ops->last_resort_fallback(pgdat->policy)) {
+		last_resort_tried = true;
 		pfn = get_page_from_freelist(pgdat, gfp, order, alloc_flags | ALLOC_LAST_RESORT, ac);
 		if (pfn != PFN_NONE)
 			return pfn;
+	}
+	pfn = __alloc_pages_may_oom(pgdat, gfp, order, ac, &did_some_progress);
+	if (pfn != PFN_NONE)
+		return pfn;
+	if (cur_ctx->mm && cur_ctx->mm->oom_victim)
+		return PFN_NONE;
+	/* retry as long as the OOM killer makes progress */
+	if (did_some_progress) {
+		no_progress_loops = 0;
+		goto retry;
 	}
 	return PFN_NONE;
 }

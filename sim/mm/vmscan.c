@@ -1,11 +1,525 @@
-/* vmscan.c - page reclaim (mm/vmscan.c).
+/* vmscan.c - page reclaim (mm/vmscan.c of v6.2, without MGLRU and memcg).
  *
- * For now only the wake-up side exists: wakeup_kswapd() records what the
- * allocator asks of kswapd, and calls the node's kswapd_wake notifier,
- * through which the actor layer wakes its kswapd actor.  The balanced-node
- * check and the kcompactd hand-off come with kswapd itself.
+ * One lruvec per node.  shrink_node() sets the scan balance
+ * (prepare_scan_count, get_scan_count), shrink_lruvec() walks the lists in
+ * SWAP_CLUSTER_MAX batches, shrink_inactive_list() isolates pages from the
+ * tail and decides with the referenced check whether to activate, keep or
+ * reclaim them; shrink_active_list() deactivates.  Direct reclaim runs the
+ * priority loop to the end in the caller; kswapd runs balance_pgdat() one
+ * priority step at a time, so that its actor charges each step's CPU time
+ * before the next.  Costs per page scanned, unmapped and written are
+ * charged to the reclaimer's context.
+ *
+ * Simplifications, each documented in docs/model.md: no isolation batch
+ * (pages are handled one at a time, which is the same in one thread), no
+ * writeback throttling or congestion waits, dirty file pages are written
+ * by kswapd the second time it meets them (PG_reclaim), not by direct
+ * reclaim, as v6.2 does; pages above the reclaim zone are rotated.
  */
+#include <string.h>
 #include "internal.h"
+#include "mmsim/slab.h"
+
+#define SWAP_CLUSTER_MAX     32ul
+#define DEF_PRIORITY         12
+#define MAX_RECLAIM_RETRIES  16
+#define DEACTIVATE_ANON      1u
+#define DEACTIVATE_FILE      2u
+
+struct scan_control {
+	struct mm_ctx *ctx;
+	unsigned long nr_to_reclaim;
+	gfp_t gfp_mask;
+	int order;
+	int priority;
+	enum zone_type reclaim_idx;
+	bool may_writepage, may_unmap, may_swap;
+	bool kswapd;
+	unsigned may_deactivate;
+	bool force_deactivate, skipped_deactivate;
+	bool cache_trim_mode, file_is_tiny;
+	bool compaction_ready;
+	unsigned long anon_cost, file_cost;
+	unsigned long nr_scanned, nr_reclaimed;
+};
+
+enum page_references { PAGEREF_RECLAIM, PAGEREF_RECLAIM_CLEAN, PAGEREF_KEEP, PAGEREF_ACTIVATE };
+
+static inline bool test_clear(struct page *p, enum pageflags f)
+{
+	bool was = PageTest(p, f);
+	ClearPageFlag(p, f);
+	return was;
+}
+
+static unsigned long int_sqrt_ul(unsigned long x)
+{
+	unsigned long r = 0;
+	while ((r + 1) * (r + 1) <= x)
+		r++;
+	return r;
+}
+
+static bool can_reclaim_anon_pages(const struct pglist_data *pgdat, const struct scan_control *sc)
+{
+	return sc->may_swap && get_nr_swap_pages(pgdat) > 0;
+}
+
+/* inactive_is_low(): the inactive list should hold 1/sqrt(10*GB) of the
+ * type's pages */
+static bool inactive_is_low(const struct pglist_data *pgdat, enum lru_list inactive_lru)
+{
+	unsigned long inactive = lruvec_lru_size(pgdat, inactive_lru);
+	unsigned long active = lruvec_lru_size(pgdat, inactive_lru + 1);
+	unsigned long gb = (inactive + active) >> (30 - PAGE_SHIFT);
+	unsigned long ratio = gb ? int_sqrt_ul(10 * gb) : 1;
+
+	return inactive * ratio < active;
+}
+
+/* folio_check_references() */
+static enum page_references page_check_references(struct page *p)
+{
+	bool referenced_ptes = test_clear(p, PG_young);
+	bool referenced_page = test_clear(p, PG_referenced);
+
+	if (referenced_ptes) {
+		/* mapped pages start with a pte reference from their fault:
+		 * activate only those used more than once */
+		if (referenced_page)
+			return PAGEREF_ACTIVATE;
+		SetPageFlag(p, PG_referenced);
+		return PAGEREF_KEEP;
+	}
+	/* a page cache page referenced once through read(): reclaim it */
+	if (referenced_page && !PageTest(p, PG_swapbacked))
+		return PAGEREF_RECLAIM_CLEAN;
+	return PAGEREF_RECLAIM;
+}
+
+static void putback(struct pglist_data *pgdat, unsigned long pfn, bool active)
+{
+	struct page *p = &pgdat->mem_map[pfn];
+	if (active) {
+		SetPageFlag(p, PG_active);
+		count_vm_events(pgdat, PGACTIVATE, 1);
+	}
+	lruvec_add_page(pgdat, pfn, false);
+}
+
+static unsigned long shrink_inactive_list(struct pglist_data *pgdat, unsigned long nr_to_scan,
+                                          enum lru_list lru, struct scan_control *sc)
+{
+	bool file = is_file_lru(lru);
+	uint32_t head = pgdat->lruvec.lists[lru];
+	unsigned long nr_taken = 0, nr_reclaimed = 0, nr_pageout = 0;
+	const struct mm_costs *c = &pgdat->costs;
+
+	for (unsigned long i = 0; i < nr_to_scan; i++) {
+		uint32_t pfn = pgdat->mem_map[head].prev;
+		struct page *p = &pgdat->mem_map[pfn];
+		enum page_references ref;
+
+		if (pfn == head)
+			break;
+		lruvec_del_page(pgdat, pfn);
+		if (page_zonenum(p) > sc->reclaim_idx) {
+			/* isolate_lru_folios() skips pages the request cannot use */
+			lruvec_add_page(pgdat, pfn, false);
+			continue;
+		}
+		nr_taken++;
+		sc->ctx->kernel_ns += c->lru_scan_ns;
+		ref = page_check_references(p);
+		if (ref == PAGEREF_ACTIVATE) {
+			putback(pgdat, pfn, true);
+			continue;
+		}
+		if (ref == PAGEREF_KEEP) {
+			putback(pgdat, pfn, false);
+			continue;
+		}
+		if (!file) {
+			/* add_to_swap(), try_to_unmap(), pageout() */
+			if (!sc->may_swap || !sc->may_unmap || !try_to_swap_out(pgdat, pfn)) {
+				putback(pgdat, pfn, true);
+				continue;
+			}
+			sc->ctx->kernel_ns += c->unmap_ns + c->pageout_ns;
+			nr_pageout++;
+		} else if (PageTest(p, PG_dirty)) {
+			/* only kswapd writes file pages, and only those it met
+			 * dirty before; the others are marked and activated */
+			if (sc->kswapd && sc->may_writepage && PageTest(p, PG_reclaim)) {
+				ClearPageFlag(p, PG_reclaim);
+				file_page_written(pgdat, pfn);
+				mod_node_page_state(pgdat, NR_VMSCAN_WRITE, 1);
+				sc->ctx->kernel_ns += c->pageout_ns;
+				nr_pageout++;
+				putback(pgdat, pfn, false);
+			} else {
+				SetPageFlag(p, PG_reclaim);
+				putback(pgdat, pfn, true);
+			}
+			continue;
+		} else {
+			ClearPageFlag(p, PG_reclaim);
+			remove_mapping(pgdat, pfn);
+		}
+		__free_pages(pgdat, sc->ctx, p, 0);
+		nr_reclaimed++;
+	}
+	count_vm_events(pgdat, sc->kswapd ? PGSCAN_KSWAPD : PGSCAN_DIRECT, nr_taken);
+	count_vm_events(pgdat, file ? PGSCAN_FILE : PGSCAN_ANON, nr_taken);
+	count_vm_events(pgdat, sc->kswapd ? PGSTEAL_KSWAPD : PGSTEAL_DIRECT, nr_reclaimed);
+	count_vm_events(pgdat, file ? PGSTEAL_FILE : PGSTEAL_ANON, nr_reclaimed);
+	sc->nr_scanned += nr_taken;
+	lru_note_cost(pgdat, file, nr_pageout);
+	return nr_reclaimed;
+}
+
+static void shrink_active_list(struct pglist_data *pgdat, unsigned long nr_to_scan,
+                               enum lru_list lru, struct scan_control *sc)
+{
+	uint32_t head = pgdat->lruvec.lists[lru];
+	unsigned long nr_taken = 0;
+
+	for (unsigned long i = 0; i < nr_to_scan; i++) {
+		uint32_t pfn = pgdat->mem_map[head].prev;
+		struct page *p = &pgdat->mem_map[pfn];
+
+		if (pfn == head)
+			break;
+		lruvec_del_page(pgdat, pfn);
+		if (page_zonenum(p) > sc->reclaim_idx) {
+			lruvec_add_page(pgdat, pfn, false);
+			continue;
+		}
+		nr_taken++;
+		sc->ctx->kernel_ns += pgdat->costs.lru_scan_ns;
+		/* folio_referenced() clears the accessed bits; only executable
+		 * file pages stay active for it (none are mapped here) */
+		ClearPageFlag(p, PG_young);
+		ClearPageFlag(p, PG_active);
+		SetPageFlag(p, PG_workingset);
+		lruvec_add_page(pgdat, pfn, false);
+	}
+	count_vm_events(pgdat, PGREFILL, nr_taken);
+	count_vm_events(pgdat, PGDEACTIVATE, nr_taken);
+}
+
+static unsigned long shrink_list(struct pglist_data *pgdat, enum lru_list lru, unsigned long nr_to_scan,
+                                 struct scan_control *sc)
+{
+	if (is_active_lru(lru)) {
+		if (sc->may_deactivate & (1u << is_file_lru(lru)))
+			shrink_active_list(pgdat, nr_to_scan, lru, sc);
+		else
+			sc->skipped_deactivate = true;
+		return 0;
+	}
+	return shrink_inactive_list(pgdat, nr_to_scan, lru, sc);
+}
+
+enum scan_balance { SCAN_EQUAL, SCAN_FRACT, SCAN_ANON, SCAN_FILE };
+
+static void get_scan_count(struct pglist_data *pgdat, struct scan_control *sc, unsigned long nr[NR_LRU_LISTS])
+{
+	int swappiness = pgdat->sysctl.swappiness;
+	unsigned long fraction[2] = { 0, 0 }, denominator = 0;
+	enum scan_balance balance;
+
+	if (!can_reclaim_anon_pages(pgdat, sc))
+		balance = SCAN_FILE;
+	else if (!sc->priority && swappiness)
+		balance = SCAN_EQUAL;           /* close to OOM: no cleverness */
+	else if (sc->file_is_tiny)
+		balance = SCAN_ANON;
+	else if (sc->cache_trim_mode)
+		balance = SCAN_FILE;
+	else {
+		/* the type whose reclaim costs less IO gets more pressure */
+		unsigned long total = sc->anon_cost + sc->file_cost;
+		unsigned long anon_cost = total + sc->anon_cost, file_cost = total + sc->file_cost;
+		unsigned long ap, fp;
+		total = anon_cost + file_cost;
+		ap = (unsigned long)swappiness * (total + 1) / (anon_cost + 1);
+		fp = (unsigned long)(200 - swappiness) * (total + 1) / (file_cost + 1);
+		fraction[0] = ap;
+		fraction[1] = fp;
+		denominator = ap + fp;
+		balance = SCAN_FRACT;
+	}
+	for (int lru = 0; lru < LRU_UNEVICTABLE; lru++) {
+		bool file = is_file_lru((enum lru_list)lru);
+		unsigned long scan = lruvec_lru_size(pgdat, (enum lru_list)lru) >> sc->priority;
+
+		switch (balance) {
+		case SCAN_EQUAL:
+			break;
+		case SCAN_FRACT:
+			scan = denominator ? (scan * fraction[file] + denominator - 1) / denominator : 0;
+			break;
+		case SCAN_FILE:
+		case SCAN_ANON:
+			if ((balance == SCAN_FILE) != file)
+				scan = 0;
+			break;
+		}
+		nr[lru] = scan;
+	}
+}
+
+static void shrink_lruvec(struct pglist_data *pgdat, struct scan_control *sc)
+{
+	unsigned long nr[NR_LRU_LISTS] = { 0 }, targets[NR_LRU_LISTS];
+	unsigned long nr_reclaimed = 0, nr_to_reclaim = sc->nr_to_reclaim;
+	bool proportional_reclaim;
+
+	get_scan_count(pgdat, sc, nr);
+	memcpy(targets, nr, sizeof(nr));
+	/* direct reclaim at DEF_PRIORITY does a batch of work at once */
+	proportional_reclaim = !sc->kswapd && sc->priority == DEF_PRIORITY;
+
+	while (nr[LRU_INACTIVE_ANON] || nr[LRU_ACTIVE_FILE] || nr[LRU_INACTIVE_FILE]) {
+		unsigned long nr_anon, nr_file, percentage, nr_scanned;
+		int lru;
+
+		for (lru = 0; lru < LRU_UNEVICTABLE; lru++) {
+			if (nr[lru]) {
+				unsigned long n = nr[lru] < SWAP_CLUSTER_MAX ? nr[lru] : SWAP_CLUSTER_MAX;
+				nr[lru] -= n;
+				nr_reclaimed += shrink_list(pgdat, (enum lru_list)lru, n, sc);
+			}
+		}
+		if (nr_reclaimed < nr_to_reclaim || proportional_reclaim)
+			continue;
+		/* enough reclaimed: stop the smaller type, scale the other to
+		 * the share of its target already scanned */
+		nr_file = nr[LRU_INACTIVE_FILE] + nr[LRU_ACTIVE_FILE];
+		nr_anon = nr[LRU_INACTIVE_ANON] + nr[LRU_ACTIVE_ANON];
+		if (!nr_file || !nr_anon)
+			break;
+		if (nr_file > nr_anon) {
+			percentage = nr_anon * 100 / (targets[LRU_INACTIVE_ANON] + targets[LRU_ACTIVE_ANON] + 1);
+			lru = LRU_INACTIVE_ANON;
+		} else {
+			percentage = nr_file * 100 / (targets[LRU_INACTIVE_FILE] + targets[LRU_ACTIVE_FILE] + 1);
+			lru = LRU_INACTIVE_FILE;
+		}
+		nr[lru] = nr[lru + 1] = 0;
+		lru = lru == LRU_INACTIVE_FILE ? LRU_INACTIVE_ANON : LRU_INACTIVE_FILE;
+		for (int k = lru; k <= lru + 1; k++) {
+			nr_scanned = targets[k] - nr[k];
+			nr[k] = targets[k] * (100 - percentage) / 100;
+			nr[k] -= nr[k] < nr_scanned ? nr[k] : nr_scanned;
+		}
+	}
+	sc->nr_reclaimed += nr_reclaimed;
+	/* age the anon lists even when not reclaiming from them */
+	if (can_reclaim_anon_pages(pgdat, sc) && inactive_is_low(pgdat, LRU_INACTIVE_ANON))
+		shrink_active_list(pgdat, SWAP_CLUSTER_MAX, LRU_ACTIVE_ANON, sc);
+}
+
+static void prepare_scan_count(struct pglist_data *pgdat, struct scan_control *sc)
+{
+	struct lruvec *l = &pgdat->lruvec;
+	unsigned long file, free = 0, total_high_wmark = 0;
+
+	sc->anon_cost = l->anon_cost;
+	sc->file_cost = l->file_cost;
+	if (!sc->force_deactivate) {
+		/* refaults mean a new workingset: deactivate stale pages */
+		if ((unsigned long)node_page_state(pgdat, WORKINGSET_ACTIVATE_ANON) != l->refaults[0] ||
+		    inactive_is_low(pgdat, LRU_INACTIVE_ANON))
+			sc->may_deactivate |= DEACTIVATE_ANON;
+		else
+			sc->may_deactivate &= ~DEACTIVATE_ANON;
+		if ((unsigned long)node_page_state(pgdat, WORKINGSET_ACTIVATE_FILE) != l->refaults[1] ||
+		    inactive_is_low(pgdat, LRU_INACTIVE_FILE))
+			sc->may_deactivate |= DEACTIVATE_FILE;
+		else
+			sc->may_deactivate &= ~DEACTIVATE_FILE;
+	} else {
+		sc->may_deactivate = DEACTIVATE_ANON | DEACTIVATE_FILE;
+	}
+	/* plenty of inactive cache that is not thrashing: trim it first */
+	file = lruvec_lru_size(pgdat, LRU_INACTIVE_FILE);
+	sc->cache_trim_mode = (file >> sc->priority) && !(sc->may_deactivate & DEACTIVATE_FILE);
+	/* the cache trap: a tiny thrashing file LRU is no better target */
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		const struct zone *zone = &pgdat->node_zones[z];
+		if (!populated_zone(zone))
+			continue;
+		total_high_wmark += high_wmark_pages(zone);
+		free += (unsigned long)zone_page_state(zone, NR_FREE_PAGES);
+	}
+	file = lruvec_lru_size(pgdat, LRU_ACTIVE_FILE) + lruvec_lru_size(pgdat, LRU_INACTIVE_FILE);
+	sc->file_is_tiny = file + free <= total_high_wmark && !(sc->may_deactivate & DEACTIVATE_ANON) &&
+	                   (lruvec_lru_size(pgdat, LRU_INACTIVE_ANON) >> sc->priority);
+}
+
+/* in_reclaim_compaction() and should_continue_reclaim(): reclaim for a
+ * high-order request goes on until compaction could run */
+static bool should_continue_reclaim(struct pglist_data *pgdat, unsigned long nr_reclaimed,
+                                    struct scan_control *sc)
+{
+	unsigned long inactive;
+
+	if (!pgdat->config_compaction || !sc->order ||
+	    !(sc->order > PAGE_ALLOC_COSTLY_ORDER || sc->priority < DEF_PRIORITY - 2))
+		return false;
+	if (!nr_reclaimed)
+		return false;
+	for (int z = 0; z <= (int)sc->reclaim_idx; z++) {
+		struct zone *zone = &pgdat->node_zones[z];
+		if (!populated_zone(zone))
+			continue;
+		switch (compaction_suitable(zone, (unsigned)sc->order, 0, sc->reclaim_idx)) {
+		case COMPACT_SUCCESS:
+		case COMPACT_CONTINUE:
+			return false;
+		default:
+			break;
+		}
+	}
+	inactive = lruvec_lru_size(pgdat, LRU_INACTIVE_FILE);
+	if (can_reclaim_anon_pages(pgdat, sc))
+		inactive += lruvec_lru_size(pgdat, LRU_INACTIVE_ANON);
+	return inactive > compact_gap((unsigned)sc->order);
+}
+
+static void shrink_node(struct pglist_data *pgdat, struct scan_control *sc)
+{
+	unsigned long nr_reclaimed;
+	bool reclaimable = false;
+
+	do {
+		nr_reclaimed = sc->nr_reclaimed;
+		prepare_scan_count(pgdat, sc);
+		shrink_lruvec(pgdat, sc);
+		/* the shrinkers need __GFP_FS; slab pages freed count as reclaimed */
+		if (sc->gfp_mask & __GFP_FS)
+			sc->nr_reclaimed += shrink_slab(pgdat, sc->ctx, sc->priority);
+		if (sc->nr_reclaimed - nr_reclaimed)
+			reclaimable = true;
+	} while (should_continue_reclaim(pgdat, sc->nr_reclaimed - nr_reclaimed, sc));
+	if (reclaimable)
+		pgdat->kswapd_failures = 0;
+}
+
+static void snapshot_refaults(struct pglist_data *pgdat)
+{
+	pgdat->lruvec.refaults[0] = (unsigned long)node_page_state(pgdat, WORKINGSET_ACTIVATE_ANON);
+	pgdat->lruvec.refaults[1] = (unsigned long)node_page_state(pgdat, WORKINGSET_ACTIVATE_FILE);
+}
+
+/* compaction_ready(): a costly request whose zone has room to compact
+ * stops reclaiming */
+static bool compaction_ready(struct pglist_data *pgdat, struct scan_control *sc)
+{
+	if (!pgdat->config_compaction || sc->order <= PAGE_ALLOC_COSTLY_ORDER)
+		return false;
+	for (int z = 0; z <= (int)sc->reclaim_idx; z++) {
+		struct zone *zone = &pgdat->node_zones[z];
+		unsigned long watermark;
+		if (!populated_zone(zone))
+			continue;
+		if (compaction_suitable(zone, (unsigned)sc->order, 0, sc->reclaim_idx) == COMPACT_SUCCESS)
+			return true;
+		/* the watermark with the gap compaction needs, against all free pages */
+		watermark = high_wmark_pages(zone) + compact_gap((unsigned)sc->order);
+		if (zone_watermark_ok(pgdat, zone, 0, watermark, sc->reclaim_idx, 0))
+			return true;
+	}
+	return false;
+}
+
+static unsigned long do_try_to_free_pages(struct pglist_data *pgdat, struct scan_control *sc)
+{
+	int initial_priority = sc->priority;
+
+	count_vm_events(pgdat, ALLOCSTALL_DMA + sc->reclaim_idx, 1);
+retry:
+	do {
+		sc->nr_scanned = 0;
+		if (compaction_ready(pgdat, sc)) {
+			sc->compaction_ready = true;
+			break;
+		}
+		shrink_node(pgdat, sc);
+		if (sc->nr_reclaimed >= sc->nr_to_reclaim)
+			break;
+		/* stuck: write dirty pages too */
+		if (sc->priority < DEF_PRIORITY - 2)
+			sc->may_writepage = true;
+	} while (--sc->priority >= 0);
+	snapshot_refaults(pgdat);
+	if (sc->nr_reclaimed)
+		return sc->nr_reclaimed;
+	if (sc->compaction_ready)
+		return 1;
+	/* nothing reclaimed and active lists were left alone: once more,
+	 * deactivating */
+	if (sc->skipped_deactivate) {
+		sc->priority = initial_priority;
+		sc->force_deactivate = true;
+		sc->skipped_deactivate = false;
+		goto retry;
+	}
+	return 0;
+}
+
+unsigned long try_to_free_pages(struct pglist_data *pgdat, struct mm_ctx *ctx, unsigned order,
+                                gfp_t gfp, enum zone_type highest_zoneidx)
+{
+	struct scan_control sc = {
+		.ctx = ctx,
+		.nr_to_reclaim = SWAP_CLUSTER_MAX,
+		.gfp_mask = gfp,
+		.order = (int)order,
+		.priority = DEF_PRIORITY,
+		.reclaim_idx = highest_zoneidx,
+		.may_writepage = true,
+		.may_unmap = true,
+		.may_swap = true,
+	};
+	unsigned saved = ctx->flags;
+	unsigned long nr;
+
+	ctx->flags |= PF_MEMALLOC;
+	nr = do_try_to_free_pages(pgdat, &sc);
+	ctx->flags = saved;
+	ctx->nr_reclaimed += nr;
+	return nr;
+}
+
+/* ------------------------------------------------------------------ */
+/* kswapd */
+
+bool pgdat_balanced(struct pglist_data *pgdat, int order, enum zone_type highest_zoneidx)
+{
+	bool any = false;
+
+	/* any eligible zone at its high watermark balances the node */
+	for (int i = 0; i <= (int)highest_zoneidx && i < MAX_NR_ZONES; i++) {
+		struct zone *zone = &pgdat->node_zones[i];
+		if (!populated_zone(zone))
+			continue;
+		any = true;
+		if (zone_watermark_ok(pgdat, zone, (unsigned)order, high_wmark_pages(zone), highest_zoneidx, 0))
+			return true;
+	}
+	return !any;
+}
+
+static bool pgdat_watermark_boosted(const struct pglist_data *pgdat, enum zone_type highest_zoneidx)
+{
+	for (int i = (int)highest_zoneidx; i >= 0; i--)
+		if (pgdat->node_zones[i].watermark_boost)
+			return true;
+	return false;
+}
 
 void wakeup_kswapd(struct zone *zone, gfp_t gfp, int order, enum zone_type highest_zoneidx)
 {
@@ -19,7 +533,136 @@ void wakeup_kswapd(struct zone *zone, gfp_t gfp, int order, enum zone_type highe
 		pgdat->kswapd_highest_zoneidx = highest_zoneidx;
 	if (pgdat->kswapd_order < order)
 		pgdat->kswapd_order = order;
+	/* hopeless, or balanced and not boosted: leave it (kcompactd's
+	 * hand-off comes with compaction) */
+	if (pgdat->kswapd_failures >= MAX_RECLAIM_RETRIES ||
+	    (pgdat_balanced(pgdat, order, highest_zoneidx) &&
+	     !(pol(pgdat)->boost_watermark && pgdat_watermark_boosted(pgdat, highest_zoneidx))))
+		return;
 	pgdat->kswapd_wakeups++;
 	if (pgdat->kswapd_wake)
 		pgdat->kswapd_wake(pgdat, pgdat->kswapd_wake_arg);
+}
+
+void kswapd_take_request(struct pglist_data *pgdat, int *order, enum zone_type *highest_zoneidx)
+{
+	*order = pgdat->kswapd_order;
+	*highest_zoneidx = pgdat->kswapd_highest_zoneidx;
+	pgdat->kswapd_order = 0;
+	pgdat->kswapd_highest_zoneidx = MAX_NR_ZONES;
+}
+
+static void set_reclaim_active(struct pglist_data *pgdat, enum zone_type highest, bool on)
+{
+	for (int i = 0; i <= (int)highest; i++) {
+		if (on)
+			pgdat->node_zones[i].flags |= 1ul << ZONE_RECLAIM_ACTIVE;
+		else
+			pgdat->node_zones[i].flags &= ~(1ul << ZONE_RECLAIM_ACTIVE);
+	}
+}
+
+void balance_pgdat_begin(struct pglist_data *pgdat, struct kswapd_run *r, int order,
+                         enum zone_type highest_zoneidx)
+{
+	memset(r, 0, sizeof(*r));
+	if (highest_zoneidx >= MAX_NR_ZONES)
+		highest_zoneidx = MAX_NR_ZONES - 1;
+	r->order = r->alloc_order = order;
+	r->highest_zoneidx = highest_zoneidx;
+	r->priority = DEF_PRIORITY;
+	count_vm_events(pgdat, PAGEOUTRUN, 1);
+	/* watermark boost: reclaim what the boost asks, without IO */
+	for (int i = 0; i <= (int)highest_zoneidx; i++) {
+		r->zone_boosts[i] = pgdat->node_zones[i].watermark_boost;
+		r->nr_boost_reclaim += r->zone_boosts[i];
+	}
+	r->boosted = r->nr_boost_reclaim != 0;
+	set_reclaim_active(pgdat, highest_zoneidx, true);
+}
+
+void balance_pgdat_step(struct pglist_data *pgdat, struct mm_ctx *ctx, struct kswapd_run *r)
+{
+	struct scan_control sc = {
+		.ctx = ctx,
+		.gfp_mask = GFP_KERNEL,
+		.order = r->order,
+		.priority = r->priority,
+		.may_unmap = true,
+		.kswapd = true,
+	};
+	bool balanced, raise_priority = true;
+	unsigned long nr_reclaimed;
+
+	if (r->done)
+		return;
+	/* the highest populated zone the request may use */
+	sc.reclaim_idx = r->highest_zoneidx;
+	while (sc.reclaim_idx > 0 && !populated_zone(&pgdat->node_zones[sc.reclaim_idx]))
+		sc.reclaim_idx--;
+
+	balanced = pgdat_balanced(pgdat, sc.order, r->highest_zoneidx);
+	if (!balanced && r->nr_boost_reclaim) {
+		/* the node needs real reclaim: drop the boost restriction */
+		r->nr_boost_reclaim = 0;
+		r->priority = sc.priority = DEF_PRIORITY;
+	}
+	if (!r->nr_boost_reclaim && balanced) {
+		r->done = true;
+		return;
+	}
+	/* boosted reclaim does not go deep enough to write */
+	if (r->nr_boost_reclaim && sc.priority == DEF_PRIORITY - 2)
+		raise_priority = false;
+	sc.may_writepage = !r->nr_boost_reclaim;
+	sc.may_swap = !r->nr_boost_reclaim;
+	/* background aging of the anon lists */
+	if (can_reclaim_anon_pages(pgdat, &sc) && inactive_is_low(pgdat, LRU_INACTIVE_ANON))
+		shrink_active_list(pgdat, SWAP_CLUSTER_MAX, LRU_ACTIVE_ANON, &sc);
+	if (sc.priority < DEF_PRIORITY - 2)
+		sc.may_writepage = true;
+
+	/* kswapd_shrink_node(): the high watermarks' worth of pages */
+	sc.nr_to_reclaim = 0;
+	for (int z = 0; z <= (int)sc.reclaim_idx; z++) {
+		struct zone *zone = &pgdat->node_zones[z];
+		if (populated_zone(zone))
+			sc.nr_to_reclaim += high_wmark_pages(zone) > SWAP_CLUSTER_MAX ? high_wmark_pages(zone)
+			                                                              : SWAP_CLUSTER_MAX;
+	}
+	shrink_node(pgdat, &sc);
+	/* fragmentation may keep a high order out of reach: once twice
+	 * the request is reclaimed, balance for order 0 */
+	nr_reclaimed = sc.nr_reclaimed;
+	r->nr_reclaimed += nr_reclaimed;
+	if (r->order && r->nr_reclaimed >= compact_gap((unsigned)r->order))
+		r->order = 0;
+	if (sc.nr_scanned >= sc.nr_to_reclaim)
+		raise_priority = false;
+
+	r->nr_boost_reclaim -= r->nr_boost_reclaim < nr_reclaimed ? r->nr_boost_reclaim : nr_reclaimed;
+	if (r->nr_boost_reclaim && !nr_reclaimed) {
+		r->done = true;         /* boosting made no progress */
+		return;
+	}
+	if (raise_priority || !nr_reclaimed)
+		r->priority--;
+	if (r->priority < 1)
+		r->done = true;
+}
+
+void balance_pgdat_end(struct pglist_data *pgdat, struct kswapd_run *r)
+{
+	if (!r->nr_reclaimed)
+		pgdat->kswapd_failures++;
+	set_reclaim_active(pgdat, r->highest_zoneidx, false);
+	/* the boost is paid off by what was reclaimed; kcompactd would now be
+	 * woken at pageblock order (with the compaction model) */
+	if (r->boosted)
+		for (int i = 0; i <= (int)r->highest_zoneidx; i++) {
+			struct zone *zone = &pgdat->node_zones[i];
+			zone->watermark_boost -= zone->watermark_boost < r->zone_boosts[i] ? zone->watermark_boost
+			                                                                   : r->zone_boosts[i];
+		}
+	snapshot_refaults(pgdat);
 }

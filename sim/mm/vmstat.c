@@ -6,6 +6,11 @@ const char *const zone_stat_names[NR_VM_ZONE_STAT_ITEMS] = {
 #include "mmsim/vmstat_items.def"
 };
 
+const char *const node_stat_names[NR_VM_NODE_STAT_ITEMS] = {
+#define NODE_STAT(id, name) [id] = name,
+#include "mmsim/vmstat_items.def"
+};
+
 const char *const vm_event_names[NR_VM_EVENT_ITEMS] = {
 #define VM_EVENT(id, name) [id] = name,
 #include "mmsim/vmstat_items.def"

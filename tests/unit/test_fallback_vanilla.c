@@ -429,9 +429,11 @@ static void test_highatomic_reserve(void **state)
 	assert_false(zone_watermark_ok(&m->pgdat, z, 0, 0, Z32, ALLOC_WMARK_MIN));
 	assert_true(zone_watermark_ok(&m->pgdat, z, 0, 0, Z32, ALLOC_WMARK_MIN | ALLOC_HARDER));
 	assert_true(zone_watermark_ok(&m->pgdat, z, 2, 0, Z32, ALLOC_WMARK_MIN | ALLOC_HARDER));
-	/* so a normal request fails although 124 pages are free */
-	assert_null(tl_alloc(m, GFP_KERNEL, 0));
-	assert_null(tl_alloc(m, GFP_HIGHUSER_MOVABLE, 0));
+	/* so a normal request fails although 124 pages are free (without
+	 * direct reclaim: a reclaiming request would, before OOM, release
+	 * the reserve in should_reclaim_retry) */
+	assert_null(tl_alloc(m, GFP_NOWAIT, 0));
+	assert_null(tl_alloc(m, GFP_NOWAIT | __GFP_MOVABLE, 0));
 	/* order-0 atomic requests do not use it either (rmqueue_buddy) */
 	assert_null(tl_alloc(m, GFP_ATOMIC, 0));
 

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "mmsim/gfp.h"
+#include "mmsim/mm_types.h"
 #include "mmsim/mmzone.h"
 
 /* Physical layout of one zone, as the firmware map and early boot leave it. */
@@ -59,7 +60,10 @@ unsigned long nr_free_buffer_pages(const struct pglist_data *pgdat);
 struct mm_ctx {
 	unsigned cpu;
 	unsigned flags;                 /* PF_* */
-	double kernel_ns;               /* kernel time accumulated by calls */
+	double kernel_ns;               /* kernel CPU time accumulated by calls */
+	double io_wait_ns;              /* time blocked on I/O (swap-in, reads): a sleep, not CPU */
+	struct mm_struct *mm;           /* the task's memory, if any (OOM victim check) */
+	unsigned long nr_reclaimed;     /* pages this task reclaimed (direct reclaim) */
 };
 
 /* The page allocator.  alloc_pages() returns NULL when the request cannot
@@ -75,8 +79,77 @@ bool zone_watermark_ok(struct pglist_data *pgdat, struct zone *z, unsigned order
                        unsigned long mark, enum zone_type highest_zoneidx,
                        unsigned alloc_flags);
 
-/* vmscan.c: record a kswapd wake request as wakeup_kswapd() does */
+/* ---- the machine's memory users ---- */
+
+/* Devices and swap: set before use; swap_pages 0 means no swap. */
+int  swap_setup(struct pglist_data *pgdat, unsigned long swap_pages, double latency_s,
+                double bandwidth_bps, char *err, size_t errlen);
+void blockdev_setup(struct blockdev *dev, double latency_s, double bandwidth_bps);
+
+/* memory.c: processes.  mm_alloc() is fork's share of memory (task and mm
+ * structures from slab, a kernel stack); NULL when it cannot be had.
+ * mmput() is exit's: everything is freed. */
+struct mm_struct *mm_alloc(struct pglist_data *pgdat, struct mm_ctx *ctx);
+void mmput(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm);
+/* brk/mmap: grow the anonymous area by nr pages (faulted on first touch);
+ * returns the first new virtual page */
+unsigned long mm_grow(struct mm_struct *mm, unsigned long nr);
+/* touch nr pages from vpage: present ones get their accessed bit, missing
+ * ones are faulted in (pgfault), swapped ones read back (pgmajfault,
+ * pswpin).  Returns 0, or -1 when memory could not be had (the task is
+ * an OOM victim, or the fault failed). */
+int  mm_access(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm,
+               unsigned long vpage, unsigned long nr, bool write);
+
+/* filemap.c: files.  Files are identified by their inode number. */
+struct address_space *inode_create(struct pglist_data *pgdat, unsigned long size_pages, bool bdev);
+struct address_space *inode_lookup(const struct pglist_data *pgdat, uint32_t ino);
+/* read/write nr pages from index through the page cache: hits are copies,
+ * misses allocate (refaults are detected through shadow entries) and read
+ * from the disk.  Writes dirty the pages.  0, or -1 on allocation failure. */
+int  filemap_read(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
+                  unsigned long index, unsigned long nr);
+int  filemap_write(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
+                   unsigned long index, unsigned long nr);
+/* the flusher: write back up to nr dirty file pages; returns pages written */
+unsigned long writeback_dirty_pages(struct pglist_data *pgdat, struct mm_ctx *ctx, unsigned long nr);
+
+/* ---- reclaim (vmscan.c) ---- */
+
+/* wakeup_kswapd(): record the order and zone kswapd is to work for, and
+ * call pgdat->kswapd_wake unless the node is balanced already */
 void wakeup_kswapd(struct zone *zone, gfp_t gfp, int order, enum zone_type highest_zoneidx);
+/* direct reclaim (try_to_free_pages); returns pages reclaimed */
+unsigned long try_to_free_pages(struct pglist_data *pgdat, struct mm_ctx *ctx, unsigned order,
+                                gfp_t gfp, enum zone_type highest_zoneidx);
+
+/* kswapd, one balance_pgdat() run taken a step at a time, so that the
+ * actor charges each step's time before the next: */
+struct kswapd_run {
+	int order;                      /* sc.order: may drop to 0 (compact_gap reached) */
+	int alloc_order;                /* the order kswapd was woken for */
+	enum zone_type highest_zoneidx;
+	int priority;
+	unsigned long nr_reclaimed;     /* this run */
+	unsigned long nr_boost_reclaim; /* boosted reclaim still to do */
+	unsigned long zone_boosts[MAX_NR_ZONES];
+	bool boosted;                   /* boosted reclaim: no swap, no writeback */
+	bool done;
+};
+void balance_pgdat_begin(struct pglist_data *pgdat, struct kswapd_run *r, int order,
+                         enum zone_type highest_zoneidx);
+/* one pass of the priority loop; sets r->done when balanced or given up */
+void balance_pgdat_step(struct pglist_data *pgdat, struct mm_ctx *ctx, struct kswapd_run *r);
+void balance_pgdat_end(struct pglist_data *pgdat, struct kswapd_run *r);
+bool pgdat_balanced(struct pglist_data *pgdat, int order, enum zone_type highest_zoneidx);
+/* kswapd's read of its request: the order and zone asked since it last
+ * looked, reset to "none"; *highest_zoneidx is MAX_NR_ZONES if there was
+ * no request */
+void kswapd_take_request(struct pglist_data *pgdat, int *order, enum zone_type *highest_zoneidx);
+
+/* oom_kill.c: pick the task with the highest badness, free its memory
+ * (the OOM reaper) and notify its owner; false if there is none */
+bool out_of_memory(struct pglist_data *pgdat, struct mm_ctx *ctx, gfp_t gfp, unsigned order);
 
 /* Counting */
 static inline void count_vm_events(struct pglist_data *pgdat, enum vm_event_item i, unsigned long n)

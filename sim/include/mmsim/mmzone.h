@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "mmsim/mm_types.h"
 #include "mmsim/page.h"
 
 enum migratetype {
@@ -31,6 +32,11 @@ enum zone_stat_item {
 #define ZONE_STAT(id, name) id,
 #include "mmsim/vmstat_items.def"
 	NR_VM_ZONE_STAT_ITEMS
+};
+enum node_stat_item {
+#define NODE_STAT(id, name) id,
+#include "mmsim/vmstat_items.def"
+	NR_VM_NODE_STAT_ITEMS
 };
 enum vm_event_item {
 #define VM_EVENT(id, name) id,
@@ -116,6 +122,10 @@ struct vm_sysctl {
 	int  percpu_pagelist_high_fraction;       /* 0 */
 	bool thp_enabled;               /* transparent_hugepage/enabled is always or madvise */
 	bool config_compaction;         /* not a sysctl: CONFIG_COMPACTION of the kernel booted */
+	int  swappiness;                /* vm.swappiness, 60 */
+	int  vfs_cache_pressure;        /* vm.vfs_cache_pressure, 100 */
+	int  dirty_expire_centisecs;    /* vm.dirty_expire_centisecs, 3000 */
+	int  extfrag_threshold;         /* vm.extfrag_threshold, 500 */
 };
 
 /* Kernel time, in ns, that the allocator's operations cost.  The callers
@@ -127,6 +137,16 @@ struct mm_costs {
 	double buddy_per_order_ns;      /* each split in expand() or merge step */
 	double pfn_scan_ns;             /* each pfn looked at by move_freepages() */
 	double zone_check_ns;           /* one zone_watermark check in the zonelist walk */
+	double fault_ns;                /* an anonymous fault of a 4 KiB page, zeroing included */
+	double swapin_ns;               /* CPU side of a swap-in fault (I/O waits apart) */
+	double pagecache_hit_ns;        /* a page cache lookup and 4 KiB copy (read/write) */
+	double pagecache_add_ns;        /* adding a new page to the page cache and LRU */
+	double lru_scan_ns;             /* isolating and checking one LRU page in reclaim */
+	double unmap_ns;                /* unmapping one mapped page (rmap walk, TLB flush share) */
+	double pageout_ns;              /* preparing and submitting one page of write I/O */
+	double slab_object_ns;          /* one kmem_cache_alloc or kmem_cache_free */
+	double shrinker_object_ns;      /* one object looked at by a slab shrinker */
+	double fork_ns;                 /* fork/exec bookkeeping beyond the memory it allocates */
 };
 
 /* mm_page_alloc_extfrag, counted: every fallback __rmqueue_fallback takes. */
@@ -166,10 +186,47 @@ struct pglist_data {
 	void (*kswapd_wake)(struct pglist_data *, void *arg);
 	void *kswapd_wake_arg;
 
+	/* reclaim (vmscan.c, swap.c, workingset.c) */
+	struct lruvec lruvec;
+	long vm_node_stat[NR_VM_NODE_STAT_ITEMS];
+	int kswapd_failures;            /* balance_pgdat runs that reclaimed nothing */
+
+	/* what the memory holds: processes, files, slab (memory.c, filemap.c, slab.c) */
+	struct mm_struct **mms;         /* by id; NULL once exited */
+	uint32_t nr_mms, cap_mms;
+	struct address_space **inodes;  /* by inode number */
+	uint32_t nr_inodes, cap_inodes;
+	struct slab_state *slab;
+	/* a shrinker freed an object: tell its owner (inode_slab_evicted) */
+	void (*slab_evicted)(struct pglist_data *, int cache, uint32_t owner);
+	struct swap_info swap;          /* the swap area (swapfile.c) */
+	struct blockdev disk;           /* where files live */
+	struct dirty_ring *dirty;       /* dirtied file pages, oldest first (filemap.c) */
+
+	/* the virtual clock, in seconds (the engine sets it; 0 without one) */
+	double (*clock)(void *arg);
+	void *clock_arg;
+	/* the OOM killer chose a victim: the engine stops its process */
+	void (*oom_notify)(struct pglist_data *, struct mm_struct *victim, void *arg);
+	void *oom_arg;
+
 	/* debug_vm: check the whole state every N operations (0: never) */
 	unsigned long debug_check_interval;
 	unsigned long debug_ops;
 };
+
+static inline double pgdat_now(const struct pglist_data *pgdat)
+{
+	return pgdat->clock ? pgdat->clock(pgdat->clock_arg) : 0.0;
+}
+static inline void mod_node_page_state(struct pglist_data *pgdat, enum node_stat_item i, long n)
+{
+	pgdat->vm_node_stat[i] += n;
+}
+static inline long node_page_state(const struct pglist_data *pgdat, enum node_stat_item i)
+{
+	return pgdat->vm_node_stat[i];
+}
 
 static inline struct page *pfn_to_page(const struct pglist_data *pgdat, unsigned long pfn)
 {
@@ -220,6 +277,7 @@ static inline bool migratetype_is_mergeable(int mt)
 extern const char *const migratetype_names[MIGRATE_TYPES];
 extern const char *const zone_names[MAX_NR_ZONES];
 extern const char *const zone_stat_names[NR_VM_ZONE_STAT_ITEMS];
+extern const char *const node_stat_names[NR_VM_NODE_STAT_ITEMS];
 extern const char *const vm_event_names[NR_VM_EVENT_ITEMS];
 
 #endif

@@ -55,6 +55,9 @@ enum pageflags {
 	PG_movable,     /* non-LRU movable (__PageMovable: zsmalloc, balloon) */
 	PG_isolated,    /* isolated for migration or reclaim */
 	PG_pinned,      /* long-term pinned: not migratable */
+	PG_young,       /* the accessed bit of the pte mapping it (folio_referenced) */
+	PG_workingset,  /* was active before deactivation (refault restore) */
+	PG_reclaim,     /* dirty page reclaim met once: write it when met again */
 	NR_PAGEFLAGS
 };
 

@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "mmsim/gfp.h"
 #include "mmsim/mmzone.h"
 
 struct param_desc {
@@ -72,6 +73,13 @@ struct mm_policy_ops {
 	/* the last attempt before OOM: may fallbacks into other types' blocks
 	 * be taken now?  (the later upstream form of the RFC does so) */
 	bool (*last_resort_fallback)(const struct mm_policy *);
+	/* should_reclaim_retry(): patch 009 skips the zones' "would reclaiming
+	 * everything help" check and leaves retrying to compaction */
+	bool (*reclaim_retry_defers_to_compaction)(const struct mm_policy *);
+
+	/* ---- users of memory ---- */
+	/* bdev_alloc_inode()'s mapping gfp for the block-device page cache */
+	gfp_t (*bdev_mapping_gfp)(const struct mm_policy *);
 };
 
 /* An instance: a copy of the registry's table that the policy's validate()

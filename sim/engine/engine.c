@@ -1,0 +1,470 @@
+/* engine.c - the machine in motion: SimGrid set-up, processes as actors
+ * running in quanta, and the hooks through which the mm model reaches the
+ * actor layer (the clock, kswapd's wake-up, the OOM killer's notice).
+ *
+ * The choices (raw contexts, 256 KiB stacks with guard pages, a CPU id
+ * per process, one execution per quantum) are explained in README.md in
+ * this directory; the measurements behind them are in SIMGRID-NOTES.md.
+ *
+ * One engine per process: SimGrid cannot be initialised twice in one
+ * process, nor torn down and started again.  Tests that need several
+ * simulations run each in a child process with engine_fork_run().
+ */
+#define _GNU_SOURCE                     /* memfd_create */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/semaphore.h>
+#include <xbt/config.h>
+#include <xbt/log.h>
+#include "engine_internal.h"
+
+/* A process as the engine keeps it: the public struct task, and what
+ * task_wait() needs. */
+struct task_priv {
+	struct task t;
+	unsigned long index;            /* spawn order, from 0 */
+	sg_sem_t wake_sem;              /* this task's own, while in task_wait() (lazily made) */
+	struct task_priv *waiting_for;  /* the child it waits for, NULL if none */
+	struct task_priv *waiters;      /* the tasks waiting for this one ... */
+	struct task_priv *next_waiter;  /* ... linked through this */
+};
+
+/* The process-wide state: there is one SimGrid per process. */
+static struct {
+	bool simgrid_started;
+	struct engine *e;
+	sg_host_t host;
+	struct task_priv **tasks;
+	size_t nr_tasks, cap_tasks;
+	unsigned long nr_waiting;       /* live tasks blocked in task_wait() */
+} eng;
+
+static void errmsg(char *err, size_t errlen, const char *msg)
+{
+	if (err && errlen)
+		snprintf(err, errlen, "%s", msg);
+}
+
+void engine_config_defaults(struct engine_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->cpus = 0;                    /* the node's nr_cpus */
+	c->quantum = 0.005;
+	c->sample_interval = 1.0;
+	c->dirty_writeback_interval = 5.0;
+	c->dirty_expire = 30.0;
+	c->stack_kib = 256;
+}
+
+double engine_now(void)
+{
+	return simgrid_get_clock();
+}
+
+sg_host_t engine_host(void)
+{
+	return eng.host;
+}
+
+bool engine_stalled(const struct engine *e)
+{
+	return e->nr_live_tasks > 0 && eng.nr_waiting == e->nr_live_tasks;
+}
+
+/* ------------------------------------------------------------ mm hooks */
+
+static double engine_clock(void *arg)
+{
+	(void)arg;
+	return simgrid_get_clock();
+}
+
+/* pgdat->kswapd_wake: called by wakeup_kswapd() from an allocation path,
+ * inside whichever actor allocates.  It never blocks.  The semaphore gets
+ * a token only when kswapd is asleep on it (awake is false), so tokens
+ * never pile up while it works; a request made while it is awake waits in
+ * pgdat->kswapd_order/kswapd_highest_zoneidx, which kswapd reads before
+ * it goes to sleep. */
+void engine_kswapd_wake(struct pglist_data *pgdat, void *arg)
+{
+	struct engine *e = arg;
+
+	(void)pgdat;
+	if (e->kswapd_awake)
+		return;
+	e->kswapd_awake = true;
+	sg_sem_release(e->kswapd_sem);
+}
+
+/* Take a task off the waiters of the task it waits for, and let it run. */
+static void task_stop_waiting(struct task_priv *w)
+{
+	struct task_priv **pp;
+
+	if (!w->waiting_for)
+		return;
+	for (pp = &w->waiting_for->waiters; *pp; pp = &(*pp)->next_waiter) {
+		if (*pp == w) {
+			*pp = w->next_waiter;
+			break;
+		}
+	}
+	w->next_waiter = NULL;
+	w->waiting_for = NULL;
+	eng.nr_waiting--;
+	sg_sem_release(w->wake_sem);
+}
+
+/* pgdat->oom_notify: the OOM killer chose victim (and its reaper already
+ * freed the victim's memory).  The process stops at the end of its current
+ * quantum, or at once if it is blocked in task_wait(); it then calls
+ * mmput() once, which frees what the reaper left. */
+static void engine_oom_notify(struct pglist_data *pgdat, struct mm_struct *victim, void *arg)
+{
+	struct task_priv *p = victim->owner;
+
+	(void)pgdat;
+	(void)arg;
+	if (!p)
+		return;                 /* not a process of this engine (or not started yet) */
+	p->t.oom_killed = true;
+	task_stop_waiting(p);
+}
+
+/* ------------------------------------------------------------ platform */
+
+static int load_platform(unsigned cores, char *err, size_t errlen)
+{
+	char buf[512], path[64];
+	int fd, n;
+
+	n = snprintf(buf, sizeof(buf),
+	             "<?xml version='1.0'?>\n"
+	             "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+	             "<platform version=\"4.1\"><zone id=\"world\" routing=\"Full\">"
+	             "<host id=\"cpu\" speed=\"1Gf\" core=\"%u\"/>"
+	             "</zone></platform>\n", cores);
+	fd = memfd_create("mmsim-platform.xml", 0);
+	if (fd < 0) {
+		errmsg(err, errlen, "memfd_create failed for the platform file");
+		return -1;
+	}
+	if (write(fd, buf, (size_t)n) != n) {
+		close(fd);
+		errmsg(err, errlen, "cannot write the platform file");
+		return -1;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	simgrid_load_platform(path);
+	close(fd);
+	eng.host = sg_host_by_name("cpu");
+	if (!eng.host) {
+		errmsg(err, errlen, "the platform has no host \"cpu\"");
+		return -1;
+	}
+	return 0;
+}
+
+void engine_start_daemon(struct engine *e, const char *name, xbt_main_func_t fn)
+{
+	sg_actor_t a = sg_actor_init(name, eng.host);
+
+	sg_actor_set_data(a, e);
+	sg_actor_start(a, fn, 0, NULL);
+}
+
+int engine_init(struct engine *e, struct pglist_data *pgdat, const struct engine_config *cfg,
+                int *argc, char **argv, char *err, size_t errlen)
+{
+	static char prog[] = "mmsim";
+	char *fake_argv[] = { prog, NULL };
+	int fake_argc = 1;
+	bool user_log = false;
+
+	if (eng.simgrid_started) {
+		errmsg(err, errlen, "the engine can be initialised once per process "
+		       "(SimGrid cannot restart): run each simulation in its own process");
+		return -1;
+	}
+	memset(e, 0, sizeof(*e));
+	if (cfg)
+		e->cfg = *cfg;
+	else
+		engine_config_defaults(&e->cfg);
+	if (!e->cfg.cpus)
+		e->cfg.cpus = pgdat->nr_cpus;
+	if (e->cfg.cpus != pgdat->nr_cpus) {
+		if (err && errlen)
+			snprintf(err, errlen, "the engine has %u CPUs but the node was booted with %u "
+			         "(one set of per-cpu lists per CPU)", e->cfg.cpus, pgdat->nr_cpus);
+		return -1;
+	}
+	if (!(e->cfg.quantum > 0)) {
+		errmsg(err, errlen, "the quantum must be positive");
+		return -1;
+	}
+	if (e->cfg.sample_interval < 0 || e->cfg.dirty_writeback_interval < 0 ||
+	    e->cfg.dirty_expire < 0) {
+		errmsg(err, errlen, "intervals must not be negative");
+		return -1;
+	}
+	if (e->cfg.stack_kib < 64) {
+		errmsg(err, errlen, "actor stacks below 64 KiB are too small");
+		return -1;
+	}
+	e->pgdat = pgdat;
+
+	if (!argc || !argv) {
+		argc = &fake_argc;
+		argv = fake_argv;
+	}
+	for (int i = 1; i < *argc; i++)
+		if (!strncmp(argv[i], "--log=", 6))
+			user_log = true;
+	/* contexts/factory is left at its default, raw: it can only be set
+	 * before simgrid_init (pitfall P1), e.g. with --cfg=contexts/factory:X
+	 * in argv.  guard-size stays at its default of one page (P4). */
+	simgrid_init(argc, argv);
+	eng.simgrid_started = true;
+	if (!user_log)
+		xbt_log_control_set("root.thres:critical");
+	sg_cfg_set_int("contexts/stack-size", (int)e->cfg.stack_kib);   /* an int option (P1b) */
+	if (load_platform(e->cfg.cpus, err, errlen))
+		return -1;
+
+	eng.e = e;
+	e->kswapd_sem = sg_sem_init(0);
+	e->kcompactd_sem = sg_sem_init(0);
+	e->kswapd_awake = false;
+
+	pgdat->clock = engine_clock;
+	pgdat->clock_arg = e;
+	pgdat->kswapd_wake = engine_kswapd_wake;
+	pgdat->kswapd_wake_arg = e;
+	pgdat->oom_notify = engine_oom_notify;
+	pgdat->oom_arg = e;
+
+	engine_start_daemon(e, "kswapd0", kswapd_main);
+	engine_start_daemon(e, "kcompactd0", kcompactd_main);
+	if (e->cfg.dirty_writeback_interval > 0)
+		engine_start_daemon(e, "flush", flusher_main);
+	if (e->cfg.sample_interval > 0)
+		engine_start_daemon(e, "sampler", sampler_main);
+	return 0;
+}
+
+/* ------------------------------------------------------------ processes */
+
+static void task_main(int argc, char **argv)
+{
+	struct task_priv *p = sg_actor_self_get_data();
+	struct task *t = &p->t;
+	struct engine *e = t->engine;
+	struct pglist_data *pgdat = e->pgdat;
+	struct mm_ctx ctx = { .cpu = t->cpu };
+
+	(void)argc;
+	(void)argv;
+	t->start = simgrid_get_clock();
+	/* fork's share of memory; its kernel time is charged with the first
+	 * quantum's.  NULL is a failed fork (the allocator's slow path, OOM
+	 * included, has run): the process ends without running. */
+	t->mm = mm_alloc(pgdat, &ctx);
+	if (t->mm) {
+		t->mm->owner = p;
+		for (;;) {
+			double user;
+
+			ctx.mm = t->mm;
+			user = t->ops->quantum(t, &ctx, t->arg);
+			if (user < 0 || t->oom_killed || t->mm->oom_victim)
+				break;          /* the quantum's kernel time is charged at exit */
+			t->utime_ns += user;
+			t->stime_ns += ctx.kernel_ns;
+			if (user + ctx.kernel_ns > 0)
+				sg_actor_execute(user + ctx.kernel_ns);   /* skip 0 (P11) */
+			if (ctx.io_wait_ns > 0) {
+				t->iowait_ns += ctx.io_wait_ns;
+				sg_actor_sleep_for(ctx.io_wait_ns * 1e-9);
+			}
+			t->nr_quanta++;
+			ctx.kernel_ns = 0;
+			ctx.io_wait_ns = 0;
+		}
+	}
+
+	/* exit: the workload's cleanup, then exit_mm()'s mmput(), whose kernel
+	 * time is system time of the process like any other.  An OOM victim's
+	 * memory was freed by the reaper; mmput() frees the rest. */
+	if (t->ops->exit)
+		t->ops->exit(t, t->arg);
+	if (t->mm) {
+		ctx.mm = t->mm;
+		mmput(pgdat, &ctx, t->mm);
+		t->mm = NULL;
+	}
+	t->stime_ns += ctx.kernel_ns;
+	if (ctx.kernel_ns > 0)
+		sg_actor_execute(ctx.kernel_ns);
+	if (ctx.io_wait_ns > 0) {
+		t->iowait_ns += ctx.io_wait_ns;
+		sg_actor_sleep_for(ctx.io_wait_ns * 1e-9);
+	}
+
+	t->end = simgrid_get_clock();
+	t->exited = true;
+	e->nr_live_tasks--;
+	while (p->waiters)
+		task_stop_waiting(p->waiters);
+}
+
+struct task *engine_spawn(struct engine *e, const char *name, const struct task_ops *ops, void *arg)
+{
+	struct task_priv *p;
+	sg_actor_t a;
+
+	if (!ops || !ops->quantum)
+		return NULL;
+	if (eng.nr_tasks == eng.cap_tasks) {
+		size_t cap = eng.cap_tasks ? eng.cap_tasks * 2 : 64;
+		struct task_priv **n = realloc(eng.tasks, cap * sizeof(*n));
+		if (!n)
+			return NULL;
+		eng.tasks = n;
+		eng.cap_tasks = cap;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->index = eng.nr_tasks;
+	snprintf(p->t.name, sizeof(p->t.name), "%s", name ? name : "task");
+	/* SimGrid does not tell which core runs an actor (P13): the per-cpu
+	 * lists a process uses are fixed here, round-robin. */
+	p->t.cpu = e->next_cpu++ % e->cfg.cpus;
+	p->t.ops = ops;
+	p->t.arg = arg;
+	p->t.engine = e;
+	p->t.start = simgrid_get_clock();
+	eng.tasks[eng.nr_tasks++] = p;
+	e->nr_tasks++;
+	e->nr_live_tasks++;
+
+	a = sg_actor_init(p->t.name, eng.host);
+	sg_actor_ref(a);                /* kept in t->actor beyond the actor's life (P7) */
+	p->t.actor = a;
+	sg_actor_set_data(a, p);
+	sg_actor_start(a, task_main, 0, NULL);
+	return &p->t;
+}
+
+void task_wait(struct task *child)
+{
+	struct task_priv *self = sg_actor_self_get_data();
+	struct task_priv *cp = (struct task_priv *)child;   /* t is the first member */
+
+	if (child->exited || self->t.oom_killed)
+		return;
+	if (!self->wake_sem)
+		self->wake_sem = sg_sem_init(0);
+	self->waiting_for = cp;
+	self->next_waiter = cp->waiters;
+	cp->waiters = self;
+	eng.nr_waiting++;
+	/* the waker (the child's exit, or the OOM killer) unlinks us and
+	 * releases our semaphore: a token is never left behind */
+	sg_sem_acquire(self->wake_sem);
+}
+
+/* ------------------------------------------------------------ running */
+
+double engine_run(struct engine *e, double until)
+{
+	if (until > 0)
+		simgrid_run_until(until);
+	else
+		simgrid_run();
+	/* A deadlock is no error code (P6): SimGrid kills the blocked actors
+	 * and returns; the count of live processes tells. */
+	if (until <= 0 && e->nr_live_tasks) {
+		unsigned shown = 0;
+		fprintf(stderr, "mmsim: engine: %lu of %lu processes never ended (deadlock):",
+		        e->nr_live_tasks, e->nr_tasks);
+		for (size_t i = 0; i < eng.nr_tasks && shown < 8; i++) {
+			if (!eng.tasks[i]->t.exited) {
+				fprintf(stderr, " %s", eng.tasks[i]->t.name);
+				shown++;
+			}
+		}
+		fprintf(stderr, "%s\n", e->nr_live_tasks > shown ? " ..." : "");
+	}
+	if (e->cfg.sample_interval > 0 &&
+	    (!e->nr_samples || e->samples[e->nr_samples - 1].t < simgrid_get_clock()))
+		engine_take_sample(e);
+	return simgrid_get_clock();
+}
+
+void engine_destroy(struct engine *e)
+{
+	for (size_t i = 0; i < eng.nr_tasks; i++) {
+		struct task_priv *p = eng.tasks[i];
+		if (p->wake_sem)
+			sg_sem_destroy(p->wake_sem);
+		if (p->t.actor)
+			sg_actor_unref(p->t.actor);
+		free(p);
+	}
+	free(eng.tasks);
+	eng.tasks = NULL;
+	eng.nr_tasks = eng.cap_tasks = 0;
+	eng.nr_waiting = 0;
+	free(e->samples);
+	e->samples = NULL;
+	e->nr_samples = e->cap_samples = 0;
+	if (e->pgdat) {
+		struct pglist_data *pgdat = e->pgdat;
+		pgdat->clock = NULL;
+		pgdat->clock_arg = NULL;
+		pgdat->kswapd_wake = NULL;
+		pgdat->kswapd_wake_arg = NULL;
+		pgdat->oom_notify = NULL;
+		pgdat->oom_arg = NULL;
+	}
+	/* the daemons' semaphores stay: the daemons may still be blocked on
+	 * them if the run stopped at a time limit */
+	eng.e = NULL;
+}
+
+/* ------------------------------------------------------------ tests */
+
+int engine_fork_run(int (*fn)(void *), void *arg)
+{
+	pid_t pid;
+	int status;
+
+	fflush(NULL);                   /* no buffered output written twice */
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int rc = fn(arg);
+		fflush(NULL);
+		_exit(rc & 0xff);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return -1;
+}

@@ -1,0 +1,55 @@
+/* sampler.c - the sampler daemon actor: every cfg.sample_interval seconds
+ * of virtual time, a copy of the vmstat counters (events, node stats, zone
+ * stats summed over zones) is appended to e->samples.  engine_run() adds a
+ * last sample at the time it stops.  Samples are taken at multiples of the
+ * interval from the start, so that they line up across runs. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+#include "engine_internal.h"
+
+void engine_take_sample(struct engine *e)
+{
+	const struct pglist_data *pgdat = e->pgdat;
+	struct sample *s;
+
+	if (e->nr_samples == e->cap_samples) {
+		size_t cap = e->cap_samples ? e->cap_samples * 2 : 256;
+		struct sample *n = realloc(e->samples, cap * sizeof(*n));
+		if (!n) {
+			fprintf(stderr, "mmsim: sampler: out of memory\n");
+			abort();
+		}
+		e->samples = n;
+		e->cap_samples = cap;
+	}
+	s = &e->samples[e->nr_samples++];
+	s->t = simgrid_get_clock();
+	memcpy(s->vm_events, pgdat->vm_events, sizeof(s->vm_events));
+	memcpy(s->node_stat, pgdat->vm_node_stat, sizeof(s->node_stat));
+	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++) {
+		long sum = 0;
+		for (int z = 0; z < MAX_NR_ZONES; z++)
+			sum += pgdat->node_zones[z].vm_stat[i];
+		s->zone_stat[i] = sum;
+	}
+}
+
+void sampler_main(int argc, char **argv)
+{
+	struct engine *e = engine_self();
+	double t0 = simgrid_get_clock();
+	unsigned long k = 0;
+
+	(void)argc;
+	(void)argv;
+	sg_actor_daemonize(sg_actor_self());
+	for (;;) {
+		engine_take_sample(e);
+		sg_actor_sleep_until(t0 + (double)++k * e->cfg.sample_interval);
+		if (engine_stalled(e))
+			return;         /* let SimGrid see the deadlock (P6) */
+	}
+}

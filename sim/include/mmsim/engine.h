@@ -1,0 +1,97 @@
+/* engine.h - the machine in motion: SimGrid actors on a virtual clock.
+ *
+ * One host with N cores at 1 Gflop/s, so that one flop is one nanosecond of
+ * CPU time.  Simulated processes are actors that advance in quanta: a
+ * quantum's memory events are plain C calls into the mm model, then the
+ * user time and the kernel time they cost run as one CPU execution (never
+ * one SimGrid activity per page).  kswapd, kcompactd, the flusher and the
+ * sampler are daemon actors.  Everything runs on SimGrid's one thread.
+ */
+#ifndef MMSIM_ENGINE_H
+#define MMSIM_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "mmsim/mm.h"
+
+struct engine_config {
+	unsigned cpus;
+	double quantum;                 /* seconds of virtual time a process runs between events (5 ms) */
+	double sample_interval;         /* seconds between sampler records (1 s; 0: no sampler) */
+	double dirty_writeback_interval;/* the flusher's period (5 s, dirty_writeback_centisecs) */
+	double dirty_expire;            /* dirty pages older than this are written (30 s) */
+	unsigned stack_kib;             /* actor stacks (256) */
+};
+void engine_config_defaults(struct engine_config *c);
+
+struct task;
+
+/* What a process does.  quantum() performs the memory events of one
+ * quantum through the mm.h entry points with the given context (kernel
+ * time accumulates there) and returns the user CPU time, in ns, to run
+ * for it; a negative value ends the process.  exit() runs once, however
+ * the process ends (normal end, OOM kill), before its memory is freed. */
+struct task_ops {
+	double (*quantum)(struct task *t, struct mm_ctx *ctx, void *arg);
+	void (*exit)(struct task *t, void *arg);
+};
+
+struct task {
+	char name[32];
+	unsigned cpu;                   /* the CPU whose pcp lists it uses */
+	struct mm_struct *mm;
+	const struct task_ops *ops;
+	void *arg;
+	double start, end;              /* virtual seconds */
+	double utime_ns, stime_ns;      /* user and system CPU time */
+	double iowait_ns;
+	bool exited, oom_killed;
+	unsigned long nr_quanta;
+	void *actor;                    /* the SimGrid actor */
+	struct engine *engine;
+};
+
+/* One sample of the sampler: the time and a copy of the counters. */
+struct sample {
+	double t;
+	unsigned long vm_events[NR_VM_EVENT_ITEMS];
+	long node_stat[NR_VM_NODE_STAT_ITEMS];
+	long zone_stat[NR_VM_ZONE_STAT_ITEMS];      /* summed over zones */
+};
+
+struct engine {
+	struct pglist_data *pgdat;
+	struct engine_config cfg;
+	unsigned next_cpu;
+	unsigned long nr_tasks, nr_live_tasks;
+	struct sample *samples;
+	size_t nr_samples, cap_samples;
+	void *kswapd_sem, *kcompactd_sem;           /* sg_sem_t */
+	bool kswapd_awake;
+	unsigned long kswapd_runs;
+	double kswapd_cpu_ns, flusher_cpu_ns;
+};
+
+/* Initialise SimGrid (argv may carry --cfg=/--log= options, consumed) and
+ * the platform; attach to a booted node.  Only one engine per process. */
+int  engine_init(struct engine *e, struct pglist_data *pgdat, const struct engine_config *cfg,
+                 int *argc, char **argv, char *err, size_t errlen);
+/* Create a process: from main before engine_run, or from a running task
+ * (fork).  Its memory is mm_alloc()'ed when it starts; NULL on failure. */
+struct task *engine_spawn(struct engine *e, const char *name, const struct task_ops *ops, void *arg);
+/* Run until every process has ended (or until the virtual time limit, if
+ * > 0); returns the virtual time reached. */
+double engine_run(struct engine *e, double until);
+void engine_destroy(struct engine *e);
+double engine_now(void);
+
+/* From inside a task: wait for a child to exit (make -j waiting for jobs). */
+void task_wait(struct task *child);
+
+/* For tests: SimGrid cannot be initialised twice in one process, so each
+ * simulation runs in a child process.  Forks, runs fn(arg) in the child
+ * and returns the child's exit status (fn's return value & 0xff; 128+N if
+ * killed by signal N; -1 if fork failed). */
+int engine_fork_run(int (*fn)(void *), void *arg);
+
+#endif

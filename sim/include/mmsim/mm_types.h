@@ -1,0 +1,94 @@
+/* mm_types.h - the memory of processes and files, the LRU lists, swap and
+ * the I/O devices behind them (include/linux/mm_types.h, fs.h, swap.h).
+ *
+ * Page tables and the page cache are arrays of 32-bit entries, indexed by
+ * virtual page or file page: an entry is empty, a present page (its pfn),
+ * or a non-present marker (a swap slot for anon memory, a shadow entry of
+ * an evicted file page).  Reverse mapping needs no search: a page's
+ * mapping/index name its owner and slot.
+ */
+#ifndef MMSIM_MM_TYPES_H
+#define MMSIM_MM_TYPES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define ENTRY_PRESENT   0x40000000u   /* low 30 bits: pfn */
+#define ENTRY_NONRES    0x80000000u   /* low 31 bits: swap slot, or shadow */
+#define ENTRY_PFN_MASK  0x3fffffffu
+#define ENTRY_VAL_MASK  0x7fffffffu
+
+static inline bool entry_present(uint32_t e) { return (e & ENTRY_PRESENT) && !(e & ENTRY_NONRES); }
+static inline bool entry_nonres(uint32_t e)  { return (e & ENTRY_NONRES) != 0; }
+static inline uint32_t entry_pfn(uint32_t e) { return e & ENTRY_PFN_MASK; }
+
+/* PTRS_PER_PTE: one page-table page maps 512 pages (2 MiB) */
+#define PTRS_PER_PTE 512u
+#define KSTACK_PAGES 4u                /* THREAD_SIZE 16 KiB, vmalloc'd */
+
+enum lru_list {
+	LRU_INACTIVE_ANON,
+	LRU_ACTIVE_ANON,
+	LRU_INACTIVE_FILE,
+	LRU_ACTIVE_FILE,
+	LRU_UNEVICTABLE,
+	NR_LRU_LISTS
+};
+static inline bool is_file_lru(enum lru_list l)   { return l == LRU_INACTIVE_FILE || l == LRU_ACTIVE_FILE; }
+static inline bool is_active_lru(enum lru_list l) { return l == LRU_ACTIVE_ANON || l == LRU_ACTIVE_FILE; }
+
+struct lruvec {
+	uint32_t lists[NR_LRU_LISTS];      /* sentinels in the memmap */
+	unsigned long anon_cost;           /* lru_note_cost(): IO and rotations */
+	unsigned long file_cost;
+	unsigned long nonresident_age;     /* workingset clock: evictions + activations */
+	unsigned long refaults[2];         /* WORKINGSET_ACTIVATE_* at the last reclaim cycle */
+};
+
+/* A process's memory. */
+struct mm_struct {
+	uint32_t id;                       /* page->mapping of its anon pages */
+	uint32_t *pte;                     /* per virtual page */
+	unsigned long nr_vpages, cap_vpages;
+	uint32_t *pgtables;                /* page-table page per PTRS_PER_PTE vpages (pfn + 1; 0: none) */
+	unsigned long nr_pgtables;
+	unsigned long rss_anon;            /* present anon pages */
+	unsigned long swapents;            /* swapped-out pages */
+	uint32_t pgd;                      /* the top page-table page */
+	uint32_t kstack[KSTACK_PAGES];     /* kernel stack pages */
+	uint32_t slab_objs[8];             /* task_struct, mm_struct, vm areas...: slab handles */
+	unsigned nr_slab_objs;
+	int oom_score_adj;
+	bool oom_victim;                   /* killed: the owner stops at its next quantum */
+	void *owner;                       /* the engine's process */
+};
+
+/* A file's page cache (struct address_space with its inode). */
+struct address_space {
+	uint32_t ino;                      /* page->mapping of its pages */
+	uint32_t *i_pages;                 /* per file page */
+	unsigned long size;                /* pages */
+	unsigned long nrpages;             /* resident pages */
+	bool bdev;                         /* block-device cache (filesystem metadata) */
+	uint32_t dentry, inode;            /* slab handles, allocated on first open */
+};
+
+/* A block device: latency and bandwidth, one queue (FIFO). */
+struct blockdev {
+	double latency;                    /* seconds per request */
+	double bandwidth;                  /* bytes per second */
+	double busy_until;                 /* virtual time the queue drains */
+	unsigned long reads, writes;       /* pages */
+};
+
+/* The swap area (swap_info_struct): a stack of free slots. */
+struct swap_info {
+	unsigned long pages;               /* slots */
+	unsigned long inuse;
+	uint32_t *free_slots;
+	unsigned long nr_free_slots;
+	uint32_t *slot_shadow;             /* workingset shadow of the page in the slot */
+	struct blockdev dev;
+};
+
+#endif

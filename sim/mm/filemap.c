@@ -1,0 +1,320 @@
+/* filemap.c - the page cache (mm/filemap.c, mm/page-writeback.c, the
+ * dcache/icache as far as memory goes).
+ *
+ * Files are read and written through the page cache with read()/write()
+ * semantics: hits are copies (folio_mark_accessed), misses allocate a page
+ * with the mapping's gfp mask, check the shadow entry for a refault, and
+ * read from the disk (the reader waits).  Regular files use
+ * GFP_HIGHUSER_MOVABLE; the block-device cache (filesystem metadata) uses
+ * the policy's bdev mapping gfp, GFP_USER in v6.2 (patch 002 makes it
+ * movable), and carries a buffer_head per page.  Opening a file the first
+ * time, or after the shrinkers dropped its dentry and inode, allocates
+ * them from the reclaimable slab caches.
+ *
+ * Dirty pages are queued in dirtying order; the flusher writes back those
+ * older than vm.dirty_expire_centisecs. */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+#include "mmsim/slab.h"
+
+struct dirty_entry {
+	uint32_t ino, index;
+	double t;
+};
+struct dirty_ring {
+	struct dirty_entry *e;
+	size_t head, len, cap;
+};
+
+static void dirty_push(struct pglist_data *pgdat, uint32_t ino, uint32_t index)
+{
+	struct dirty_ring *r = pgdat->dirty;
+
+	if (!r) {
+		r = pgdat->dirty = calloc(1, sizeof(*r));
+		if (!r)
+			abort();
+	}
+	if (r->len == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 1024;
+		struct dirty_entry *n = malloc(cap * sizeof(*n));
+		if (!n)
+			abort();
+		for (size_t i = 0; i < r->len; i++)
+			n[i] = r->e[(r->head + i) % r->cap];
+		free(r->e);
+		r->e = n;
+		r->head = 0;
+		r->cap = cap;
+	}
+	r->e[(r->head + r->len++) % r->cap] = (struct dirty_entry){ ino, index, pgdat_now(pgdat) };
+}
+
+struct address_space *inode_create(struct pglist_data *pgdat, unsigned long size_pages, bool bdev)
+{
+	struct address_space *as = calloc(1, sizeof(*as));
+
+	if (!as)
+		return NULL;
+	if (pgdat->nr_inodes == pgdat->cap_inodes) {
+		uint32_t cap = pgdat->cap_inodes ? pgdat->cap_inodes * 2 : 256;
+		struct address_space **t = realloc(pgdat->inodes, cap * sizeof(*t));
+		if (!t) {
+			free(as);
+			return NULL;
+		}
+		pgdat->inodes = t;
+		pgdat->cap_inodes = cap;
+	}
+	as->i_pages = calloc(size_pages ? size_pages : 1, sizeof(uint32_t));
+	if (!as->i_pages) {
+		free(as);
+		return NULL;
+	}
+	as->ino = pgdat->nr_inodes;
+	as->size = size_pages;
+	as->bdev = bdev;
+	as->dentry = as->inode = SLAB_OBJ_NONE;
+	pgdat->inodes[pgdat->nr_inodes++] = as;
+	return as;
+}
+
+struct address_space *inode_lookup(const struct pglist_data *pgdat, uint32_t ino)
+{
+	return ino < pgdat->nr_inodes ? pgdat->inodes[ino] : NULL;
+}
+
+/* the shrinkers freed a dentry or an inode of this file */
+void inode_slab_evicted(struct pglist_data *pgdat, int cache, uint32_t owner)
+{
+	struct address_space *as = inode_lookup(pgdat, owner);
+	if (!as)
+		return;
+	if (cache == DENTRY_CACHE)
+		as->dentry = SLAB_OBJ_NONE;
+	else if (cache == INODE_CACHE)
+		as->inode = SLAB_OBJ_NONE;
+}
+
+/* open(): path lookup hits the dcache, or allocates dentry and inode */
+static int file_open(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as)
+{
+	if (as->bdev)
+		return 0;
+	if (as->dentry == SLAB_OBJ_NONE &&
+	    (as->dentry = kmem_cache_alloc(pgdat, ctx, DENTRY_CACHE, GFP_KERNEL, as->ino)) == SLAB_OBJ_NONE)
+		return -1;
+	if (as->inode == SLAB_OBJ_NONE &&
+	    (as->inode = kmem_cache_alloc(pgdat, ctx, INODE_CACHE, GFP_KERNEL, as->ino)) == SLAB_OBJ_NONE)
+		return -1;
+	kmem_cache_touch(pgdat, DENTRY_CACHE, as->dentry);
+	kmem_cache_touch(pgdat, INODE_CACHE, as->inode);
+	return 0;
+}
+
+static void file_grow(struct address_space *as, unsigned long size)
+{
+	if (size <= as->size)
+		return;
+	as->i_pages = realloc(as->i_pages, size * sizeof(uint32_t));
+	if (!as->i_pages)
+		abort();
+	memset(as->i_pages + as->size, 0, (size - as->size) * sizeof(uint32_t));
+	as->size = size;
+}
+
+/* filemap_add_folio() + folio_add_lru(), with the refault check */
+static struct page *page_cache_alloc(struct pglist_data *pgdat, struct mm_ctx *ctx,
+                                     struct address_space *as, unsigned long index)
+{
+	gfp_t gfp = as->bdev ? pol(pgdat)->bdev_mapping_gfp(pgdat->policy) : GFP_HIGHUSER_MOVABLE;
+	uint32_t e = as->i_pages[index];
+	struct page *p = alloc_pages(pgdat, ctx, gfp, 0);
+	unsigned long pfn;
+
+	if (!p)
+		return NULL;
+	pfn = page_to_pfn(pgdat, p);
+	p->owner = as->bdev ? PGOWN_BDEV : PGOWN_FILE;
+	p->mapping = as->ino;
+	p->index = (uint32_t)index;
+	if (as->bdev) {
+		/* create_empty_buffers(): the buffer_head describing the block */
+		slab_obj_t bh = kmem_cache_alloc(pgdat, ctx, BUFFER_HEAD_CACHE, GFP_NOFS, (uint32_t)pfn);
+		if (bh == SLAB_OBJ_NONE) {
+			__free_pages(pgdat, ctx, p, 0);
+			return NULL;
+		}
+		p->private = bh;
+	}
+	if (entry_nonres(e) && workingset_refault(pgdat, e & ENTRY_VAL_MASK, true))
+		SetPageFlag(p, PG_active);
+	as->i_pages[index] = ENTRY_PRESENT | (uint32_t)pfn;
+	as->nrpages++;
+	mod_node_page_state(pgdat, NR_FILE_PAGES, 1);
+	lruvec_add_page(pgdat, pfn, false);
+	ctx->kernel_ns += pgdat->costs.pagecache_add_ns;
+	return p;
+}
+
+static int filemap_rw(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
+                      unsigned long index, unsigned long nr, bool write)
+{
+	unsigned long misses = 0;
+	int ret = 0;
+
+	if (file_open(pgdat, ctx, as))
+		return -1;
+	if (write)
+		file_grow(as, index + nr);
+	for (unsigned long i = index; i < index + nr && i < as->size; i++) {
+		uint32_t e = as->i_pages[i];
+		struct page *p;
+
+		if (ctx->mm && ctx->mm->oom_victim) {
+			ret = -1;
+			break;
+		}
+		if (entry_present(e)) {
+			p = &pgdat->mem_map[entry_pfn(e)];
+			folio_mark_accessed(pgdat, entry_pfn(e));
+		} else {
+			p = page_cache_alloc(pgdat, ctx, as, i);
+			if (!p) {
+				ret = -1;
+				break;
+			}
+			/* a write of a whole new page needs no read */
+			if (!write)
+				misses++;
+		}
+		ctx->kernel_ns += pgdat->costs.pagecache_hit_ns;
+		if (write && !PageTest(p, PG_dirty)) {
+			SetPageFlag(p, PG_dirty);
+			mod_node_page_state(pgdat, NR_FILE_DIRTY, 1);
+			mod_node_page_state(pgdat, NR_DIRTIED, 1);
+			dirty_push(pgdat, as->ino, (uint32_t)i);
+		}
+	}
+	if (misses) {
+		/* the readahead window goes out as one request; the reader waits */
+		ctx->io_wait_ns += 1e9 * blockdev_io(pgdat, &pgdat->disk, misses, false, ctx_delay(ctx));
+		count_vm_events(pgdat, PGPGIN, misses * (PAGE_SIZE >> 10));
+	}
+	return ret;
+}
+
+int filemap_read(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
+                 unsigned long index, unsigned long nr)
+{
+	return filemap_rw(pgdat, ctx, as, index, nr, false);
+}
+
+int filemap_write(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
+                  unsigned long index, unsigned long nr)
+{
+	return filemap_rw(pgdat, ctx, as, index, nr, true);
+}
+
+/* clear a page's dirty state after its write was queued */
+void file_page_written(struct pglist_data *pgdat, unsigned long pfn)
+{
+	struct page *p = &pgdat->mem_map[pfn];
+
+	ClearPageFlag(p, PG_dirty);
+	mod_node_page_state(pgdat, NR_FILE_DIRTY, -1);
+	mod_node_page_state(pgdat, NR_WRITTEN, 1);
+	count_vm_events(pgdat, PGPGOUT, PAGE_SIZE >> 10);
+	blockdev_io(pgdat, &pgdat->disk, 1, true, 0);
+}
+
+unsigned long writeback_dirty_pages(struct pglist_data *pgdat, struct mm_ctx *ctx, unsigned long nr)
+{
+	struct dirty_ring *r = pgdat->dirty;
+	double expire = pgdat_now(pgdat) - pgdat->sysctl.dirty_expire_centisecs / 100.0;
+	unsigned long written = 0;
+
+	while (r && r->len && written < nr) {
+		struct dirty_entry d = r->e[r->head];
+		struct address_space *as;
+		uint32_t e;
+
+		if (d.t > expire)
+			break;
+		r->head = (r->head + 1) % r->cap;
+		r->len--;
+		as = inode_lookup(pgdat, d.ino);
+		if (!as || d.index >= as->size)
+			continue;
+		e = as->i_pages[d.index];
+		if (!entry_present(e) || !PageTest(&pgdat->mem_map[entry_pfn(e)], PG_dirty))
+			continue;       /* cleaned or reclaimed since */
+		file_page_written(pgdat, entry_pfn(e));
+		ctx->kernel_ns += pgdat->costs.pageout_ns;
+		written++;
+	}
+	return written;
+}
+
+/* __remove_mapping(): a clean file page leaves the page cache, and a
+ * shadow entry takes its slot */
+void remove_mapping(struct pglist_data *pgdat, unsigned long pfn)
+{
+	struct page *p = &pgdat->mem_map[pfn];
+	struct address_space *as = pgdat->inodes[p->mapping];
+
+	as->i_pages[p->index] = ENTRY_NONRES | workingset_eviction(pgdat, pfn);
+	as->nrpages--;
+	mod_node_page_state(pgdat, NR_FILE_PAGES, -1);
+	if (as->bdev) {
+		struct mm_ctx ctx = { 0 };
+		kmem_cache_free(pgdat, &ctx, BUFFER_HEAD_CACHE, p->private);
+		p->private = 0;
+	}
+}
+
+void mm_teardown(struct pglist_data *pgdat)
+{
+	struct mm_ctx ctx = { 0 };
+
+	if (!pgdat->mem_map)
+		return;
+	for (uint32_t i = 0; i < pgdat->nr_mms; i++)
+		if (pgdat->mms[i])
+			mmput(pgdat, &ctx, pgdat->mms[i]);
+	for (uint32_t i = 0; i < pgdat->nr_inodes; i++) {
+		struct address_space *as = pgdat->inodes[i];
+		for (unsigned long j = 0; j < as->size; j++) {
+			uint32_t e = as->i_pages[j];
+			if (entry_present(e)) {
+				unsigned long pfn = entry_pfn(e);
+				if (PageTest(&pgdat->mem_map[pfn], PG_dirty))
+					mod_node_page_state(pgdat, NR_FILE_DIRTY, -1);
+				lruvec_del_page(pgdat, pfn);
+				remove_mapping(pgdat, pfn);
+				__free_pages(pgdat, &ctx, &pgdat->mem_map[pfn], 0);
+			}
+		}
+		if (as->dentry != SLAB_OBJ_NONE)
+			kmem_cache_free(pgdat, &ctx, DENTRY_CACHE, as->dentry);
+		if (as->inode != SLAB_OBJ_NONE)
+			kmem_cache_free(pgdat, &ctx, INODE_CACHE, as->inode);
+		free(as->i_pages);
+		free(as);
+	}
+	free(pgdat->inodes);
+	free(pgdat->mms);
+	pgdat->inodes = NULL;
+	pgdat->mms = NULL;
+	pgdat->nr_inodes = pgdat->nr_mms = 0;
+	if (pgdat->dirty) {
+		free(pgdat->dirty->e);
+		free(pgdat->dirty);
+		pgdat->dirty = NULL;
+	}
+	slab_destroy(pgdat);
+	free(pgdat->swap.free_slots);
+	free(pgdat->swap.slot_shadow);
+	pgdat->swap.free_slots = pgdat->swap.slot_shadow = NULL;
+}

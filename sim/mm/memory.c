@@ -1,0 +1,267 @@
+/* memory.c - processes' memory (kernel/fork.c, mm/memory.c, mm/rmap.c,
+ * exit_mmap): fork's allocations, anonymous faults, swap-in, page tables,
+ * the unmapping reclaim does, and exit.
+ *
+ * A process's anonymous memory is one area of virtual pages; a page-table
+ * page is allocated for each 512 virtual pages that get a page, as
+ * __pte_alloc does (GFP_KERNEL_ACCOUNT, unmovable), and one for the pgd.
+ * New anon pages go to the inactive anon list (v6.2, since 5.9: anon
+ * pages start inactive so that they must prove themselves).  The pte's
+ * accessed bit is PG_young on the page. */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+#include "mmsim/slab.h"
+
+static const enum kmem_cache_id fork_caches[] = {
+	TASK_STRUCT_CACHE, MM_STRUCT_CACHE, SIGNAL_CACHE, FILES_CACHE, CRED_CACHE,
+	VM_AREA_CACHE, VM_AREA_CACHE, ANON_VMA_CACHE,
+};
+
+static struct page *alloc_kernel_page(struct pglist_data *pgdat, struct mm_ctx *ctx,
+                                      enum page_owner_kind owner)
+{
+	struct page *p = alloc_pages(pgdat, ctx, GFP_KERNEL_ACCOUNT, 0);
+	if (p)
+		p->owner = (uint8_t)owner;
+	return p;
+}
+
+static bool mm_table_add(struct pglist_data *pgdat, struct mm_struct *mm)
+{
+	if (pgdat->nr_mms == pgdat->cap_mms) {
+		uint32_t cap = pgdat->cap_mms ? pgdat->cap_mms * 2 : 64;
+		struct mm_struct **t = realloc(pgdat->mms, cap * sizeof(*t));
+		if (!t)
+			return false;
+		pgdat->mms = t;
+		pgdat->cap_mms = cap;
+	}
+	mm->id = pgdat->nr_mms;
+	pgdat->mms[pgdat->nr_mms++] = mm;
+	return true;
+}
+
+/* free everything but the anonymous pages (exit_mmap's tail, free_task) */
+static void mm_free_kernel(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm)
+{
+	for (unsigned long i = 0; i < (mm->cap_vpages + PTRS_PER_PTE - 1) / PTRS_PER_PTE; i++)
+		if (mm->pgtables && mm->pgtables[i]) {
+			__free_pages(pgdat, ctx, &pgdat->mem_map[mm->pgtables[i] - 1], 0);
+			mod_node_page_state(pgdat, NR_PAGETABLE, -1);
+			mm->pgtables[i] = 0;
+		}
+	if (mm->pgd) {
+		__free_pages(pgdat, ctx, &pgdat->mem_map[mm->pgd - 1], 0);
+		mod_node_page_state(pgdat, NR_PAGETABLE, -1);
+		mm->pgd = 0;
+	}
+	for (unsigned i = 0; i < KSTACK_PAGES; i++)
+		if (mm->kstack[i]) {
+			__free_pages(pgdat, ctx, &pgdat->mem_map[mm->kstack[i] - 1], 0);
+			mod_node_page_state(pgdat, NR_KERNEL_STACK_KB, -(long)(PAGE_SIZE >> 10));
+			mm->kstack[i] = 0;
+		}
+	for (unsigned i = 0; i < mm->nr_slab_objs; i++)
+		if (mm->slab_objs[i] != SLAB_OBJ_NONE)
+			kmem_cache_free(pgdat, ctx, fork_caches[i], mm->slab_objs[i]);
+	mm->nr_slab_objs = 0;
+}
+
+struct mm_struct *mm_alloc(struct pglist_data *pgdat, struct mm_ctx *ctx)
+{
+	struct mm_struct *mm = calloc(1, sizeof(*mm));
+	struct page *p;
+
+	if (!mm || !mm_table_add(pgdat, mm)) {
+		free(mm);
+		return NULL;
+	}
+	ctx->kernel_ns += pgdat->costs.fork_ns;
+	/* dup_task_struct, copy_mm, copy_signal, copy_files, vmas */
+	for (unsigned i = 0; i < sizeof(fork_caches) / sizeof(fork_caches[0]); i++) {
+		mm->slab_objs[i] = kmem_cache_alloc(pgdat, ctx, fork_caches[i], GFP_KERNEL_ACCOUNT, mm->id);
+		mm->nr_slab_objs = i + 1;
+		if (mm->slab_objs[i] == SLAB_OBJ_NONE)
+			goto fail;
+	}
+	/* alloc_thread_stack_node: a vmalloc'd 16 KiB stack */
+	for (unsigned i = 0; i < KSTACK_PAGES; i++) {
+		if (!(p = alloc_kernel_page(pgdat, ctx, PGOWN_KSTACK)))
+			goto fail;
+		mm->kstack[i] = (uint32_t)page_to_pfn(pgdat, p) + 1;
+		mod_node_page_state(pgdat, NR_KERNEL_STACK_KB, PAGE_SIZE >> 10);
+	}
+	if (!(p = alloc_kernel_page(pgdat, ctx, PGOWN_PAGETABLE)))
+		goto fail;
+	mm->pgd = (uint32_t)page_to_pfn(pgdat, p) + 1;
+	mod_node_page_state(pgdat, NR_PAGETABLE, 1);
+	return mm;
+fail:
+	mm_free_kernel(pgdat, ctx, mm);
+	pgdat->mms[mm->id] = NULL;
+	free(mm);
+	return NULL;
+}
+
+unsigned long mm_grow(struct mm_struct *mm, unsigned long nr)
+{
+	unsigned long start = mm->nr_vpages;
+
+	if (start + nr > mm->cap_vpages) {
+		unsigned long cap = mm->cap_vpages ? mm->cap_vpages : PTRS_PER_PTE;
+		unsigned long old_tables = (mm->cap_vpages + PTRS_PER_PTE - 1) / PTRS_PER_PTE, tables;
+		while (cap < start + nr)
+			cap *= 2;
+		tables = (cap + PTRS_PER_PTE - 1) / PTRS_PER_PTE;
+		mm->pte = realloc(mm->pte, cap * sizeof(uint32_t));
+		mm->pgtables = realloc(mm->pgtables, tables * sizeof(uint32_t));
+		if (!mm->pte || !mm->pgtables)
+			abort();
+		memset(mm->pte + mm->cap_vpages, 0, (cap - mm->cap_vpages) * sizeof(uint32_t));
+		memset(mm->pgtables + old_tables, 0, (tables - old_tables) * sizeof(uint32_t));
+		mm->cap_vpages = cap;
+	}
+	mm->nr_vpages = start + nr;
+	return start;
+}
+
+/* A new anonymous page for vpage: do_anonymous_page() / do_swap_page() */
+static struct page *anon_page_alloc(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm,
+                                    unsigned long vpage)
+{
+	uint32_t *pt = &mm->pgtables[vpage / PTRS_PER_PTE];
+	struct page *p;
+
+	if (!*pt) {
+		if (!(p = alloc_kernel_page(pgdat, ctx, PGOWN_PAGETABLE)))
+			return NULL;
+		*pt = (uint32_t)page_to_pfn(pgdat, p) + 1;
+		mod_node_page_state(pgdat, NR_PAGETABLE, 1);
+		mm->nr_pgtables++;
+	}
+	p = alloc_pages(pgdat, ctx, GFP_HIGHUSER_MOVABLE, 0);
+	if (!p)
+		return NULL;
+	p->owner = PGOWN_ANON;
+	p->mapping = mm->id;
+	p->index = (uint32_t)vpage;
+	p->mapcount = 1;
+	SetPageFlag(p, PG_swapbacked);
+	SetPageFlag(p, PG_young);
+	return p;
+}
+
+static void anon_page_map(struct pglist_data *pgdat, struct mm_struct *mm, struct page *p)
+{
+	unsigned long pfn = page_to_pfn(pgdat, p);
+
+	mm->pte[p->index] = ENTRY_PRESENT | (uint32_t)pfn;
+	mm->rss_anon++;
+	mod_node_page_state(pgdat, NR_ANON_MAPPED, 1);
+	lruvec_add_page(pgdat, pfn, false);
+}
+
+int mm_access(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm,
+              unsigned long vpage, unsigned long nr, bool write)
+{
+	(void)write;
+	for (unsigned long v = vpage; v < vpage + nr && v < mm->nr_vpages; v++) {
+		uint32_t e = mm->pte[v];
+		struct page *p;
+
+		if (mm->oom_victim)
+			return -1;
+		if (entry_present(e)) {
+			SetPageFlag(&pgdat->mem_map[entry_pfn(e)], PG_young);
+			continue;
+		}
+		count_vm_events(pgdat, PGFAULT, 1);
+		p = anon_page_alloc(pgdat, ctx, mm, v);
+		if (!p || mm->oom_victim) {
+			if (p) {
+				struct mm_ctx c2 = *ctx;
+				__free_pages(pgdat, &c2, p, 0);
+			}
+			return -1;
+		}
+		if (entry_nonres(e)) {
+			/* do_swap_page(): read it back and wait for it */
+			uint32_t slot = e & ENTRY_VAL_MASK;
+			if (workingset_refault(pgdat, swap_get_shadow(pgdat, slot), false))
+				SetPageFlag(p, PG_active);
+			ctx->io_wait_ns += 1e9 * blockdev_io(pgdat, &pgdat->swap.dev, 1, false, ctx_delay(ctx));
+			swap_free(pgdat, slot);
+			mm->swapents--;
+			count_vm_events(pgdat, PSWPIN, 1);
+			count_vm_events(pgdat, PGPGIN, PAGE_SIZE >> 10);
+			count_vm_events(pgdat, PGMAJFAULT, 1);
+			ctx->kernel_ns += pgdat->costs.swapin_ns;
+		} else {
+			ctx->kernel_ns += pgdat->costs.fault_ns;
+		}
+		anon_page_map(pgdat, mm, p);
+	}
+	return 0;
+}
+
+/* shrink_folio_list's anon path: add_to_swap, try_to_unmap, pageout.
+ * The write is queued on the swap device; the page is free to go. */
+bool try_to_swap_out(struct pglist_data *pgdat, unsigned long pfn)
+{
+	struct page *p = &pgdat->mem_map[pfn];
+	struct mm_struct *mm = pgdat->mms[p->mapping];
+	uint32_t slot = get_swap_page(pgdat);
+
+	if (slot == UINT32_MAX)
+		return false;
+	swap_set_shadow(pgdat, slot, workingset_eviction(pgdat, pfn));
+	mm->pte[p->index] = ENTRY_NONRES | slot;
+	mm->rss_anon--;
+	mm->swapents++;
+	mod_node_page_state(pgdat, NR_ANON_MAPPED, -1);
+	mod_node_page_state(pgdat, NR_VMSCAN_WRITE, 1);
+	count_vm_events(pgdat, PSWPOUT, 1);
+	count_vm_events(pgdat, PGPGOUT, PAGE_SIZE >> 10);
+	blockdev_io(pgdat, &pgdat->swap.dev, 1, true, 0);
+	return true;
+}
+
+/* zap_pte_range() over the whole area */
+static void zap_anon(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm)
+{
+	for (unsigned long v = 0; v < mm->nr_vpages; v++) {
+		uint32_t e = mm->pte[v];
+		if (entry_present(e)) {
+			unsigned long pfn = entry_pfn(e);
+			if (PageLRU(&pgdat->mem_map[pfn]))
+				lruvec_del_page(pgdat, pfn);
+			__free_pages(pgdat, ctx, &pgdat->mem_map[pfn], 0);
+			mm->rss_anon--;
+			mod_node_page_state(pgdat, NR_ANON_MAPPED, -1);
+		} else if (entry_nonres(e)) {
+			swap_free(pgdat, e & ENTRY_VAL_MASK);
+			mm->swapents--;
+		}
+		mm->pte[v] = 0;
+	}
+}
+
+void oom_reap_mm(struct pglist_data *pgdat, struct mm_struct *mm)
+{
+	struct mm_ctx ctx = { .cpu = 0 };
+	mm->oom_victim = true;
+	zap_anon(pgdat, &ctx, mm);
+}
+
+void mmput(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm)
+{
+	if (!mm)
+		return;
+	zap_anon(pgdat, ctx, mm);
+	mm_free_kernel(pgdat, ctx, mm);
+	pgdat->mms[mm->id] = NULL;
+	free(mm->pte);
+	free(mm->pgtables);
+	free(mm);
+}

@@ -1,0 +1,93 @@
+/* swap.c - the LRU lists (mm/swap.c): adding and removing pages with
+ * their counters, mark_page_accessed, activation, and lru_note_cost, the
+ * reclaim cost record that steers the anon/file scan balance.
+ * Lists are per node (one lruvec, no memcg); a page is on one list, linked
+ * through next/prev like the free lists; the head is the newest, the tail
+ * the oldest.  A THP is one entry of 512 pages. */
+#include "internal.h"
+
+static inline long nr_pages_of(const struct page *p)
+{
+	return 1l << page_order(p);
+}
+
+static void update_lru_size(struct pglist_data *pgdat, unsigned long pfn, enum lru_list lru, long n)
+{
+	struct zone *zone = page_zone(pgdat, &pgdat->mem_map[pfn]);
+	pgdat->vm_node_stat[NR_INACTIVE_ANON + lru] += n;
+	zone->vm_stat[NR_ZONE_INACTIVE_ANON + lru] += n;
+}
+
+void lruvec_add_page(struct pglist_data *pgdat, unsigned long pfn, bool tail)
+{
+	struct page *p = &pgdat->mem_map[pfn];
+	enum lru_list lru = page_lru(p);
+
+	VM_BUG_ON(PageLRU(p));
+	SetPageFlag(p, PG_lru);
+	list_add_pfn(pgdat, (uint32_t)pfn, pgdat->lruvec.lists[lru], tail);
+	update_lru_size(pgdat, pfn, lru, nr_pages_of(p));
+}
+
+void lruvec_del_page(struct pglist_data *pgdat, unsigned long pfn)
+{
+	struct page *p = &pgdat->mem_map[pfn];
+
+	VM_BUG_ON(!PageLRU(p));
+	list_del_pfn(pgdat, (uint32_t)pfn);
+	ClearPageFlag(p, PG_lru);
+	update_lru_size(pgdat, pfn, page_lru(p), -nr_pages_of(p));
+}
+
+unsigned long lruvec_lru_size(const struct pglist_data *pgdat, enum lru_list lru)
+{
+	return (unsigned long)pgdat->vm_node_stat[NR_INACTIVE_ANON + lru];
+}
+
+/* folio_activate(): move an inactive LRU page to the active list */
+void activate_page(struct pglist_data *pgdat, unsigned long pfn)
+{
+	struct page *p = &pgdat->mem_map[pfn];
+
+	if (!PageLRU(p) || PageTest(p, PG_active) || PageTest(p, PG_unevictable))
+		return;
+	lruvec_del_page(pgdat, pfn);
+	SetPageFlag(p, PG_active);
+	lruvec_add_page(pgdat, pfn, false);
+	count_vm_events(pgdat, PGACTIVATE, (unsigned long)nr_pages_of(p));
+	workingset_activation(pgdat);
+}
+
+/* folio_mark_accessed(): inactive,unreferenced -> inactive,referenced ->
+ * active,unreferenced (used by read() and write() hits) */
+void folio_mark_accessed(struct pglist_data *pgdat, unsigned long pfn)
+{
+	struct page *p = &pgdat->mem_map[pfn];
+
+	if (!PageTest(p, PG_referenced)) {
+		SetPageFlag(p, PG_referenced);
+	} else if (!PageTest(p, PG_active) && PageLRU(p) && !PageTest(p, PG_unevictable)) {
+		activate_page(pgdat, pfn);
+		ClearPageFlag(p, PG_referenced);
+	}
+}
+
+/* lru_note_cost(): the cost of reclaiming a type is its IO (pageouts and
+ * refaults); a floating average, halved when it grows past a quarter of
+ * the LRU pages */
+void lru_note_cost(struct pglist_data *pgdat, bool file, unsigned long nr_pages)
+{
+	struct lruvec *l = &pgdat->lruvec;
+	unsigned long lrusize = lruvec_lru_size(pgdat, LRU_INACTIVE_ANON) +
+	                        lruvec_lru_size(pgdat, LRU_ACTIVE_ANON) +
+	                        lruvec_lru_size(pgdat, LRU_INACTIVE_FILE) +
+	                        lruvec_lru_size(pgdat, LRU_ACTIVE_FILE);
+	if (file)
+		l->file_cost += nr_pages;
+	else
+		l->anon_cost += nr_pages;
+	if (l->file_cost + l->anon_cost > lrusize / 4) {
+		l->file_cost /= 2;
+		l->anon_cost /= 2;
+	}
+}

@@ -1,0 +1,49 @@
+/* workingset.c - refault detection (mm/workingset.c).
+ *
+ * The node keeps a clock, nonresident_age, that ticks on every eviction
+ * and activation.  An evicted page leaves a shadow entry holding the clock
+ * at its eviction; when it is faulted back, the refault distance (how many
+ * pages were evicted or activated meanwhile) tells whether it would have
+ * stayed resident with the active list's share of memory: if so it starts
+ * on the active list (workingset_activate_*).  Shadows keep 31 bits of the
+ * clock; distances are taken modulo 2^31 as the kernel's are modulo its
+ * EVICTION_MASK. */
+#include "internal.h"
+
+uint32_t workingset_eviction(struct pglist_data *pgdat, unsigned long pfn)
+{
+	(void)pfn;
+	/* the clock ticks with every eviction (workingset_age_nonresident) */
+	return (uint32_t)(pgdat->lruvec.nonresident_age++ & ENTRY_VAL_MASK);
+}
+
+void workingset_activation(struct pglist_data *pgdat)
+{
+	pgdat->lruvec.nonresident_age++;
+}
+
+bool workingset_refault(struct pglist_data *pgdat, uint32_t shadow, bool file)
+{
+	unsigned long refault = pgdat->lruvec.nonresident_age & ENTRY_VAL_MASK;
+	unsigned long distance = (refault - shadow) & ENTRY_VAL_MASK;
+	unsigned long workingset_size;
+
+	mod_node_page_state(pgdat, file ? WORKINGSET_REFAULT_FILE : WORKINGSET_REFAULT_ANON, 1);
+	/* the workingset the page competed with: the active file list, plus,
+	 * for anon, the inactive file list; plus anon lists while swap exists */
+	workingset_size = lruvec_lru_size(pgdat, LRU_ACTIVE_FILE);
+	if (!file)
+		workingset_size += lruvec_lru_size(pgdat, LRU_INACTIVE_FILE);
+	if (get_nr_swap_pages(pgdat) > 0) {
+		workingset_size += lruvec_lru_size(pgdat, LRU_ACTIVE_ANON);
+		if (file)
+			workingset_size += lruvec_lru_size(pgdat, LRU_INACTIVE_ANON);
+	}
+	if (distance > workingset_size)
+		return false;
+	mod_node_page_state(pgdat, file ? WORKINGSET_ACTIVATE_FILE : WORKINGSET_ACTIVATE_ANON, 1);
+	workingset_activation(pgdat);
+	/* a refault is the IO cost of having reclaimed this type */
+	lru_note_cost(pgdat, file, 1);
+	return true;
+}
