@@ -17,6 +17,7 @@
 /* A machine as the command line describes it. */
 struct machine_opts {
 	uint64_t ram;                   /* bytes */
+	uint64_t swap;                  /* bytes of swap (0: none) */
 	unsigned cpus;
 	unsigned long kernel_reserved;  /* pages */
 	unsigned long check_every;      /* debug_vm: check the state every N ops */
@@ -40,6 +41,7 @@ void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define MACHINE_OPTIONS_HELP \
 	"  --ram SIZE            guest RAM, with K/M/G/T suffix (default 2G)\n" \
 	"  --cpus N              CPUs, one set of per-cpu lists each (default 4)\n" \
+	"  --swap SIZE           swap area on a 100 us, 1 GB/s device (default 0: none)\n" \
 	"  --set KEY=VALUE       vm.min_free_kbytes, vm.watermark_scale_factor,\n" \
 	"                        vm.watermark_boost_factor, vm.percpu_pagelist_high_fraction,\n" \
 	"                        vm.lowmem_reserve_ratio (\"256 256 32 0\"),\n" \

@@ -7,6 +7,9 @@
 #include <string.h>
 #include <time.h>
 #include "cli.h"
+#include "mmsim/debug_vm.h"
+#include "mmsim/engine.h"
+#include "simple.h"
 
 static double now(void)
 {
@@ -69,11 +72,82 @@ static double bench_mixed(struct pglist_data *pgdat, unsigned long pairs, uint64
 	return (double)pairs / t0;
 }
 
+/* The memory-pressure benchmark: 8 CPUs, 4 GiB, 4 GiB of swap, eight
+ * processes of 600 MiB each touching random 20 MiB windows of their memory
+ * for a minute: free memory sits at the watermarks, kswapd is busy,
+ * allocations stall in direct reclaim, swap is in use. */
+struct pressure {
+	const struct machine_opts *m;
+	const char *policy;
+	double seconds;
+	unsigned long check_every;
+};
+
+static int pressure_child(void *arg)
+{
+	struct pressure *pr = arg;
+	static struct pglist_data pgdat;
+	static struct anon_hog hogs[8];
+	struct mm_policy *policy;
+	struct engine e;
+	struct engine_config cfg;
+	char err[256];
+	int argc = 1;
+	char *argv[] = { "mmsim", NULL };
+	double t0, wall, sim;
+	unsigned long events = 0, scanned;
+
+	if (machine_boot(pr->m, pr->policy, &pgdat, &policy))
+		return EXIT_CONFIG;
+	engine_config_defaults(&cfg);
+	cfg.cpus = pr->m->cpus;
+	if (engine_init(&e, &pgdat, &cfg, &argc, argv, err, sizeof(err))) {
+		error("%s", err);
+		return EXIT_SOFTWARE;
+	}
+	for (unsigned i = 0; i < 8; i++) {
+		anon_hog_init(&hogs[i], 153600, 1000, 5120, pr->seconds, 1, i);
+		engine_spawn(&e, "hog", &anon_hog_ops, &hogs[i]);
+	}
+	t0 = now();
+	sim = engine_run(&e, 0);
+	wall = now() - t0;
+	for (int i = PGALLOC_DMA; i <= PGALLOC_MOVABLE; i++)
+		events += pgdat.vm_events[i];
+	scanned = pgdat.vm_events[PGSCAN_KSWAPD] + pgdat.vm_events[PGSCAN_DIRECT] + pgdat.vm_events[PGREFILL];
+	events += pgdat.vm_events[PGFREE] + scanned + pgdat.vm_events[PGFAULT];
+	printf("%-10s %8.2f %8.3f %10.1f %14.0f   kswapd scanned %lu, direct scanned %lu, "
+	       "allocstall %lu, pswpout %lu, pswpin %lu, oom_kill %lu\n",
+	       pr->policy, sim, wall, sim / wall, (double)events / wall, pgdat.vm_events[PGSCAN_KSWAPD],
+	       pgdat.vm_events[PGSCAN_DIRECT], pgdat.vm_events[ALLOCSTALL_MOVABLE],
+	       pgdat.vm_events[PSWPOUT], pgdat.vm_events[PSWPIN], pgdat.vm_events[OOM_KILL]);
+	return check_pgdat(&pgdat, "bench --pressure") ? EXIT_SOFTWARE : EXIT_OK;
+}
+
+static int bench_pressure(const struct machine_opts *m, double seconds)
+{
+	int rc = EXIT_OK;
+
+	printf("memory-pressure benchmark: %u CPUs, %lu MiB RAM, %lu MiB swap, 8 x 600 MiB processes, "
+	       "%.0f s of touching\n", m->cpus, (unsigned long)(m->ram >> 20), (unsigned long)(m->swap >> 20),
+	       seconds);
+	printf("%-10s %8s %8s %10s %14s\n", "policy", "sim s", "wall s", "sim/wall", "mem events/s");
+	for (int i = 0; mm_policy_table[i] && rc == EXIT_OK; i++) {
+		struct pressure pr = { .m = m, .policy = mm_policy_table[i]->name, .seconds = seconds };
+		/* SimGrid runs once per process: one child per simulation */
+		rc = engine_fork_run(pressure_child, &pr);
+	}
+	return rc;
+}
+
 int cmd_bench(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "pairs", required_argument, NULL, 'n' },
+		{ "pressure", no_argument, NULL, 'P' },
+		{ "seconds", required_argument, NULL, 'S' },
 		{ "ram", required_argument, NULL, 0 },
+		{ "swap", required_argument, NULL, 0 },
 		{ "cpus", required_argument, NULL, 0 },
 		{ "set", required_argument, NULL, 0 },
 		{ "help", no_argument, NULL, 'h' },
@@ -81,7 +155,9 @@ int cmd_bench(int argc, char **argv)
 	};
 	struct machine_opts m;
 	unsigned long pairs = 20000000;
-	int c, idx;
+	int c, idx, pressure = 0;
+	double seconds = 60;
+	bool ram_set = false;
 
 	machine_opts_defaults(&m);
 	m.ram = 4ull << 30;
@@ -91,7 +167,20 @@ int cmd_bench(int argc, char **argv)
 		case 0:
 			if (machine_opt(&m, opts[idx].name, optarg) < 0)
 				return EXIT_CONFIG;
+			ram_set |= !strcmp(opts[idx].name, "ram");
 			break;
+		case 'P':
+			pressure = 1;
+			break;
+		case 'S': {
+			char *end;
+			seconds = strtod(optarg, &end);
+			if (*end || !(seconds > 0 && seconds < 1e6)) {
+				error("--seconds: '%s' is not a duration in seconds", optarg);
+				return EXIT_CONFIG;
+			}
+			break;
+		}
 		case 'n':
 			if (parse_ulong(optarg, &pairs) || pairs < BATCH) {
 				error("--pairs: '%s' is not a number of at least %d", optarg, BATCH);
@@ -99,17 +188,31 @@ int cmd_bench(int argc, char **argv)
 			}
 			break;
 		case 'h':
-			printf("usage: mmsim bench [--pairs N] [machine options]\n\n"
+			printf("usage: mmsim bench [--pairs N] [machine options]\n"
+			       "       mmsim bench --pressure [--seconds S] [machine options]\n\n"
 			       "Allocation+free pairs per second of wall time, per policy, on one core:\n"
 			       "order-0 through the per-cpu lists, mixed orders 0-3 and types, and\n"
 			       "order-9 (THP); and bytes of model state per simulated page.\n"
-			       "Defaults: 4G RAM, 20000000 pairs.\n\n"
+			       "Defaults: 4G RAM, 20000000 pairs.\n"
+			       "With --pressure: the memory-pressure scenario on the virtual clock (8 CPUs,\n"
+			       "4G RAM, 4G swap by default), simulated seconds per wall second and memory\n"
+			       "events (allocations, frees, faults, pages scanned) per wall second.\n\n"
 			       "  --pairs N             pairs per order-0 measurement (others scale down)\n"
+			       "  --pressure            run the memory-pressure benchmark instead\n"
+			       "  --seconds S           its duration of touching (default 60)\n"
 			       MACHINE_OPTIONS_HELP);
 			return EXIT_OK;
 		default:
 			return EXIT_USAGE;
 		}
+	}
+	if (pressure) {
+		if (!ram_set)
+			m.ram = 4ull << 30;
+		m.cpus = m.cpus == 4 ? 8 : m.cpus;
+		if (!m.swap)
+			m.swap = 4ull << 30;
+		return bench_pressure(&m, seconds);
 	}
 	printf("%-10s %18s %18s %18s\n", "policy", "order-0 pairs/s", "mixed 0-3 pairs/s", "order-9 pairs/s");
 	for (int i = 0; mm_policy_table[i]; i++) {

@@ -77,6 +77,7 @@ int cmd_demo(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "brief", no_argument, NULL, 'b' },
 		{ "ram", required_argument, NULL, 0 },
+		{ "swap", required_argument, NULL, 0 },
 		{ "cpus", required_argument, NULL, 0 },
 		{ "set", required_argument, NULL, 0 },
 		{ "check-every", required_argument, NULL, 0 },

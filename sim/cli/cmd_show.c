@@ -29,6 +29,7 @@ int cmd_show(int argc, char **argv)
 		{ "ops", required_argument, NULL, 'n' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "ram", required_argument, NULL, 0 },
+		{ "swap", required_argument, NULL, 0 },
 		{ "cpus", required_argument, NULL, 0 },
 		{ "set", required_argument, NULL, 0 },
 		{ "check-every", required_argument, NULL, 0 },

@@ -84,6 +84,13 @@ int machine_opt(struct machine_opts *m, const char *opt, const char *arg)
 		}
 		return 1;
 	}
+	if (!strcmp(opt, "swap")) {
+		if (parse_size(arg, &m->swap)) {
+			error("--swap: '%s' is not a size (e.g. 2G, 512M)", arg);
+			return -1;
+		}
+		return 1;
+	}
 	if (!strcmp(opt, "cpus")) {
 		if (parse_ulong(arg, &v) || v < 1 || v > 1024) {
 			error("--cpus: '%s' is not a number of CPUs (1..1024)", arg);
@@ -235,6 +242,12 @@ int machine_boot(const struct machine_opts *m, const char *policy_name,
 	if (pgdat_init(pgdat, &layout, m->cpus, &sysctl, *policy, err, sizeof(err))) {
 		error("%s", err);
 		goto fail;
+	}
+	if (swap_setup(pgdat, (unsigned long)(m->swap / PAGE_SIZE), 100e-6, 1e9, err, sizeof(err))) {
+		error("--swap: %s", err);
+		machine_shutdown(pgdat, *policy);
+		*policy = NULL;
+		return -1;
 	}
 	pgdat->debug_check_interval = m->check_every;
 	return 0;

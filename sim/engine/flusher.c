@@ -1,12 +1,14 @@
 /* flusher.c - the writeback flusher daemon actor (wb_workfn's periodic,
  * kupdate-style writeback, every dirty_writeback_centisecs).
  *
- * Every cfg.dirty_writeback_interval seconds it writes dirty file pages
- * back through writeback_dirty_pages() and runs the kernel time that cost
- * as one execution.  The mm model's entry point takes a page count only,
- * so the flusher passes "all" (~0ul): the kernel writes only what has
- * been dirty for longer than dirty_expire_centisecs (cfg.dirty_expire),
- * which needs the age of dirty pages in the model's interface.
+ * Every cfg.dirty_writeback_interval seconds it calls
+ * writeback_dirty_pages() with no page limit (~0ul) and runs the kernel
+ * time that cost as one execution.  The model writes back only the pages
+ * that have been dirty for longer than vm.dirty_expire_centisecs
+ * (pgdat->sysctl, read on the virtual clock), oldest first, as the
+ * kernel's periodic writeback does; cfg.dirty_expire is not used (the
+ * sysctl is the one setting).  Background writeback above
+ * dirty_background_ratio and dirty throttling are not modelled yet.
  */
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>

@@ -199,13 +199,16 @@ void show_buddyinfo(FILE *f, const struct pglist_data *pgdat)
 /* ------------------------------------------------------------------ */
 /* /proc/vmstat                                                        */
 
-/* vmstat_show(): the zone items summed over the node, then the events,
- * in vmstat_items.def order */
+/* vmstat_show(): the zone items summed over the node, the node items,
+ * then the events, in vmstat_items.def order */
 void show_vmstat(FILE *f, const struct pglist_data *pgdat)
 {
 	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
 		fprintf(f, "%s %lu\n", zone_stat_names[i],
 		        global_stat_clamped(pgdat, (enum zone_stat_item)i));
+	for (int i = 0; i < NR_VM_NODE_STAT_ITEMS; i++)
+		fprintf(f, "%s %lu\n", node_stat_names[i],
+		        pgdat->vm_node_stat[i] > 0 ? (unsigned long)pgdat->vm_node_stat[i] : 0ul);
 	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++)
 		fprintf(f, "%s %lu\n", vm_event_names[i], pgdat->vm_events[i]);
 }

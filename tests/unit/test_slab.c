@@ -270,7 +270,7 @@ static void test_pageblock_migratetype(void **state)
 {
 	struct machine *m = *state;
 	struct pglist_data *pgdat = &m->pgdat;
-	unsigned long pfn;
+	unsigned long pfn = 0;
 
 	/* vanilla boots every block MOVABLE: the first reclaimable slab
 	 * falls back and claims a block for MIGRATE_RECLAIMABLE */

@@ -1,0 +1,230 @@
+/* scenario_pressure.c - whole machines under memory pressure, on the
+ * virtual clock: kswapd, direct reclaim, swap, the OOM killer, refaults,
+ * CPU sharing.  SimGrid runs once per process, so every simulation runs
+ * in a child (engine_fork_run) and reports its counters through shared
+ * memory.  Machines are small (256-512 MiB) so that the suite stays fast;
+ * the invariant checker runs during every simulation. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <cmocka.h>
+#include "mmsim/debug_vm.h"
+#include "mmsim/engine.h"
+#include "mmsim/policy.h"
+#include "simple.h"
+
+struct result {
+	double t;                       /* virtual seconds at the end */
+	unsigned long vm_events[NR_VM_EVENT_ITEMS];
+	long node_stat[NR_VM_NODE_STAT_ITEMS];
+	unsigned long check_failures;
+	unsigned long tasks_oom_killed;
+	double utime_ns;
+};
+
+enum kind { HOGS, READER, BURNERS };
+
+struct scenario {
+	const char *policy;
+	bool compaction;
+	uint64_t ram;
+	unsigned long swap_pages;
+	unsigned cpus;
+	enum kind kind;
+	unsigned nr;                    /* processes */
+	unsigned long pages;            /* hog target, or file set size */
+	unsigned passes;                /* reader passes */
+	uint64_t seed;
+	struct result *res;             /* shared with the parent */
+};
+
+static int child(void *arg)
+{
+	struct scenario *sc = arg;
+	static struct pglist_data pgdat;
+	static struct anon_hog hogs[8];
+	static struct cpu_burner burners[8];
+	static struct file_reader reader;
+	static struct address_space *files[64];
+	struct mm_layout layout;
+	struct vm_sysctl sysctl;
+	struct mm_policy *policy;
+	struct engine e;
+	struct engine_config cfg;
+	char err[256];
+	int argc = 1;
+	char *argv[] = { "scenario", NULL };
+
+	if (mm_layout_qemu(sc->ram, 9542, &layout, err, sizeof(err)))
+		return 10;
+	vm_sysctl_defaults(&sysctl);
+	sysctl.config_compaction = sc->compaction;
+	if (mm_policy_create(sc->policy, &policy, err, sizeof(err)) ||
+	    mm_policy_validate(policy, err, sizeof(err)))
+		return 11;
+	if (pgdat_init(&pgdat, &layout, sc->cpus, &sysctl, policy, err, sizeof(err)))
+		return 12;
+	if (swap_setup(&pgdat, sc->swap_pages, 100e-6, 1e9, err, sizeof(err)))
+		return 13;
+	pgdat.debug_check_interval = 50000;
+	engine_config_defaults(&cfg);
+	cfg.cpus = sc->cpus;
+	if (engine_init(&e, &pgdat, &cfg, &argc, argv, err, sizeof(err)))
+		return 14;
+	switch (sc->kind) {
+	case HOGS:
+		for (unsigned i = 0; i < sc->nr; i++) {
+			anon_hog_init(&hogs[i], sc->pages, 1000, 5000, 2.0, sc->seed, i);
+			engine_spawn(&e, "hog", &anon_hog_ops, &hogs[i]);
+		}
+		break;
+	case READER:
+		for (unsigned i = 0; i < sc->nr; i++)
+			files[i] = inode_create(&pgdat, sc->pages / sc->nr, false);
+		file_reader_init(&reader, files, sc->nr, 256, sc->passes, 200);
+		engine_spawn(&e, "reader", &file_reader_ops, &reader);
+		break;
+	case BURNERS:
+		for (unsigned i = 0; i < sc->nr; i++) {
+			cpu_burner_init(&burners[i], 1e9);
+			engine_spawn(&e, "burner", &cpu_burner_ops, &burners[i]);
+		}
+		break;
+	}
+	sc->res->t = engine_run(&e, 0);
+	memcpy(sc->res->vm_events, pgdat.vm_events, sizeof(pgdat.vm_events));
+	memcpy(sc->res->node_stat, pgdat.vm_node_stat, sizeof(pgdat.vm_node_stat));
+	sc->res->check_failures = check_pgdat(&pgdat, "scenario end");
+	return 0;
+}
+
+static struct result *run(struct scenario sc)
+{
+	struct result *r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	assert_true(r != MAP_FAILED);
+	memset(r, 0, sizeof(*r));
+	sc.res = r;
+	assert_int_equal(engine_fork_run(child, &sc), 0);
+	assert_int_equal(r->check_failures, 0);
+	return r;
+}
+
+static struct scenario hogs(const char *policy, unsigned long swap_pages)
+{
+	/* two processes of 200 MiB each on a 256 MiB guest */
+	return (struct scenario){ .policy = policy, .ram = 256ull << 20, .swap_pages = swap_pages,
+	                          .cpus = 2, .kind = HOGS, .nr = 2, .pages = 51200, .seed = 1 };
+}
+
+/* growing anonymous memory past RAM: kswapd wakes and swaps, then
+ * allocations stall in direct reclaim; with room in swap, nobody dies */
+static void test_anon_past_ram_swaps(void **state)
+{
+	struct result *r = run(hogs("vanilla", 131072));
+	(void)state;
+	assert_true(r->vm_events[PAGEOUTRUN] > 0);
+	assert_true(r->vm_events[PGSCAN_KSWAPD] > 0);
+	assert_true(r->vm_events[PGSTEAL_KSWAPD] > 0);
+	assert_true(r->vm_events[PSWPOUT] > 0);
+	assert_true(r->vm_events[ALLOCSTALL_MOVABLE] > 0);
+	assert_true(r->vm_events[PGSCAN_DIRECT] > 0);
+	/* the hot sets come back from swap */
+	assert_true(r->vm_events[PSWPIN] > 0);
+	assert_int_equal(r->vm_events[OOM_KILL], 0);
+	/* every page stolen from the anon list went to swap */
+	assert_int_equal(r->vm_events[PGSTEAL_ANON], r->vm_events[PSWPOUT]);
+}
+
+/* with swap exhausted, the OOM killer fires */
+static void test_swap_exhausted_oom(void **state)
+{
+	struct result *r = run(hogs("vanilla", 2048));
+	(void)state;
+	assert_true(r->vm_events[PSWPOUT] >= 2048);
+	assert_true(r->vm_events[OOM_KILL] >= 1);
+}
+
+/* reading a file set larger than RAM twice refaults on the second pass
+ * only: the first pass finds no shadow entries */
+static void test_file_refaults(void **state)
+{
+	struct scenario sc = { .policy = "vanilla", .ram = 256ull << 20, .cpus = 2, .kind = READER,
+	                       .nr = 8, .pages = 96000, .passes = 1, .seed = 1 };
+	struct result *r = run(sc);
+	(void)state;
+	assert_true(r->vm_events[PGSTEAL_FILE] > 0);
+	assert_int_equal(r->node_stat[WORKINGSET_REFAULT_FILE], 0);
+	sc.passes = 2;
+	r = run(sc);
+	assert_true(r->node_stat[WORKINGSET_REFAULT_FILE] > 0);
+	/* no anon memory to speak of, no swap: reclaim is all file */
+	assert_int_equal(r->vm_events[PSWPOUT], 0);
+}
+
+/* two CPU-bound processes on one core take twice as long as on two */
+static void test_cpu_sharing(void **state)
+{
+	struct scenario sc = { .policy = "vanilla", .ram = 256ull << 20, .cpus = 1, .kind = BURNERS,
+	                       .nr = 2 };
+	double t1, t2;
+	(void)state;
+	t1 = run(sc)->t;
+	sc.cpus = 2;
+	t2 = run(sc)->t;
+	assert_true(t1 > 1.9 && t1 < 2.2);
+	assert_true(t2 > 0.95 && t2 < 1.1);
+	assert_true(t1 / t2 > 1.9 && t1 / t2 < 2.1);
+}
+
+/* the same seed gives the same counters */
+static void test_same_seed_same_counters(void **state)
+{
+	struct result a, *r;
+	(void)state;
+	r = run(hogs("vanilla", 131072));
+	a = *r;
+	r = run(hogs("vanilla", 131072));
+	assert_memory_equal(a.vm_events, r->vm_events, sizeof(a.vm_events));
+	assert_memory_equal(a.node_stat, r->node_stat, sizeof(a.node_stat));
+	assert_true(a.t == r->t);
+}
+
+/* both policies under pressure, with compaction configured: hygiene's
+ * kswapd works toward free pageblocks (watermarks on MIGRATE_FREE pages,
+ * patch 009), so it scans more than vanilla's, and its allocations stall
+ * less.  The invariant checker runs throughout both. */
+static void test_policies_reclaim_differently(void **state)
+{
+	struct scenario v = hogs("vanilla", 131072), h = hogs("hygiene", 131072);
+	struct result rv, rh;
+	(void)state;
+	v.compaction = h.compaction = true;
+	rv = *run(v);
+	rh = *run(h);
+	assert_int_equal(rv.vm_events[OOM_KILL], 0);
+	assert_int_equal(rh.vm_events[OOM_KILL], 0);
+	assert_true(rh.vm_events[PGSCAN_KSWAPD] > rv.vm_events[PGSCAN_KSWAPD]);
+	/* without compaction (the RFC's !CONFIG_COMPACTION form) hygiene
+	 * reclaims like vanilla: watermarks on all free pages */
+	v.compaction = h.compaction = false;
+	rv = *run(v);
+	rh = *run(h);
+	assert_int_equal(rh.vm_events[OOM_KILL], 0);
+	assert_true(rh.vm_events[PGSCAN_KSWAPD] > 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_anon_past_ram_swaps),
+		cmocka_unit_test(test_swap_exhausted_oom),
+		cmocka_unit_test(test_file_refaults),
+		cmocka_unit_test(test_cpu_sharing),
+		cmocka_unit_test(test_same_seed_same_counters),
+		cmocka_unit_test(test_policies_reclaim_differently),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
