@@ -80,7 +80,7 @@ struct pressure {
 	const struct machine_opts *m;
 	const char *policy;
 	double seconds;
-	unsigned long check_every;
+	double below_low;               /* share of samples below the low watermark */
 };
 
 static int pressure_child(void *arg)
@@ -101,6 +101,7 @@ static int pressure_child(void *arg)
 		return EXIT_CONFIG;
 	engine_config_defaults(&cfg);
 	cfg.cpus = pr->m->cpus;
+	cfg.sample_interval = 0.1;
 	if (engine_init(&e, &pgdat, &cfg, &argc, argv, err, sizeof(err))) {
 		error("%s", err);
 		return EXIT_SOFTWARE;
@@ -116,9 +117,19 @@ static int pressure_child(void *arg)
 		events += pgdat.vm_events[i];
 	scanned = pgdat.vm_events[PGSCAN_KSWAPD] + pgdat.vm_events[PGSCAN_DIRECT] + pgdat.vm_events[PGREFILL];
 	events += pgdat.vm_events[PGFREE] + scanned + pgdat.vm_events[PGFAULT];
-	printf("%-10s %8.2f %8.3f %10.1f %14.0f   kswapd scanned %lu, direct scanned %lu, "
+	{
+		/* the share of samples with free memory below the low watermark */
+		unsigned long low = 0, below = 0;
+		for (int z = 0; z < MAX_NR_ZONES; z++)
+			low += low_wmark_pages(&pgdat.node_zones[z]);
+		for (size_t i = 0; i < e.nr_samples; i++)
+			below += e.samples[i].zone_stat[NR_FREE_PAGES] < (long)low;
+		pr->below_low = e.nr_samples ? (double)below / (double)e.nr_samples : 0;
+	}
+	printf("%-10s %8.2f %8.3f %10.1f %14.0f %9.0f%%   kswapd scanned %lu, direct scanned %lu, "
 	       "allocstall %lu, pswpout %lu, pswpin %lu, oom_kill %lu\n",
-	       pr->policy, sim, wall, sim / wall, (double)events / wall, pgdat.vm_events[PGSCAN_KSWAPD],
+	       pr->policy, sim, wall, sim / wall, (double)events / wall, 100 * pr->below_low,
+	       pgdat.vm_events[PGSCAN_KSWAPD],
 	       pgdat.vm_events[PGSCAN_DIRECT], pgdat.vm_events[ALLOCSTALL_MOVABLE],
 	       pgdat.vm_events[PSWPOUT], pgdat.vm_events[PSWPIN], pgdat.vm_events[OOM_KILL]);
 	return check_pgdat(&pgdat, "bench --pressure") ? EXIT_SOFTWARE : EXIT_OK;
@@ -131,7 +142,8 @@ static int bench_pressure(const struct machine_opts *m, double seconds)
 	printf("memory-pressure benchmark: %u CPUs, %lu MiB RAM, %lu MiB swap, 8 x 600 MiB processes, "
 	       "%.0f s of touching\n", m->cpus, (unsigned long)(m->ram >> 20), (unsigned long)(m->swap >> 20),
 	       seconds);
-	printf("%-10s %8s %8s %10s %14s\n", "policy", "sim s", "wall s", "sim/wall", "mem events/s");
+	printf("%-10s %8s %8s %10s %14s %10s\n", "policy", "sim s", "wall s", "sim/wall", "mem events/s",
+	       "below low");
 	for (int i = 0; mm_policy_table[i] && rc == EXIT_OK; i++) {
 		struct pressure pr = { .m = m, .policy = mm_policy_table[i]->name, .seconds = seconds };
 		/* SimGrid runs once per process: one child per simulation */

@@ -61,7 +61,6 @@ void engine_config_defaults(struct engine_config *c)
 	c->quantum = 0.005;
 	c->sample_interval = 1.0;
 	c->dirty_writeback_interval = 5.0;
-	c->dirty_expire = 30.0;
 	c->stack_kib = 256;
 }
 
@@ -212,8 +211,7 @@ int engine_init(struct engine *e, struct pglist_data *pgdat, const struct engine
 		errmsg(err, errlen, "the quantum must be positive");
 		return -1;
 	}
-	if (e->cfg.sample_interval < 0 || e->cfg.dirty_writeback_interval < 0 ||
-	    e->cfg.dirty_expire < 0) {
+	if (e->cfg.sample_interval < 0 || e->cfg.dirty_writeback_interval < 0) {
 		errmsg(err, errlen, "intervals must not be negative");
 		return -1;
 	}

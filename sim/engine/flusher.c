@@ -6,8 +6,7 @@
  * time that cost as one execution.  The model writes back only the pages
  * that have been dirty for longer than vm.dirty_expire_centisecs
  * (pgdat->sysctl, read on the virtual clock), oldest first, as the
- * kernel's periodic writeback does; cfg.dirty_expire is not used (the
- * sysctl is the one setting).  Background writeback above
+ * kernel's periodic writeback does.  Background writeback above
  * dirty_background_ratio and dirty throttling are not modelled yet.
  */
 #include <simgrid/actor.h>

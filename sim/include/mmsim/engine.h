@@ -19,7 +19,6 @@ struct engine_config {
 	double quantum;                 /* seconds of virtual time a process runs between events (5 ms) */
 	double sample_interval;         /* seconds between sampler records (1 s; 0: no sampler) */
 	double dirty_writeback_interval;/* the flusher's period (5 s, dirty_writeback_centisecs) */
-	double dirty_expire;            /* dirty pages older than this are written (30 s) */
 	unsigned stack_kib;             /* actor stacks (256) */
 };
 void engine_config_defaults(struct engine_config *c);
