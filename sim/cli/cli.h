@@ -50,6 +50,14 @@ void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	"                        (see 'mmsim list policies'); repeatable\n" \
 	"  --check-every N       run the invariant checker every N allocator operations\n"
 
+/* the getopt_long entries of the machine options (val 0: machine_opt) */
+#define MACHINE_LONG_OPTIONS \
+	{ "ram", required_argument, NULL, 0 }, \
+	{ "swap", required_argument, NULL, 0 }, \
+	{ "cpus", required_argument, NULL, 0 }, \
+	{ "set", required_argument, NULL, 0 }, \
+	{ "check-every", required_argument, NULL, 0 }
+
 int cmd_demo(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_show(int argc, char **argv);

@@ -158,10 +158,7 @@ int cmd_bench(int argc, char **argv)
 		{ "pairs", required_argument, NULL, 'n' },
 		{ "pressure", no_argument, NULL, 'P' },
 		{ "seconds", required_argument, NULL, 'S' },
-		{ "ram", required_argument, NULL, 0 },
-		{ "swap", required_argument, NULL, 0 },
-		{ "cpus", required_argument, NULL, 0 },
-		{ "set", required_argument, NULL, 0 },
+		MACHINE_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};

@@ -76,11 +76,7 @@ int cmd_demo(int argc, char **argv)
 		{ "occupancy", required_argument, NULL, 'o' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "brief", no_argument, NULL, 'b' },
-		{ "ram", required_argument, NULL, 0 },
-		{ "swap", required_argument, NULL, 0 },
-		{ "cpus", required_argument, NULL, 0 },
-		{ "set", required_argument, NULL, 0 },
-		{ "check-every", required_argument, NULL, 0 },
+		MACHINE_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};

@@ -28,11 +28,7 @@ int cmd_show(int argc, char **argv)
 		{ "policy", required_argument, NULL, 'p' },
 		{ "ops", required_argument, NULL, 'n' },
 		{ "seed", required_argument, NULL, 's' },
-		{ "ram", required_argument, NULL, 0 },
-		{ "swap", required_argument, NULL, 0 },
-		{ "cpus", required_argument, NULL, 0 },
-		{ "set", required_argument, NULL, 0 },
-		{ "check-every", required_argument, NULL, 0 },
+		MACHINE_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};

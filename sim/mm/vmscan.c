@@ -107,29 +107,45 @@ static void putback(struct pglist_data *pgdat, unsigned long pfn, bool active)
 	lruvec_add_page(pgdat, pfn, false);
 }
 
+/* isolate_lru_folios(), one page at a time: the oldest page of the list,
+ * or LRU_EMPTY; a page of a zone above the reclaim index is rotated to the
+ * head instead and LRU_SKIPPED returned */
+#define LRU_EMPTY   PFN_NONE
+#define LRU_SKIPPED (PFN_NONE - 1)
+static uint32_t isolate_lru_page(struct pglist_data *pgdat, enum lru_list lru, struct scan_control *sc)
+{
+	uint32_t head = pgdat->lruvec.lists[lru];
+	uint32_t pfn = pgdat->mem_map[head].prev;
+
+	if (pfn == head)
+		return LRU_EMPTY;
+	lruvec_del_page(pgdat, pfn);
+	if (page_zonenum(&pgdat->mem_map[pfn]) > sc->reclaim_idx) {
+		lruvec_add_page(pgdat, pfn, false);
+		return LRU_SKIPPED;
+	}
+	sc->ctx->kernel_ns += pgdat->costs.lru_scan_ns;
+	return pfn;
+}
+
 static unsigned long shrink_inactive_list(struct pglist_data *pgdat, unsigned long nr_to_scan,
                                           enum lru_list lru, struct scan_control *sc)
 {
 	bool file = is_file_lru(lru);
-	uint32_t head = pgdat->lruvec.lists[lru];
 	unsigned long nr_taken = 0, nr_reclaimed = 0, nr_pageout = 0;
 	const struct mm_costs *c = &pgdat->costs;
 
 	for (unsigned long i = 0; i < nr_to_scan; i++) {
-		uint32_t pfn = pgdat->mem_map[head].prev;
-		struct page *p = &pgdat->mem_map[pfn];
+		uint32_t pfn = isolate_lru_page(pgdat, lru, sc);
+		struct page *p;
 		enum page_references ref;
 
-		if (pfn == head)
+		if (pfn == LRU_EMPTY)
 			break;
-		lruvec_del_page(pgdat, pfn);
-		if (page_zonenum(p) > sc->reclaim_idx) {
-			/* isolate_lru_folios() skips pages the request cannot use */
-			lruvec_add_page(pgdat, pfn, false);
+		if (pfn == LRU_SKIPPED)
 			continue;
-		}
+		p = &pgdat->mem_map[pfn];
 		nr_taken++;
-		sc->ctx->kernel_ns += c->lru_scan_ns;
 		ref = page_check_references(p);
 		if (ref == PAGEREF_ACTIVATE) {
 			putback(pgdat, pfn, true);
@@ -181,22 +197,18 @@ static unsigned long shrink_inactive_list(struct pglist_data *pgdat, unsigned lo
 static void shrink_active_list(struct pglist_data *pgdat, unsigned long nr_to_scan,
                                enum lru_list lru, struct scan_control *sc)
 {
-	uint32_t head = pgdat->lruvec.lists[lru];
 	unsigned long nr_taken = 0;
 
 	for (unsigned long i = 0; i < nr_to_scan; i++) {
-		uint32_t pfn = pgdat->mem_map[head].prev;
-		struct page *p = &pgdat->mem_map[pfn];
+		uint32_t pfn = isolate_lru_page(pgdat, lru, sc);
+		struct page *p;
 
-		if (pfn == head)
+		if (pfn == LRU_EMPTY)
 			break;
-		lruvec_del_page(pgdat, pfn);
-		if (page_zonenum(p) > sc->reclaim_idx) {
-			lruvec_add_page(pgdat, pfn, false);
+		if (pfn == LRU_SKIPPED)
 			continue;
-		}
+		p = &pgdat->mem_map[pfn];
 		nr_taken++;
-		sc->ctx->kernel_ns += pgdat->costs.lru_scan_ns;
 		/* folio_referenced() clears the accessed bits; only executable
 		 * file pages stay active for it (none are mapped here) */
 		ClearPageFlag(p, PG_young);
