@@ -5,8 +5,10 @@
  * allocated with their GFP flags and owner marks and freed after an
  * exponentially distributed lifetime, keeping memory near a target
  * occupancy.  No reclaim exists at this level: a request that fails is
- * counted and dropped.  It drives the demonstration, the stress tests and
- * the benchmarks until the process model exists.
+ * counted and dropped.  Pages carry the flags the census reads (PG_lru,
+ * PG_slab, the owner) but are not put on the LRU lists or into slab
+ * caches: nothing reclaims them.  It drives the demonstration, the stress
+ * tests and the allocator benchmarks.
  */
 #ifndef MMSIM_RANDOM_ALLOC_H
 #define MMSIM_RANDOM_ALLOC_H
