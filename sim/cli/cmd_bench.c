@@ -80,7 +80,7 @@ struct pressure {
 	const struct machine_opts *m;
 	const char *policy;
 	double seconds;
-	double below_low;               /* share of samples below the low watermark */
+	double below_low, below_high;   /* share of samples below the watermarks */
 };
 
 static int pressure_child(void *arg)
@@ -118,17 +118,28 @@ static int pressure_child(void *arg)
 	scanned = pgdat.vm_events[PGSCAN_KSWAPD] + pgdat.vm_events[PGSCAN_DIRECT] + pgdat.vm_events[PGREFILL];
 	events += pgdat.vm_events[PGFREE] + scanned + pgdat.vm_events[PGFAULT];
 	{
-		/* the share of samples with free memory below the low watermark */
-		unsigned long low = 0, below = 0;
-		for (int z = 0; z < MAX_NR_ZONES; z++)
+		/* the share of samples with free memory below the high and the
+		 * low watermarks, while the processes run */
+		unsigned long low = 0, high = 0, below_low = 0, below_high = 0, n = 0;
+		for (int z = 0; z < MAX_NR_ZONES; z++) {
 			low += low_wmark_pages(&pgdat.node_zones[z]);
-		for (size_t i = 0; i < e.nr_samples; i++)
-			below += e.samples[i].zone_stat[NR_FREE_PAGES] < (long)low;
-		pr->below_low = e.nr_samples ? (double)below / (double)e.nr_samples : 0;
+			high += high_wmark_pages(&pgdat.node_zones[z]);
+		}
+		for (size_t i = 0; i < e.nr_samples; i++) {
+			if (e.samples[i].t > pr->seconds)
+				break;
+			n++;
+			below_low += e.samples[i].zone_stat[NR_FREE_PAGES] < (long)low;
+			below_high += e.samples[i].zone_stat[NR_FREE_PAGES] < (long)high;
+		}
+		pr->below_low = n ? (double)below_low / (double)n : 0;
+		pr->below_high = n ? (double)below_high / (double)n : 0;
+
 	}
-	printf("%-10s %8.2f %8.3f %10.1f %14.0f %9.0f%%   kswapd scanned %lu, direct scanned %lu, "
+	printf("%-10s %8.2f %8.3f %10.1f %14.0f %9.0f%% %9.0f%%   kswapd scanned %lu, direct scanned %lu, "
 	       "allocstall %lu, pswpout %lu, pswpin %lu, oom_kill %lu\n",
-	       pr->policy, sim, wall, sim / wall, (double)events / wall, 100 * pr->below_low,
+	       pr->policy, sim, wall, sim / wall, (double)events / wall, 100 * pr->below_high,
+	       100 * pr->below_low,
 	       pgdat.vm_events[PGSCAN_KSWAPD],
 	       pgdat.vm_events[PGSCAN_DIRECT], pgdat.vm_events[ALLOCSTALL_MOVABLE],
 	       pgdat.vm_events[PSWPOUT], pgdat.vm_events[PSWPIN], pgdat.vm_events[OOM_KILL]);
@@ -142,8 +153,8 @@ static int bench_pressure(const struct machine_opts *m, double seconds)
 	printf("memory-pressure benchmark: %u CPUs, %lu MiB RAM, %lu MiB swap, 8 x 600 MiB processes, "
 	       "%.0f s of touching\n", m->cpus, (unsigned long)(m->ram >> 20), (unsigned long)(m->swap >> 20),
 	       seconds);
-	printf("%-10s %8s %8s %10s %14s %10s\n", "policy", "sim s", "wall s", "sim/wall", "mem events/s",
-	       "below low");
+	printf("%-10s %8s %8s %10s %14s %10s %10s\n", "policy", "sim s", "wall s", "sim/wall", "mem events/s",
+	       "< high", "< low");
 	for (int i = 0; mm_policy_table[i] && rc == EXIT_OK; i++) {
 		struct pressure pr = { .m = m, .policy = mm_policy_table[i]->name, .seconds = seconds };
 		/* SimGrid runs once per process: one child per simulation */

@@ -127,6 +127,15 @@ static void task_stop_waiting(struct task_priv *w)
  * freed the victim's memory).  The process stops at the end of its current
  * quantum, or at once if it is blocked in task_wait(); it then calls
  * mmput() once, which frees what the reaper left. */
+/* reclaim_throttle() inside an allocation or kswapd: the calling actor
+ * waits on the virtual clock */
+static void engine_mm_sleep(struct pglist_data *pgdat, double seconds, void *arg)
+{
+	(void)pgdat, (void)arg;
+	if (seconds > 0)
+		sg_actor_sleep_for(seconds);
+}
+
 static void engine_oom_notify(struct pglist_data *pgdat, struct mm_struct *victim, void *arg)
 {
 	struct task_priv *p = victim->owner;
@@ -250,6 +259,8 @@ int engine_init(struct engine *e, struct pglist_data *pgdat, const struct engine
 	pgdat->kswapd_wake_arg = e;
 	pgdat->oom_notify = engine_oom_notify;
 	pgdat->oom_arg = e;
+	pgdat->sleep = engine_mm_sleep;
+	pgdat->sleep_arg = e;
 
 	engine_start_daemon(e, "kswapd0", kswapd_main);
 	engine_start_daemon(e, "kcompactd0", kcompactd_main);
@@ -434,6 +445,7 @@ void engine_destroy(struct engine *e)
 		pgdat->kswapd_wake = NULL;
 		pgdat->kswapd_wake_arg = NULL;
 		pgdat->oom_notify = NULL;
+		pgdat->sleep = NULL;
 		pgdat->oom_arg = NULL;
 	}
 	/* the daemons' semaphores stay: the daemons may still be blocked on

@@ -280,6 +280,7 @@ void mm_teardown(struct pglist_data *pgdat)
 
 	if (!pgdat->mem_map)
 		return;
+	swap_writeback_complete(pgdat, true);
 	for (uint32_t i = 0; i < pgdat->nr_mms; i++)
 		if (pgdat->mms[i])
 			mmput(pgdat, &ctx, pgdat->mms[i]);
@@ -314,7 +315,11 @@ void mm_teardown(struct pglist_data *pgdat)
 		pgdat->dirty = NULL;
 	}
 	slab_destroy(pgdat);
+	swap_writeback_complete(pgdat, true);
 	free(pgdat->swap.free_slots);
 	free(pgdat->swap.slot_shadow);
-	pgdat->swap.free_slots = pgdat->swap.slot_shadow = NULL;
+	free(pgdat->swap.slot_page);
+	free(pgdat->swap.wb);
+	pgdat->swap.free_slots = pgdat->swap.slot_shadow = pgdat->swap.slot_page = NULL;
+	pgdat->swap.wb = NULL;
 }

@@ -39,6 +39,11 @@ static inline const struct mm_policy_ops *pol(const struct pglist_data *pgdat)
 	return &pgdat->policy->ops;
 }
 
+/* the context of the allocator entry point running now (page_alloc.c);
+ * an actor that blocks inside the model puts its own back on waking */
+struct mm_ctx *mm_current(void);
+void mm_set_current(struct mm_ctx *ctx);
+
 /* free-list primitives (page_alloc.c) */
 void add_to_free_list(struct zone *zone, unsigned long pfn, unsigned order, int mt, bool tail);
 void del_page_from_free_list(struct zone *zone, unsigned long pfn, unsigned order);
@@ -105,6 +110,16 @@ void workingset_activation(struct pglist_data *pgdat);
 
 /* ---- swapfile.c ---- */
 uint32_t get_swap_page(struct pglist_data *pgdat);   /* UINT32_MAX: none */
+/* the write of a swapped-out page was queued: it stays in memory under
+ * writeback until its completion time */
+void swap_writeback_start(struct pglist_data *pgdat, unsigned long pfn, uint32_t slot, double done);
+/* end_page_writeback for every write completed by now (all if force);
+ * returns the pages freed */
+unsigned long swap_writeback_complete(struct pglist_data *pgdat, bool force);
+/* seconds until nr more writes have completed (-1: none in flight) */
+double swap_writeback_wait(const struct pglist_data *pgdat, unsigned long nr);
+/* the page of a slot still in memory (a swap cache hit) or PFN_NONE */
+unsigned long swap_cache_take(struct pglist_data *pgdat, uint32_t slot);
 void swap_free(struct pglist_data *pgdat, uint32_t slot);
 void swap_set_shadow(struct pglist_data *pgdat, uint32_t slot, uint32_t shadow);
 uint32_t swap_get_shadow(const struct pglist_data *pgdat, uint32_t slot);

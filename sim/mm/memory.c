@@ -166,6 +166,8 @@ int mm_access(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *m
               unsigned long vpage, unsigned long nr, bool write)
 {
 	(void)write;
+	if (pgdat->swap.wb_len)
+		swap_writeback_complete(pgdat, false);
 	for (unsigned long v = vpage; v < vpage + nr && v < mm->nr_vpages; v++) {
 		uint32_t e = mm->pte[v];
 		struct page *p;
@@ -177,6 +179,20 @@ int mm_access(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *m
 			continue;
 		}
 		count_vm_events(pgdat, PGFAULT, 1);
+		if (entry_nonres(e)) {
+			/* a swap cache hit: the page is still being written
+			 * out; map it back without I/O (a minor fault) */
+			unsigned long pfn = swap_cache_take(pgdat, e & ENTRY_VAL_MASK);
+			if (pfn != PFN_NONE) {
+				p = &pgdat->mem_map[pfn];
+				swap_free(pgdat, e & ENTRY_VAL_MASK);
+				mm->swapents--;
+				SetPageFlag(p, PG_young);
+				ctx->kernel_ns += pgdat->costs.fault_ns;
+				anon_page_map(pgdat, mm, p);
+				continue;
+			}
+		}
 		p = anon_page_alloc(pgdat, ctx, mm, v);
 		if (!p || mm->oom_victim) {
 			if (p) {
@@ -206,7 +222,8 @@ int mm_access(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *m
 }
 
 /* shrink_folio_list's anon path: add_to_swap, try_to_unmap, pageout.
- * The write is queued on the swap device; the page is free to go. */
+ * The write is queued on the swap device; the page stays under writeback
+ * until it completes (swap_writeback_start). */
 bool try_to_swap_out(struct pglist_data *pgdat, unsigned long pfn)
 {
 	struct page *p = &pgdat->mem_map[pfn];
@@ -223,7 +240,10 @@ bool try_to_swap_out(struct pglist_data *pgdat, unsigned long pfn)
 	mod_node_page_state(pgdat, NR_VMSCAN_WRITE, 1);
 	count_vm_events(pgdat, PSWPOUT, 1);
 	count_vm_events(pgdat, PGPGOUT, PAGE_SIZE >> 10);
-	blockdev_io(pgdat, &pgdat->swap.dev, 1, true, 0);
+	ClearPageFlag(p, PG_young);
+	ClearPageFlag(p, PG_referenced);
+	swap_writeback_start(pgdat, pfn, slot,
+	                     pgdat_now(pgdat) + blockdev_io(pgdat, &pgdat->swap.dev, 1, true, 0));
 	return true;
 }
 

@@ -18,6 +18,16 @@
 /* the context of the entry point running now: the model's `current` */
 static struct mm_ctx *cur_ctx;
 
+struct mm_ctx *mm_current(void)
+{
+	return cur_ctx;
+}
+
+void mm_set_current(struct mm_ctx *ctx)
+{
+	cur_ctx = ctx;
+}
+
 static inline void charge(double ns)
 {
 	if (cur_ctx)
@@ -901,7 +911,9 @@ static unsigned long zone_reclaimable_pages(const struct zone *zone)
 	if (get_nr_swap_pages(zone->zone_pgdat) > 0)
 		nr += (unsigned long)(zone_page_state(zone, NR_ZONE_INACTIVE_ANON) +
 		                      zone_page_state(zone, NR_ZONE_ACTIVE_ANON));
-	return nr;
+	/* pages under writeback sit on the kernel's LRU; the model keeps
+	 * them aside until their write completes */
+	return nr + (unsigned long)zone_page_state(zone, NR_ZONE_WRITE_PENDING);
 }
 
 static bool unreserve_highatomic(struct pglist_data *pgdat, const struct alloc_context *ac, bool force)
@@ -1069,6 +1081,9 @@ struct page *alloc_pages(struct pglist_data *pgdat, struct mm_ctx *ctx, gfp_t gf
 	if (order >= MAX_ORDER || ctx->cpu >= pgdat->nr_cpus)
 		return NULL;
 	cur_ctx = ctx;
+	/* writes completed by now have freed their pages */
+	if (pgdat->swap.wb_len)
+		swap_writeback_complete(pgdat, false);
 	ac.highest_zoneidx = (enum zone_type)gfp_zone(gfp);
 	ac.migratetype = gfp_migratetype(gfp);
 	ac.spread_dirty_pages = false;

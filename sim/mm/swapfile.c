@@ -42,7 +42,11 @@ int swap_setup(struct pglist_data *pgdat, unsigned long swap_pages, double laten
 
 	free(si->free_slots);
 	free(si->slot_shadow);
-	si->free_slots = si->slot_shadow = NULL;
+	free(si->slot_page);
+	free(si->wb);
+	si->free_slots = si->slot_shadow = si->slot_page = NULL;
+	si->wb = NULL;
+	si->wb_head = si->wb_len = si->wb_cap = 0;
 	si->pages = si->inuse = si->nr_free_slots = 0;
 	if (swap_pages >= ENTRY_VAL_MASK) {
 		snprintf(err, errlen, "swap of %lu pages is too large", swap_pages);
@@ -57,7 +61,8 @@ int swap_setup(struct pglist_data *pgdat, unsigned long swap_pages, double laten
 		return 0;
 	si->free_slots = malloc(swap_pages * sizeof(uint32_t));
 	si->slot_shadow = calloc(swap_pages, sizeof(uint32_t));
-	if (!si->free_slots || !si->slot_shadow) {
+	si->slot_page = calloc(swap_pages, sizeof(uint32_t));
+	if (!si->free_slots || !si->slot_shadow || !si->slot_page) {
 		snprintf(err, errlen, "out of memory for %lu swap slots", swap_pages);
 		return -1;
 	}
@@ -86,6 +91,8 @@ void swap_free(struct pglist_data *pgdat, uint32_t slot)
 	struct swap_info *si = &pgdat->swap;
 
 	VM_BUG_ON(slot >= si->pages || !si->inuse);
+	/* a page still being written to the slot goes when its write ends */
+	si->slot_page[slot] = 0;
 	si->free_slots[si->nr_free_slots++] = slot;
 	si->inuse--;
 }
@@ -98,4 +105,94 @@ void swap_set_shadow(struct pglist_data *pgdat, uint32_t slot, uint32_t shadow)
 uint32_t swap_get_shadow(const struct pglist_data *pgdat, uint32_t slot)
 {
 	return pgdat->swap.slot_shadow[slot];
+}
+
+/* ---- writeback of swapped-out pages ----
+ *
+ * The kernel frees a swapped-out page after its write completes
+ * (end_page_writeback, then reclaim finds it clean).  The model keeps the
+ * page allocated, off the LRU, PG_writeback and counted in nr_writeback,
+ * until its completion time on the device's FIFO queue, then frees it.  A
+ * fault on the slot meanwhile finds it in the swap cache and maps it back
+ * without I/O.  Completions come in ring order. */
+
+void swap_writeback_start(struct pglist_data *pgdat, unsigned long pfn, uint32_t slot, double done)
+{
+	struct swap_info *si = &pgdat->swap;
+	struct page *p = &pgdat->mem_map[pfn];
+
+	if (si->wb_len == si->wb_cap) {
+		unsigned long cap = si->wb_cap ? si->wb_cap * 2 : 1024;
+		struct wb_entry *n = malloc(cap * sizeof(*n));
+		if (!n)
+			abort();
+		for (unsigned long i = 0; i < si->wb_len; i++)
+			n[i] = si->wb[(si->wb_head + i) % si->wb_cap];
+		free(si->wb);
+		si->wb = n;
+		si->wb_head = 0;
+		si->wb_cap = cap;
+	}
+	si->wb[(si->wb_head + si->wb_len++) % si->wb_cap] = (struct wb_entry){ (uint32_t)pfn, done };
+	SetPageFlag(p, PG_writeback);
+	SetPageFlag(p, PG_reclaim);
+	p->private = slot;
+	si->slot_page[slot] = (uint32_t)pfn + 1;
+	mod_node_page_state(pgdat, NR_WRITEBACK, 1);
+	page_zone(pgdat, p)->vm_stat[NR_ZONE_WRITE_PENDING]++;
+}
+
+unsigned long swap_writeback_complete(struct pglist_data *pgdat, bool force)
+{
+	struct swap_info *si = &pgdat->swap;
+	double now = pgdat_now(pgdat);
+	unsigned long freed = 0;
+
+	while (si->wb_len && (force || !pgdat->clock || si->wb[si->wb_head].done <= now)) {
+		struct wb_entry w = si->wb[si->wb_head];
+		struct page *p = &pgdat->mem_map[w.pfn];
+		struct mm_ctx ctx = { 0 };
+
+		si->wb_head = (si->wb_head + 1) % si->wb_cap;
+		si->wb_len--;
+		ClearPageFlag(p, PG_writeback);
+		mod_node_page_state(pgdat, NR_WRITEBACK, -1);
+		page_zone(pgdat, p)->vm_stat[NR_ZONE_WRITE_PENDING]--;
+		if (!PageTest(p, PG_reclaim))
+			continue;               /* mapped back meanwhile */
+		if (si->slot_page[p->private] == w.pfn + 1)
+			si->slot_page[p->private] = 0;
+		p->private = 0;
+		__free_pages(pgdat, &ctx, p, 0);
+		freed++;
+	}
+	return freed;
+}
+
+double swap_writeback_wait(const struct pglist_data *pgdat, unsigned long nr)
+{
+	const struct swap_info *si = &pgdat->swap;
+	double wait;
+
+	if (!si->wb_len)
+		return -1;
+	if (nr > si->wb_len)
+		nr = si->wb_len;
+	wait = si->wb[(si->wb_head + nr - 1) % si->wb_cap].done - pgdat_now(pgdat);
+	return wait > 0 ? wait : 0;
+}
+
+unsigned long swap_cache_take(struct pglist_data *pgdat, uint32_t slot)
+{
+	struct swap_info *si = &pgdat->swap;
+	unsigned long pfn;
+
+	if (!si->slot_page[slot])
+		return PFN_NONE;
+	pfn = si->slot_page[slot] - 1;
+	si->slot_page[slot] = 0;
+	/* still under writeback: its completion only clears the flag */
+	ClearPageFlag(&pgdat->mem_map[pfn], PG_reclaim);
+	pgdat->mem_map[pfn].private = 0;
+	return pfn;
 }

@@ -163,6 +163,10 @@ static unsigned long shrink_inactive_list(struct pglist_data *pgdat, unsigned lo
 			}
 			sc->ctx->kernel_ns += c->unmap_ns + c->pageout_ns;
 			nr_pageout++;
+			/* counted as reclaimed now; freed when its write
+			 * completes (docs/model.md) */
+			nr_reclaimed++;
+			continue;
 		} else if (PageTest(p, PG_dirty)) {
 			/* only kswapd writes file pages, and only those it met
 			 * dirty before; the others are marked and activated */
@@ -401,11 +405,36 @@ static bool should_continue_reclaim(struct pglist_data *pgdat, unsigned long nr_
 	return inactive > compact_gap((unsigned)sc->order);
 }
 
+/* reclaim_throttle(VMSCAN_THROTTLE_WRITEBACK): with more pages under
+ * writeback than the reclaimer is asked to free, it waits (at most HZ/10)
+ * until enough of them have completed.  In the kernel the pages under
+ * writeback stay on the LRU, and a reclaimer that meets them again
+ * throttles; the model keeps them aside, so it bounds the writes in flight
+ * by what the reclaimer is after. */
+static void reclaim_throttle(struct pglist_data *pgdat, struct scan_control *sc)
+{
+	unsigned long in_flight = pgdat->swap.wb_len;
+	double wait;
+
+	if (in_flight <= sc->nr_to_reclaim)
+		return;
+	wait = swap_writeback_wait(pgdat, in_flight - sc->nr_to_reclaim);
+	if (wait > 0.1)
+		wait = 0.1;
+	if (pgdat->sleep && wait > 0) {
+		struct mm_ctx *cur = mm_current();
+		pgdat->sleep(pgdat, wait, pgdat->sleep_arg);
+		mm_set_current(cur);
+	}
+	swap_writeback_complete(pgdat, false);
+}
+
 static void shrink_node(struct pglist_data *pgdat, struct scan_control *sc)
 {
 	unsigned long nr_reclaimed;
 	bool reclaimable = false;
 
+	swap_writeback_complete(pgdat, false);
 	do {
 		nr_reclaimed = sc->nr_reclaimed;
 		prepare_scan_count(pgdat, sc);
@@ -415,6 +444,7 @@ static void shrink_node(struct pglist_data *pgdat, struct scan_control *sc)
 			sc->nr_reclaimed += shrink_slab(pgdat, sc->ctx, sc->priority);
 		if (sc->nr_reclaimed - nr_reclaimed)
 			reclaimable = true;
+		reclaim_throttle(pgdat, sc);
 	} while (should_continue_reclaim(pgdat, sc->nr_reclaimed - nr_reclaimed, sc));
 	if (reclaimable)
 		pgdat->kswapd_failures = 0;

@@ -81,6 +81,12 @@ struct blockdev {
 	unsigned long reads, writes;       /* pages */
 };
 
+/* A page under writeback and the virtual time its write completes. */
+struct wb_entry {
+	uint32_t pfn;
+	double done;
+};
+
 /* The swap area (swap_info_struct): a stack of free slots. */
 struct swap_info {
 	unsigned long pages;               /* slots */
@@ -88,6 +94,9 @@ struct swap_info {
 	uint32_t *free_slots;
 	unsigned long nr_free_slots;
 	uint32_t *slot_shadow;             /* workingset shadow of the page in the slot */
+	uint32_t *slot_page;               /* pfn + 1 of the page still being written to the slot */
+	struct wb_entry *wb;               /* writes in flight, in completion order (a ring) */
+	unsigned long wb_head, wb_len, wb_cap;
 	struct blockdev dev;
 };
 

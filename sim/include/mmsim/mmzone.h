@@ -206,6 +206,9 @@ struct pglist_data {
 	/* the virtual clock, in seconds (the engine sets it; 0 without one) */
 	double (*clock)(void *arg);
 	void *clock_arg;
+	/* block the calling actor for a while (reclaim throttling); NULL: no wait */
+	void (*sleep)(struct pglist_data *, double seconds, void *arg);
+	void *sleep_arg;
 	/* the OOM killer chose a victim: the engine stops its process */
 	void (*oom_notify)(struct pglist_data *, struct mm_struct *victim, void *arg);
 	void *oom_arg;
