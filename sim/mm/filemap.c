@@ -284,6 +284,16 @@ void mm_teardown(struct pglist_data *pgdat)
 	for (uint32_t i = 0; i < pgdat->nr_mms; i++)
 		if (pgdat->mms[i])
 			mmput(pgdat, &ctx, pgdat->mms[i]);
+	/* what is left on the anon lists is swap cache */
+	for (int l = LRU_INACTIVE_ANON; l <= LRU_ACTIVE_ANON; l++) {
+		uint32_t head = pgdat->lruvec.lists[l];
+		while (pgdat->mem_map[head].next != head) {
+			uint32_t pfn = pgdat->mem_map[head].next;
+			lruvec_del_page(pgdat, pfn);
+			swap_cache_delete(pgdat, pfn);
+			__free_pages(pgdat, &ctx, &pgdat->mem_map[pfn], 0);
+		}
+	}
 	for (uint32_t i = 0; i < pgdat->nr_inodes; i++) {
 		struct address_space *as = pgdat->inodes[i];
 		for (unsigned long j = 0; j < as->size; j++) {

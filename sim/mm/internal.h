@@ -113,9 +113,13 @@ uint32_t get_swap_page(struct pglist_data *pgdat);   /* UINT32_MAX: none */
 /* the write of a swapped-out page was queued: it stays in memory under
  * writeback until its completion time */
 void swap_writeback_start(struct pglist_data *pgdat, unsigned long pfn, uint32_t slot, double done);
-/* end_page_writeback for every write completed by now (all if force);
- * returns the pages freed */
+/* end_page_writeback for every write completed by now (all if force): a
+ * written page goes back to the tail of the inactive anon list, a clean
+ * swap cache page that reclaim frees; one whose slot was freed meanwhile
+ * (its process exited) is freed at once.  Returns the pages freed. */
 unsigned long swap_writeback_complete(struct pglist_data *pgdat, bool force);
+/* __delete_from_swap_cache for an unmapped swap cache page reclaim frees */
+void swap_cache_delete(struct pglist_data *pgdat, unsigned long pfn);
 /* seconds until nr more writes have completed (-1: none in flight) */
 double swap_writeback_wait(const struct pglist_data *pgdat, unsigned long nr);
 /* the page of a slot still in memory (a swap cache hit) or PFN_NONE */

@@ -157,6 +157,7 @@ static void anon_page_map(struct pglist_data *pgdat, struct mm_struct *mm, struc
 	unsigned long pfn = page_to_pfn(pgdat, p);
 
 	mm->pte[p->index] = ENTRY_PRESENT | (uint32_t)pfn;
+	p->mapcount = 1;
 	mm->rss_anon++;
 	mod_node_page_state(pgdat, NR_ANON_MAPPED, 1);
 	lruvec_add_page(pgdat, pfn, false);
@@ -242,6 +243,7 @@ bool try_to_swap_out(struct pglist_data *pgdat, unsigned long pfn)
 	count_vm_events(pgdat, PGPGOUT, PAGE_SIZE >> 10);
 	ClearPageFlag(p, PG_young);
 	ClearPageFlag(p, PG_referenced);
+	p->mapcount = 0;
 	swap_writeback_start(pgdat, pfn, slot,
 	                     pgdat_now(pgdat) + blockdev_io(pgdat, &pgdat->swap.dev, 1, true, 0));
 	return true;

@@ -151,7 +151,6 @@ unsigned long swap_writeback_complete(struct pglist_data *pgdat, bool force)
 	while (si->wb_len && (force || !pgdat->clock || si->wb[si->wb_head].done <= now)) {
 		struct wb_entry w = si->wb[si->wb_head];
 		struct page *p = &pgdat->mem_map[w.pfn];
-		struct mm_ctx ctx = { 0 };
 
 		si->wb_head = (si->wb_head + 1) % si->wb_cap;
 		si->wb_len--;
@@ -160,13 +159,31 @@ unsigned long swap_writeback_complete(struct pglist_data *pgdat, bool force)
 		page_zone(pgdat, p)->vm_stat[NR_ZONE_WRITE_PENDING]--;
 		if (!PageTest(p, PG_reclaim))
 			continue;               /* mapped back meanwhile */
-		if (si->slot_page[p->private] == w.pfn + 1)
-			si->slot_page[p->private] = 0;
-		p->private = 0;
-		__free_pages(pgdat, &ctx, p, 0);
-		freed++;
+		ClearPageFlag(p, PG_reclaim);
+		if (force || si->slot_page[p->private] != w.pfn + 1) {
+			/* the slot is gone (its process exited) */
+			struct mm_ctx ctx = { 0 };
+			if (si->slot_page[p->private] == w.pfn + 1)
+				si->slot_page[p->private] = 0;
+			p->private = 0;
+			__free_pages(pgdat, &ctx, p, 0);
+			freed++;
+			continue;
+		}
+		/* folio_rotate_reclaimable(): to the tail, for reclaim to free */
+		ClearPageFlag(p, PG_active);
+		lruvec_add_page(pgdat, w.pfn, true);
 	}
 	return freed;
+}
+
+void swap_cache_delete(struct pglist_data *pgdat, unsigned long pfn)
+{
+	struct page *p = &pgdat->mem_map[pfn];
+
+	if (pgdat->swap.slot_page && pgdat->swap.slot_page[p->private] == pfn + 1)
+		pgdat->swap.slot_page[p->private] = 0;
+	p->private = 0;
 }
 
 double swap_writeback_wait(const struct pglist_data *pgdat, unsigned long nr)
@@ -186,13 +203,18 @@ unsigned long swap_cache_take(struct pglist_data *pgdat, uint32_t slot)
 {
 	struct swap_info *si = &pgdat->swap;
 	unsigned long pfn;
+	struct page *p;
 
 	if (!si->slot_page[slot])
 		return PFN_NONE;
 	pfn = si->slot_page[slot] - 1;
+	p = &pgdat->mem_map[pfn];
 	si->slot_page[slot] = 0;
-	/* still under writeback: its completion only clears the flag */
-	ClearPageFlag(&pgdat->mem_map[pfn], PG_reclaim);
-	pgdat->mem_map[pfn].private = 0;
+	/* under writeback: its completion only clears the flag; written and
+	 * on the LRU: it comes off to be mapped again */
+	ClearPageFlag(p, PG_reclaim);
+	if (PageLRU(p))
+		lruvec_del_page(pgdat, pfn);
+	p->private = 0;
 	return pfn;
 }

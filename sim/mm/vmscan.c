@@ -155,17 +155,21 @@ static unsigned long shrink_inactive_list(struct pglist_data *pgdat, unsigned lo
 			putback(pgdat, pfn, false);
 			continue;
 		}
-		if (!file) {
-			/* add_to_swap(), try_to_unmap(), pageout() */
+		if (!file && !p->mapcount) {
+			/* a clean swap cache page whose write has completed
+			 * (rotated to the tail by end_page_writeback): drop it
+			 * from the swap cache and free it */
+			swap_cache_delete(pgdat, pfn);
+		} else if (!file) {
+			/* add_to_swap(), try_to_unmap(), pageout(): the page
+			 * stays under writeback; once written it comes back to
+			 * the tail of this list and is freed then */
 			if (!sc->may_swap || !sc->may_unmap || !try_to_swap_out(pgdat, pfn)) {
 				putback(pgdat, pfn, true);
 				continue;
 			}
 			sc->ctx->kernel_ns += c->unmap_ns + c->pageout_ns;
 			nr_pageout++;
-			/* counted as reclaimed now; freed when its write
-			 * completes (docs/model.md) */
-			nr_reclaimed++;
 			continue;
 		} else if (PageTest(p, PG_dirty)) {
 			/* only kswapd writes file pages, and only those it met

@@ -134,8 +134,11 @@ static void test_anon_past_ram_swaps(void **state)
 	/* the hot sets come back from swap */
 	assert_true(r->vm_events[PSWPIN] > 0);
 	assert_int_equal(r->vm_events[OOM_KILL], 0);
-	/* every page stolen from the anon list went to swap */
-	assert_int_equal(r->vm_events[PGSTEAL_ANON], r->vm_events[PSWPOUT]);
+	/* anon pages are freed only after their write: every page stolen
+	 * from the anon list went to swap, not every written page is freed
+	 * (some were faulted back from the swap cache) */
+	assert_true(r->vm_events[PGSTEAL_ANON] > 0);
+	assert_true(r->vm_events[PGSTEAL_ANON] <= r->vm_events[PSWPOUT]);
 }
 
 /* with swap exhausted, the OOM killer fires */
