@@ -457,6 +457,36 @@ static void test_highatomic_reserve(void **state)
 	assert_non_null(tl_alloc(m, GFP_KERNEL | __GFP_HIGH, 0));
 }
 
+/* should_reclaim_retry(): a request that can reclaim, and finds nothing
+ * to reclaim, releases the highatomic reserve (even the last block) before
+ * it goes to the OOM killer */
+static void test_highatomic_released_before_oom(void **state)
+{
+	struct vm_sysctl s = tl_sysctl();
+	struct machine *m;
+	struct zone *z;
+	unsigned long block;
+	struct page *p;
+	(void)state;
+
+	s.user_min_free_kbytes = 512;           /* min 128 pages */
+	s.watermark_boost_factor = 0;
+	m = tl_boot_dma32("vanilla", NULL, 16, &s);
+	z = tl_zone(m, Z32);
+	while (tl_alloc(m, MOVC, 7))
+		;
+	p = tl_alloc(m, GFP_ATOMIC, 2);
+	assert_non_null(p);
+	block = pageblock_start_pfn(tl_pfn(m, p));
+	assert_int_equal(z->nr_reserved_highatomic, 512);
+	/* no LRU pages, no processes: reclaim and the OOM killer find nothing */
+	assert_null(tl_alloc(m, GFP_KERNEL, 0));
+	assert_int_equal(z->nr_reserved_highatomic, 0);
+	assert_int_equal(tl_block_mt(m, block), MIGRATE_UNMOVABLE);
+	assert_int_equal(tl_stat(m, Z32, NR_FREE_HIGHATOMIC), 0);
+	assert_int_equal(m->pgdat.vm_events[OOM_KILL], 0);
+}
+
 /* reserve_highatomic_pageblock: at most 1% of the zone plus one block
  * (checked before reserving, so the last block may overshoot). */
 static void limit_case(unsigned long nr_blocks)
@@ -694,6 +724,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_fallback_order, tl_teardown),
 		cmocka_unit_test_teardown(test_largest_order_first, tl_teardown),
 		cmocka_unit_test_teardown(test_highatomic_reserve, tl_teardown),
+		cmocka_unit_test_teardown(test_highatomic_released_before_oom, tl_teardown),
 		cmocka_unit_test_teardown(test_highatomic_limit, tl_teardown),
 		cmocka_unit_test_teardown(test_watermark_boost, tl_teardown),
 		cmocka_unit_test_teardown(test_watermark_boost_disabled, tl_teardown),
