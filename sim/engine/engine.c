@@ -446,6 +446,7 @@ void engine_destroy(struct engine *e)
 		pgdat->kswapd_wake_arg = NULL;
 		pgdat->oom_notify = NULL;
 		pgdat->sleep = NULL;
+		pgdat->sleep_arg = NULL;
 		pgdat->oom_arg = NULL;
 	}
 	/* the daemons' semaphores stay: the daemons may still be blocked on

@@ -31,7 +31,6 @@ _Static_assert(ALLOC_KSWAPD == __GFP_KSWAPD_RECLAIM, "v6.2 relies on ALLOC_KSWAP
 struct alloc_context {
 	enum zone_type highest_zoneidx;
 	int migratetype;
-	bool spread_dirty_pages;
 };
 
 static inline const struct mm_policy_ops *pol(const struct pglist_data *pgdat)

@@ -1086,7 +1086,6 @@ struct page *alloc_pages(struct pglist_data *pgdat, struct mm_ctx *ctx, gfp_t gf
 		swap_writeback_complete(pgdat, false);
 	ac.highest_zoneidx = (enum zone_type)gfp_zone(gfp);
 	ac.migratetype = gfp_migratetype(gfp);
-	ac.spread_dirty_pages = false;
 	{
 		const struct zone *preferred = NULL;
 		for (int zi = (int)ac.highest_zoneidx; zi >= 0 && !preferred; zi--)

@@ -536,7 +536,6 @@ unsigned long try_to_free_pages(struct pglist_data *pgdat, struct mm_ctx *ctx, u
 	ctx->flags |= PF_MEMALLOC;
 	nr = do_try_to_free_pages(pgdat, &sc);
 	ctx->flags = saved;
-	ctx->nr_reclaimed += nr;
 	return nr;
 }
 

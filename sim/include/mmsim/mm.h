@@ -63,7 +63,6 @@ struct mm_ctx {
 	double kernel_ns;               /* kernel CPU time accumulated by calls */
 	double io_wait_ns;              /* time blocked on I/O (swap-in, reads): a sleep, not CPU */
 	struct mm_struct *mm;           /* the task's memory, if any (OOM victim check) */
-	unsigned long nr_reclaimed;     /* pages this task reclaimed (direct reclaim) */
 };
 
 /* The page allocator.  alloc_pages() returns NULL when the request cannot
