@@ -175,12 +175,34 @@ static int apply_set(const char *kv, struct vm_sysctl *s, struct mm_policy *poli
 			s->thp_enabled = true;
 		else if (!strcmp(val, "never"))
 			s->thp_enabled = false;
+		if (!strcmp(val, "always"))
+			s->thp_enabled_mode = THP_ENABLED_ALWAYS;
+		else if (!strcmp(val, "madvise"))
+			s->thp_enabled_mode = THP_ENABLED_MADVISE;
+		else if (!strcmp(val, "never"))
+			s->thp_enabled_mode = THP_ENABLED_NEVER;
 		else {
 			error("--set %s: '%s' is not one of always, madvise, never", key, val);
 			return -1;
 		}
 		return 0;
 	}
+	if (!strcmp(key, "transparent_hugepage.defrag")) {
+		static const char *const modes[] = { "always", "defer", "defer+madvise", "madvise", "never" };
+		for (int i = 0; i < 5; i++)
+			if (!strcmp(val, modes[i])) {
+				s->thp_defrag = i;
+				return 0;
+			}
+		error("--set %s: '%s' is not one of always, defer, defer+madvise, madvise, never", key, val);
+		return -1;
+	}
+	if (!strcmp(key, "vm.compaction_proactiveness"))
+		return set_int(key, val, 0, 100, &s->compaction_proactiveness);
+	if (!strcmp(key, "vm.extfrag_threshold"))
+		return set_int(key, val, 0, 1000, &s->extfrag_threshold);
+	if (!strcmp(key, "vm.swappiness"))
+		return set_int(key, val, 0, 200, &s->swappiness);
 	if (!strcmp(key, "kernel.config_compaction")) {
 		if (!strcmp(val, "yes"))
 			s->config_compaction = true;

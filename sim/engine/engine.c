@@ -305,6 +305,10 @@ static void task_main(int argc, char **argv)
 				t->iowait_ns += ctx.io_wait_ns;
 				sg_actor_sleep_for(ctx.io_wait_ns * 1e-9);
 			}
+			if (t->sleep > 0) {
+				sg_actor_sleep_for(t->sleep);
+				t->sleep = 0;
+			}
 			t->nr_quanta++;
 			ctx.kernel_ns = 0;
 			ctx.io_wait_ns = 0;

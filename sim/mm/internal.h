@@ -148,6 +148,10 @@ void remove_mapping(struct pglist_data *pgdat, unsigned long pfn);
 void file_page_written(struct pglist_data *pgdat, unsigned long pfn);
 void mm_teardown(struct pglist_data *pgdat);
 void inode_slab_evicted(struct pglist_data *pgdat, int cache, uint32_t owner);
+/* huge_memory.c's part in memory.c: split a THP into order-0 pages */
+#define HPAGE_PMD_ORDER pageblock_order
+void split_huge_page(struct pglist_data *pgdat, unsigned long head);
+gfp_t vma_thp_gfp_mask(const struct pglist_data *pgdat, bool madvised);
 /* the OOM reaper: free a victim's anon memory and swap */
 void oom_reap_mm(struct pglist_data *pgdat, struct mm_struct *mm);
 

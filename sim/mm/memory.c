@@ -116,14 +116,34 @@ unsigned long mm_grow(struct mm_struct *mm, unsigned long nr)
 		tables = (cap + PTRS_PER_PTE - 1) / PTRS_PER_PTE;
 		mm->pte = realloc(mm->pte, cap * sizeof(uint32_t));
 		mm->pgtables = realloc(mm->pgtables, tables * sizeof(uint32_t));
-		if (!mm->pte || !mm->pgtables)
+		mm->pmd_flags = realloc(mm->pmd_flags, tables);
+		if (!mm->pte || !mm->pgtables || !mm->pmd_flags)
 			abort();
 		memset(mm->pte + mm->cap_vpages, 0, (cap - mm->cap_vpages) * sizeof(uint32_t));
 		memset(mm->pgtables + old_tables, 0, (tables - old_tables) * sizeof(uint32_t));
+		memset(mm->pmd_flags + old_tables, 0, tables - old_tables);
 		mm->cap_vpages = cap;
 	}
 	mm->nr_vpages = start + nr;
 	return start;
+}
+
+unsigned long mm_mmap(struct mm_struct *mm, unsigned long nr)
+{
+	unsigned long pad = (PTRS_PER_PTE - mm->nr_vpages % PTRS_PER_PTE) % PTRS_PER_PTE;
+
+	if (pad)
+		mm_grow(mm, pad);       /* a hole: never touched */
+	return mm_grow(mm, nr);
+}
+
+void mm_madvise_hugepage(struct mm_struct *mm, unsigned long vpage, unsigned long nr)
+{
+	unsigned long first = (vpage + PTRS_PER_PTE - 1) / PTRS_PER_PTE;
+	unsigned long end = (vpage + nr) / PTRS_PER_PTE;
+
+	for (unsigned long i = first; i < end && i * PTRS_PER_PTE < mm->nr_vpages; i++)
+		mm->pmd_flags[i] |= PMD_HUGEPAGE;
 }
 
 /* A new anonymous page for vpage: do_anonymous_page() / do_swap_page() */
@@ -163,6 +183,146 @@ static void anon_page_map(struct pglist_data *pgdat, struct mm_struct *mm, struc
 	lruvec_add_page(pgdat, pfn, false);
 }
 
+/* ---- transparent huge pages (mm/huge_memory.c) ---- */
+
+/* vma_thp_gfp_mask(): the fault's gfp from transparent_hugepage/defrag;
+ * madvised is whether the area is MADV_HUGEPAGE */
+gfp_t vma_thp_gfp_mask(const struct pglist_data *pgdat, bool madvised)
+{
+	switch (pgdat->sysctl.thp_defrag) {
+	case THP_DEFRAG_ALWAYS:
+		return GFP_TRANSHUGE | (madvised ? 0 : __GFP_NORETRY);
+	case THP_DEFRAG_DEFER:
+		return GFP_TRANSHUGE_LIGHT | __GFP_KSWAPD_RECLAIM;
+	case THP_DEFRAG_DEFER_MADVISE:
+		return GFP_TRANSHUGE_LIGHT | (madvised ? __GFP_DIRECT_RECLAIM : __GFP_KSWAPD_RECLAIM);
+	case THP_DEFRAG_MADVISE:
+		return GFP_TRANSHUGE_LIGHT | (madvised ? __GFP_DIRECT_RECLAIM : 0);
+	default:
+		return GFP_TRANSHUGE_LIGHT;
+	}
+}
+
+/* hugepage_vma_check() for an anonymous fault at this pmd */
+static bool thp_fault_allowed(const struct pglist_data *pgdat, const struct mm_struct *mm,
+                              unsigned long pmd)
+{
+	switch (pgdat->sysctl.thp_enabled_mode) {
+	case THP_ENABLED_ALWAYS:
+		break;
+	case THP_ENABLED_MADVISE:
+		if (!(mm->pmd_flags[pmd] & PMD_HUGEPAGE))
+			return false;
+		break;
+	default:
+		return false;
+	}
+	/* the pmd is none (no page table yet) and the range is mapped */
+	return !mm->pgtables[pmd] && (pmd + 1) * PTRS_PER_PTE <= mm->nr_vpages;
+}
+
+/* do_huge_pmd_anonymous_page(): 0 when a THP was mapped, -1 to fall back
+ * to small pages */
+static int do_huge_pmd_anonymous_page(struct pglist_data *pgdat, struct mm_ctx *ctx,
+                                      struct mm_struct *mm, unsigned long pmd)
+{
+	bool madvised = mm->pmd_flags[pmd] & PMD_HUGEPAGE;
+	unsigned long base = pmd * PTRS_PER_PTE, pfn;
+	struct page *p, *pt;
+
+	p = alloc_pages(pgdat, ctx, vma_thp_gfp_mask(pgdat, madvised), HPAGE_PMD_ORDER);
+	if (!p) {
+		count_vm_events(pgdat, THP_FAULT_FALLBACK, 1);
+		return -1;
+	}
+	/* pte_alloc_one(): the page table deposited with the huge pmd */
+	pt = alloc_pages(pgdat, ctx, GFP_KERNEL_ACCOUNT, 0);
+	if (!pt) {
+		__free_pages(pgdat, ctx, p, HPAGE_PMD_ORDER);
+		count_vm_events(pgdat, THP_FAULT_FALLBACK, 1);
+		return -1;
+	}
+	pt->owner = PGOWN_PAGETABLE;
+	mm->pgtables[pmd] = (uint32_t)page_to_pfn(pgdat, pt) + 1;
+	mm->nr_pgtables++;
+	mod_node_page_state(pgdat, NR_PAGETABLE, 1);
+	pfn = page_to_pfn(pgdat, p);
+	p->owner = PGOWN_ANON;
+	p->mapping = mm->id;
+	p->index = (uint32_t)base;
+	p->mapcount = 1;
+	SetPageFlag(p, PG_swapbacked);
+	SetPageFlag(p, PG_young);
+	for (unsigned long i = 0; i < PTRS_PER_PTE; i++)
+		mm->pte[base + i] = ENTRY_PRESENT | (uint32_t)(pfn + i);
+	mm->pmd_flags[pmd] |= PMD_TRANS_HUGE;
+	mm->rss_anon += PTRS_PER_PTE;
+	mod_node_page_state(pgdat, NR_ANON_MAPPED, PTRS_PER_PTE);
+	mod_node_page_state(pgdat, NR_ANON_THPS, 1);
+	lruvec_add_page(pgdat, pfn, false);
+	/* clear_huge_page() */
+	ctx->kernel_ns += pgdat->costs.fault_ns + PTRS_PER_PTE * pgdat->costs.clear_page_ns;
+	count_vm_events(pgdat, PGFAULT, 1);
+	count_vm_events(pgdat, THP_FAULT_ALLOC, 1);
+	return 0;
+}
+
+/* split_huge_page(): the THP at head pfn becomes 512 order-0 anonymous
+ * pages, each on the LRU list the THP was on (after it, in order), still
+ * mapped by the ptes of its pmd */
+void split_huge_page(struct pglist_data *pgdat, unsigned long head)
+{
+	struct page *h = &pgdat->mem_map[head];
+	struct mm_struct *mm = pgdat->mms[h->mapping];
+	uint32_t keep = h->flags & ((1u << PG_active) | (1u << PG_referenced) | (1u << PG_young) |
+	                            (1u << PG_swapbacked) | (1u << PG_workingset) | PAGE_ZONE_MASK);
+	bool on_lru = PageLRU(h);
+
+	if (on_lru)
+		lruvec_del_page(pgdat, head);
+	for (unsigned long i = 0; i < PTRS_PER_PTE; i++) {
+		struct page *p = h + i;
+		p->flags = keep;
+		p->owner = PGOWN_ANON;
+		p->mapping = h->mapping;
+		p->index = h->index + (uint32_t)i;
+		p->refcount = 1;
+		p->mapcount = 1;
+		p->private = 0;
+		p->next = p->prev = PFN_NONE;
+	}
+	for (unsigned long i = 0; on_lru && i < PTRS_PER_PTE; i++)
+		lruvec_add_page(pgdat, head + i, false);
+	if (mm)
+		mm->pmd_flags[h->index / PTRS_PER_PTE] &= (uint8_t)~PMD_TRANS_HUGE;
+	mod_node_page_state(pgdat, NR_ANON_THPS, -1);
+	count_vm_events(pgdat, THP_SPLIT_PAGE, 1);
+}
+
+/* split_huge_pmd() of a partial munmap: the kernel maps the THP with ptes
+ * and splits it later (deferred split); the model splits it at once */
+static void split_huge_pmd(struct pglist_data *pgdat, struct mm_struct *mm, unsigned long pmd)
+{
+	split_huge_page(pgdat, entry_pfn(mm->pte[pmd * PTRS_PER_PTE]));
+}
+
+/* zap_huge_pmd(): unmap a whole THP and free it (an order-9 buddy) */
+static void zap_huge_pmd(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm,
+                         unsigned long pmd)
+{
+	unsigned long base = pmd * PTRS_PER_PTE, head = entry_pfn(mm->pte[base]);
+
+	if (PageLRU(&pgdat->mem_map[head]))
+		lruvec_del_page(pgdat, head);
+	__free_pages(pgdat, ctx, &pgdat->mem_map[head], HPAGE_PMD_ORDER);
+	for (unsigned long i = 0; i < PTRS_PER_PTE; i++)
+		mm->pte[base + i] = 0;
+	mm->pmd_flags[pmd] &= (uint8_t)~PMD_TRANS_HUGE;
+	mm->rss_anon -= PTRS_PER_PTE;
+	mod_node_page_state(pgdat, NR_ANON_MAPPED, -(long)PTRS_PER_PTE);
+	mod_node_page_state(pgdat, NR_ANON_THPS, -1);
+}
+
 int mm_access(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm,
               unsigned long vpage, unsigned long nr, bool write)
 {
@@ -176,8 +336,19 @@ int mm_access(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *m
 		if (mm->oom_victim)
 			return -1;
 		if (entry_present(e)) {
-			SetPageFlag(&pgdat->mem_map[entry_pfn(e)], PG_young);
+			p = &pgdat->mem_map[entry_pfn(e)];
+			if (PageTail(p))
+				p = &pgdat->mem_map[p->next];
+			SetPageFlag(p, PG_young);
 			continue;
+		}
+		if (!e && v % PTRS_PER_PTE == 0 && thp_fault_allowed(pgdat, mm, v / PTRS_PER_PTE)) {
+			if (!do_huge_pmd_anonymous_page(pgdat, ctx, mm, v / PTRS_PER_PTE)) {
+				v += PTRS_PER_PTE - 1;
+				continue;
+			}
+			if (mm->oom_victim)
+				return -1;
 		}
 		count_vm_events(pgdat, PGFAULT, 1);
 		if (entry_nonres(e)) {
@@ -249,11 +420,25 @@ bool try_to_swap_out(struct pglist_data *pgdat, unsigned long pfn)
 	return true;
 }
 
-/* zap_pte_range() over the whole area */
-static void zap_anon(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm)
+/* zap_pte_range() over [start, end): a THP mapped by a pmd goes whole
+ * (zap_huge_pmd) when the range covers it, and is split first when not */
+static void zap_range(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm,
+                      unsigned long start, unsigned long end)
 {
-	for (unsigned long v = 0; v < mm->nr_vpages; v++) {
+	for (unsigned long v = start; v < end; v++) {
 		uint32_t e = mm->pte[v];
+		unsigned long pmd = v / PTRS_PER_PTE;
+
+		if (mm->pmd_flags[pmd] & PMD_TRANS_HUGE) {
+			unsigned long base = pmd * PTRS_PER_PTE;
+			if (v == base && end - v >= PTRS_PER_PTE) {
+				zap_huge_pmd(pgdat, ctx, mm, pmd);
+				v += PTRS_PER_PTE - 1;
+				continue;
+			}
+			split_huge_pmd(pgdat, mm, pmd);
+			e = mm->pte[v];
+		}
 		if (entry_present(e)) {
 			unsigned long pfn = entry_pfn(e);
 			if (PageLRU(&pgdat->mem_map[pfn]))
@@ -267,6 +452,37 @@ static void zap_anon(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_st
 		}
 		mm->pte[v] = 0;
 	}
+}
+
+static void zap_anon(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm)
+{
+	zap_range(pgdat, ctx, mm, 0, mm->nr_vpages);
+}
+
+void mm_unmap(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm,
+              unsigned long vpage, unsigned long nr)
+{
+	unsigned long end = vpage + nr;
+
+	if (end > mm->nr_vpages)
+		end = mm->nr_vpages;
+	if (vpage >= end)
+		return;
+	zap_range(pgdat, ctx, mm, vpage, end);
+	/* free_pgtables(): the page tables of wholly unmapped 2 MiB ranges */
+	for (unsigned long i = (vpage + PTRS_PER_PTE - 1) / PTRS_PER_PTE; (i + 1) * PTRS_PER_PTE <= end; i++) {
+		if (mm->pgtables[i]) {
+			__free_pages(pgdat, ctx, &pgdat->mem_map[mm->pgtables[i] - 1], 0);
+			mod_node_page_state(pgdat, NR_PAGETABLE, -1);
+			mm->pgtables[i] = 0;
+			mm->nr_pgtables--;
+		}
+		mm->pmd_flags[i] = 0;
+	}
+	/* the top of the address space: give it back (and its partial pmd
+	 * flags), so that map/unmap cycles do not grow the area */
+	if (end == mm->nr_vpages)
+		mm->nr_vpages = vpage;
 }
 
 void oom_reap_mm(struct pglist_data *pgdat, struct mm_struct *mm)
@@ -285,5 +501,6 @@ void mmput(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm)
 	pgdat->mms[mm->id] = NULL;
 	free(mm->pte);
 	free(mm->pgtables);
+	free(mm->pmd_flags);
 	free(mm);
 }

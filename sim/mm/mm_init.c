@@ -97,6 +97,9 @@ void vm_sysctl_defaults(struct vm_sysctl *s)
 		.lowmem_reserve_ratio = { 256, 256, 32, 0 },
 		.percpu_pagelist_high_fraction = 0,
 		.thp_enabled = true,
+		.thp_enabled_mode = THP_ENABLED_MADVISE,
+		.thp_defrag = THP_DEFRAG_MADVISE,
+		.compaction_proactiveness = 20,
 		.config_compaction = true,
 		.swappiness = 60,
 		.vfs_cache_pressure = 100,
@@ -126,6 +129,9 @@ void mm_costs_defaults(struct mm_costs *c)
 		.slab_object_ns = 50,
 		.shrinker_object_ns = 100,
 		.fork_ns = 50000,
+		.clear_page_ns = 300,
+		.compact_scan_ns = 15,
+		.migrate_page_ns = 2000,
 	};
 }
 

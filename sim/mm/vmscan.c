@@ -161,6 +161,15 @@ static unsigned long shrink_inactive_list(struct pglist_data *pgdat, unsigned lo
 			 * from the swap cache and free it */
 			swap_cache_delete(pgdat, pfn);
 		} else if (!file) {
+			if (PageHead(p) && sc->may_swap && sc->may_unmap) {
+				/* no THP swap cluster in this model: add_to_swap()
+				 * fails for the folio, which is split; its tail
+				 * pages go to the list's tail, reclaimed next */
+				split_huge_page(pgdat, pfn);
+				count_vm_events(pgdat, THP_SWPOUT_FALLBACK, 1);
+				for (unsigned long t = 1; t < PTRS_PER_PTE; t++)
+					lruvec_add_page(pgdat, pfn + t, true);
+			}
 			/* add_to_swap(), try_to_unmap(), pageout(): the page
 			 * stays under writeback; once written it comes back to
 			 * the tail of this list and is freed then */

@@ -44,6 +44,7 @@ struct task {
 	double start, end;              /* virtual seconds */
 	double utime_ns, stime_ns;      /* user and system CPU time */
 	double iowait_ns;
+	double sleep;                   /* set by quantum(): seconds to sleep after it (nanosleep) */
 	bool exited, oom_killed;
 	unsigned long nr_quanta;
 	void *actor;                    /* the SimGrid actor */

@@ -93,6 +93,18 @@ void mmput(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm);
 /* brk/mmap: grow the anonymous area by nr pages (faulted on first touch);
  * returns the first new virtual page */
 unsigned long mm_grow(struct mm_struct *mm, unsigned long nr);
+/* mmap: a new anonymous area of nr pages whose start is aligned to
+ * PTRS_PER_PTE pages (2 MiB), as a THP-capable mapping is; returns its
+ * first virtual page */
+unsigned long mm_mmap(struct mm_struct *mm, unsigned long nr);
+/* madvise(MADV_HUGEPAGE): faults in the 2 MiB ranges wholly inside
+ * [vpage, vpage + nr) try a transparent huge page first */
+void mm_madvise_hugepage(struct mm_struct *mm, unsigned long vpage, unsigned long nr);
+/* munmap: free the pages and swap slots of [vpage, vpage + nr), and the
+ * page tables of the 2 MiB ranges it covers wholly; an area at the top of
+ * the address space is given back */
+void mm_unmap(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm,
+              unsigned long vpage, unsigned long nr);
 /* touch nr pages from vpage: present ones get their accessed bit, missing
  * ones are faulted in (pgfault), swapped ones read back (pgmajfault,
  * pswpin).  Returns 0, or -1 when memory could not be had (the task is

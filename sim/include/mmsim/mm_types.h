@@ -51,6 +51,7 @@ struct mm_struct {
 	uint32_t *pte;                     /* per virtual page */
 	unsigned long nr_vpages, cap_vpages;
 	uint32_t *pgtables;                /* page-table page per PTRS_PER_PTE vpages (pfn + 1; 0: none) */
+	uint8_t *pmd_flags;                /* per PTRS_PER_PTE vpages: PMD_* */
 	unsigned long nr_pgtables;
 	unsigned long rss_anon;            /* present anon pages */
 	unsigned long swapents;            /* swapped-out pages */
@@ -62,6 +63,9 @@ struct mm_struct {
 	bool oom_victim;                   /* killed: the owner stops at its next quantum */
 	void *owner;                       /* the engine's process */
 };
+
+#define PMD_HUGEPAGE  0x1u              /* VM_HUGEPAGE: madvise(MADV_HUGEPAGE) covers it */
+#define PMD_TRANS_HUGE 0x2u             /* mapped by a THP (pmd_trans_huge) */
 
 /* A file's page cache (struct address_space with its inode). */
 struct address_space {

@@ -113,6 +113,10 @@ static inline unsigned long high_wmark_pages(const struct zone *z) { return wmar
 static inline long zone_page_state(const struct zone *z, enum zone_stat_item i) { return z->vm_stat[i]; }
 
 /* The sysctls the allocator reads, by their /proc/sys/vm names. */
+enum { THP_ENABLED_ALWAYS, THP_ENABLED_MADVISE, THP_ENABLED_NEVER };
+enum { THP_DEFRAG_ALWAYS, THP_DEFRAG_DEFER, THP_DEFRAG_DEFER_MADVISE, THP_DEFRAG_MADVISE,
+       THP_DEFRAG_NEVER };
+
 struct vm_sysctl {
 	int  min_free_kbytes;           /* computed at boot unless set (user_min_free_kbytes) */
 	int  user_min_free_kbytes;      /* -1: not set by the user */
@@ -121,6 +125,9 @@ struct vm_sysctl {
 	int  lowmem_reserve_ratio[MAX_NR_ZONES];  /* 256 256 32 0 */
 	int  percpu_pagelist_high_fraction;       /* 0 */
 	bool thp_enabled;               /* transparent_hugepage/enabled is always or madvise */
+	int  thp_enabled_mode;          /* THP_ENABLED_*: always, madvise (default), never */
+	int  thp_defrag;                /* THP_DEFRAG_*: transparent_hugepage/defrag (madvise) */
+	int  compaction_proactiveness;  /* vm.compaction_proactiveness, 20 */
 	bool config_compaction;         /* not a sysctl: CONFIG_COMPACTION of the kernel booted */
 	int  swappiness;                /* vm.swappiness, 60 */
 	int  vfs_cache_pressure;        /* vm.vfs_cache_pressure, 100 */
@@ -147,6 +154,9 @@ struct mm_costs {
 	double slab_object_ns;          /* one kmem_cache_alloc or kmem_cache_free */
 	double shrinker_object_ns;      /* one object looked at by a slab shrinker */
 	double fork_ns;                 /* fork/exec bookkeeping beyond the memory it allocates */
+	double clear_page_ns;           /* zeroing one 4 KiB page (clear_huge_page: 512 of them) */
+	double compact_scan_ns;         /* one pfn looked at by a compaction scanner */
+	double migrate_page_ns;         /* unmapping, copying and remapping one 4 KiB page */
 };
 
 /* mm_page_alloc_extfrag, counted: every fallback __rmqueue_fallback takes. */

@@ -1,0 +1,83 @@
+/* results.h - runs stored in SQLite (schema: results/schema.sql, docs/schema.md).
+ *
+ * One run writes one database file.  Everything goes into a temporary
+ * file next to the target (TARGET.tmp.PID) inside one transaction;
+ * results_commit() commits, closes and renames it into place, so a run
+ * that is interrupted leaves no TARGET and at most a stray .tmp file.
+ * Files of many runs are combined by results_merge(), idempotently (rows
+ * are keyed by run_id).
+ *
+ * Every function returns 0, or -1 with a message naming the file in err.
+ */
+#ifndef MMSIM_RESULTS_H
+#define MMSIM_RESULTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct results_db;
+
+/* A run's identity and outcome (the runs table). */
+struct run_record {
+	char run_id[40];                 /* results_new_run_id(): unique, stable once written */
+	const char *name;                /* e.g. "kbuild-vanilla-s1" */
+	const char *sweep_id;            /* NULL outside a sweep */
+	const char *policy;
+	const char *workload;            /* "kbuild+thp_faulter" */
+	uint64_t seed;
+	const char *config;              /* the fully resolved scenario text */
+	const char *config_hash;         /* hex digest of config */
+	const char *mmsim_version, *git_commit, *build_type;
+	const char *started_at, *finished_at;    /* ISO 8601 UTC */
+	double wall_seconds, sim_seconds;
+	const char *status;              /* "ok", "failed", "bug" */
+	const char *error;               /* NULL if none */
+};
+
+/* a fresh run id (time, pid and a counter: unique across parallel runs) */
+void results_new_run_id(char out[40]);
+
+int  results_create(struct results_db **db, const char *path, char *err, size_t errlen);
+int  results_add_run(struct results_db *db, const struct run_record *r);
+/* params: the resolved scenario's key=value pairs (section.key) */
+int  results_add_param(struct results_db *db, const char *run_id, const char *key, const char *value);
+/* vmstat: a /proc/vmstat counter's delta over the measured window */
+int  results_add_vmstat(struct results_db *db, const char *run_id, const char *name, int64_t value);
+/* metrics: workload results (real_time, user_time, system_time, ...) */
+int  results_add_metric(struct results_db *db, const char *run_id, const char *name, double value);
+/* samples: a time series value at virtual time t */
+int  results_add_sample(struct results_db *db, const char *run_id, double t, const char *name, double value);
+/* block_census: the pageblock census at virtual time t, per migratetype:
+ * blocks, mixed blocks, and pages in mixed blocks by kind */
+int  results_add_census(struct results_db *db, const char *run_id, double t, const char *migratetype,
+                        long blocks, long mixed_blocks, long pages_lru, long pages_slab,
+                        long pages_kmem, long pages_other);
+/* pageblock map: the migratetype of block group `group` at time t
+ * (for the plot; one row per group of blocks and sample) */
+int  results_add_blockmap(struct results_db *db, const char *run_id, double t, long group,
+                          const char *migratetype);
+const char *results_errmsg(const struct results_db *db);
+/* commit, close, rename into place; on failure nothing is left at path */
+int  results_commit(struct results_db *db, char *err, size_t errlen);
+/* roll back, close, remove the temporary file */
+void results_abort(struct results_db *db);
+
+/* Is path a complete run file (exists, opens, has a runs row with status)?
+ * Used by sweeps to skip runs already done. */
+int  results_is_complete(const char *path);
+
+/* Merge run files (or merged files) into out (created if missing);
+ * rows already present are kept, so merging twice changes nothing. */
+int  results_merge(const char *out, const char *const *inputs, size_t n, char *err, size_t errlen);
+
+/* The cover letter's table (see compare.c for the rows and rules). */
+struct compare_opts {
+	const char *by;                  /* column key: "policy" (default) */
+	const char *baseline;            /* first column (default "vanilla" if present) */
+	const char *where;               /* an SQL condition on runs, e.g. "seed < 5" (NULL: all) */
+	int spread;                      /* add min/max over seeds (0/1) */
+};
+int  results_compare(FILE *out, const char *db_path, const struct compare_opts *o, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,109 @@
+/* workload.h - workloads as modules behind one interface.
+ *
+ * A workload is a table of operations (struct workload_ops) and a private
+ * state of priv_size bytes.  The run creates it by name from the registry
+ * (workload.c), sets its parameters from text (scenario file or --set),
+ * validates them, then start() creates its files and spawns its processes
+ * on the engine.  Processes touch memory only through mm.h; they never see
+ * zones.  Randomness comes from GSL generators seeded from (run seed,
+ * entity index), never from actor ids, so that the same seed gives the
+ * same jobs under every policy.
+ *
+ * Measured and background workloads: a measured workload (the kernel
+ * build) defines the measured window, from its start to the moment it
+ * calls workload_finished().  When every measured workload has finished,
+ * the set is "stopping": background workloads (the THP faulter) see
+ * workload_stopping() and end their processes, and the run's
+ * on_measured_end callback takes the closing counter snapshot.
+ *
+ * Adding a workload: write NAME.c with a `const struct workload_ops
+ * NAME_ops`, add it to workload_table[] in workload.c.  Nothing else.
+ */
+#ifndef MMSIM_WORKLOADS_WORKLOAD_H
+#define MMSIM_WORKLOADS_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "mmsim/engine.h"
+#include "mmsim/policy.h"      /* struct param_desc */
+
+struct workload;
+struct workload_set;
+
+/* A workload result: (name, value), stored in the results' metrics table. */
+struct metric {
+	char name[48];
+	double value;
+};
+
+struct workload_ops {
+	const char *name;
+	const char *desc;
+	const struct param_desc *params;         /* NULL-name terminated; def is the default text */
+	size_t priv_size;
+	bool measured;                           /* defines the measured window (see above) */
+
+	/* set one parameter from text; 0, or -1 with a message naming the key */
+	int    (*set_param)(struct workload *w, const char *key, const char *value,
+	                    char *err, size_t errlen);
+	/* all parameters set: reject combinations that cannot run */
+	int    (*validate)(struct workload *w, char *err, size_t errlen);
+	/* create files and spawn processes (w->engine, w->pgdat are set) */
+	int    (*start)(struct workload *w, char *err, size_t errlen);
+	/* after the run: up to n metrics into out; returns how many */
+	size_t (*report)(const struct workload *w, struct metric *out, size_t n);
+	/* free what start() and set_param() allocated (priv itself is freed by the core) */
+	void   (*fini)(struct workload *w);
+};
+
+struct workload {
+	const struct workload_ops *ops;
+	void *priv;                              /* priv_size bytes, zeroed, defaults applied */
+	unsigned index;                          /* position in the run (seeds: (seed, index, entity)) */
+	uint64_t seed;                           /* the run's seed */
+	struct pglist_data *pgdat;
+	struct engine *engine;
+	struct workload_set *set;
+	double t_start, t_end;                   /* virtual seconds; t_end < 0 until finished */
+	bool finished;
+};
+
+#define MAX_WORKLOADS 8
+struct workload_set {
+	struct workload *w[MAX_WORKLOADS];
+	unsigned n;
+	bool stopping;                           /* every measured workload has finished */
+	void (*on_measured_end)(struct workload_set *, void *arg);
+	void *arg;
+};
+
+/* registry */
+extern const struct workload_ops *const workload_table[];
+const struct workload_ops *workload_find(const char *name);
+const char *workload_names(void);                 /* "kbuild, thp_faulter, ..." */
+
+/* create with every parameter at its default (set_param on each def) */
+int  workload_create(const char *name, struct workload **out, char *err, size_t errlen);
+int  workload_set_param(struct workload *w, const char *key, const char *value, char *err, size_t errlen);
+int  workload_validate(struct workload *w, char *err, size_t errlen);
+void workload_destroy(struct workload *w);
+
+/* add to a set; starts nothing */
+int  workload_set_add(struct workload_set *s, struct workload *w);
+/* start every workload of the set on the engine, in order */
+int  workload_set_start(struct workload_set *s, struct engine *e, struct pglist_data *pgdat,
+                        uint64_t seed, char *err, size_t errlen);
+/* a measured workload is done: records t_end; the last one sets
+ * s->stopping and calls on_measured_end */
+void workload_finished(struct workload *w);
+static inline bool workload_stopping(const struct workload *w)
+{
+	return w->set && w->set->stopping;
+}
+
+/* GSL seeding helper: a seed from (run seed, workload index, entity), mixed
+ * (splitmix64) so that neighbouring entities get unrelated streams */
+uint64_t workload_seed(const struct workload *w, uint64_t entity);
+
+#endif
