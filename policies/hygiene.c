@@ -205,6 +205,86 @@ static bool hygiene_reclaim_retry_defers(const struct mm_policy *p)
 	return blocks_mode(p);
 }
 
+/* the RFC's compaction_suitable() (the form patch 008 refactors): the
+ * migration targets are free pages in movable blocks */
+static long hygiene_compaction_suitable_free_pages(const struct mm_policy *p, const struct zone *z)
+{
+	if (!blocks_mode(p))
+		return vanilla_compaction_free_pages(p, z);
+	return zone_page_state(z, NR_FREE_MOVABLE);
+}
+
+/* patch 009 __isolate_free_page(): a lid on concurrent compaction, against
+ * all free pages (free blocks alone are what compaction is producing) */
+static long hygiene_isolate_free_page_free_pages(const struct mm_policy *p, const struct zone *z)
+{
+	if (!blocks_mode(p))
+		return vanilla_compaction_free_pages(p, z);
+	return zone_page_state(z, NR_FREE_PAGES);
+}
+
+/* cover letter: with no fallbacks, only movable blocks hold movable pages,
+ * so compaction scans only those and skips the rest, in every mode */
+static bool hygiene_suitable_migration_source(const struct mm_policy *p, const struct compact_control *cc,
+                                              int block_mt)
+{
+	if (!H(p)->no_fallback || !p->pgdat->config_compaction)
+		return vanilla_suitable_migration_source(p, cc, block_mt);
+	return block_mt == MIGRATE_MOVABLE;
+}
+
+/* patch 009 __compact_finished(): done when the watermarks are restored
+ * (against free blocks): the request's for direct compaction, the high
+ * watermark for kcompactd */
+static bool hygiene_compact_finished(const struct mm_policy *p, const struct compact_control *cc)
+{
+	unsigned long mark;
+
+	if (!blocks_mode(p))
+		return vanilla_compact_finished(p, cc);
+	mark = p->ops.compaction_wmark(p, cc->zone, cc->direct_compaction, cc->alloc_flags);
+	return zone_watermark_ok(p->pgdat, cc->zone, (unsigned)cc->order, mark, cc->highest_zoneidx,
+	                         cc->alloc_flags);
+}
+
+/* patch 009: kcompactd works toward the high watermark */
+static unsigned long hygiene_compaction_wmark(const struct mm_policy *p, const struct zone *z, bool direct,
+                                              unsigned alloc_flags)
+{
+	if (!blocks_mode(p) || direct)
+		return vanilla_compaction_wmark(p, z, direct, alloc_flags);
+	return high_wmark_pages(z);
+}
+
+/* patches 004/009 and the RFC's block claiming: a freed page of at least
+ * the request's order is captured (split down by the caller); a whole
+ * block becomes the request's type; smaller pieces of movable blocks are
+ * not handed to other types */
+static int hygiene_compaction_capture(const struct mm_policy *p, const struct capture_control *capc,
+                                      unsigned order, int mt)
+{
+	if (!blocks_mode(p))
+		return v62_compaction_capture(capc, order, mt);
+	if (order < capc->order)
+		return -1;
+	if (order >= pageblock_order)
+		return capc->migratetype;
+	if (mt == MIGRATE_MOVABLE && capc->migratetype != MIGRATE_MOVABLE)
+		return -1;
+	return mt;
+}
+
+static bool hygiene_compact_retry_costly_limits(const struct mm_policy *p)
+{
+	return !blocks_mode(p);
+}
+
+/* patch 009 wakeup_kswapd(): a balanced node always wakes kcompactd */
+static bool hygiene_wakeup_kswapd_wakes_kcompactd(const struct mm_policy *p, gfp_t gfp)
+{
+	return blocks_mode(p) || !(gfp & __GFP_DIRECT_RECLAIM);
+}
+
 const struct mm_policy_ops hygiene_policy_ops = {
 	.name = "hygiene",
 	.desc = "the RFC's pageblock-hygiene allocator: MIGRATE_FREE blocks, no fallbacks, "
@@ -228,4 +308,12 @@ const struct mm_policy_ops hygiene_policy_ops = {
 	.last_resort_fallback = hygiene_last_resort_fallback,
 	.bdev_mapping_gfp = hygiene_bdev_mapping_gfp,
 	.reclaim_retry_defers_to_compaction = hygiene_reclaim_retry_defers,
+	.compaction_suitable_free_pages = hygiene_compaction_suitable_free_pages,
+	.isolate_free_page_free_pages = hygiene_isolate_free_page_free_pages,
+	.suitable_migration_source = hygiene_suitable_migration_source,
+	.compact_finished = hygiene_compact_finished,
+	.compaction_wmark = hygiene_compaction_wmark,
+	.compaction_capture = hygiene_compaction_capture,
+	.compact_retry_costly_limits = hygiene_compact_retry_costly_limits,
+	.wakeup_kswapd_wakes_kcompactd = hygiene_wakeup_kswapd_wakes_kcompactd,
 };

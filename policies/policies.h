@@ -12,4 +12,10 @@ int policy_parse_bool(const char *key, const char *value, bool *out, char *err, 
 long vanilla_zone_free_pages(const struct mm_policy *, const struct zone *, unsigned alloc_flags);
 bool vanilla_watermark_area_ok(const struct mm_policy *, const struct free_area *, unsigned alloc_flags);
 
+long vanilla_compaction_free_pages(const struct mm_policy *, const struct zone *);
+bool vanilla_suitable_migration_source(const struct mm_policy *, const struct compact_control *, int block_mt);
+bool vanilla_compact_finished(const struct mm_policy *, const struct compact_control *);
+unsigned long vanilla_compaction_wmark(const struct mm_policy *, const struct zone *, bool direct,
+                                       unsigned alloc_flags);
+
 #endif

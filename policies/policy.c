@@ -46,6 +46,10 @@ static int policy_table_check(const struct mm_policy_ops *o, char *err, size_t e
 		(const void *)o->wmark_gap, (const void *)o->reclaim_order,
 		(const void *)o->compact_order, (const void *)o->last_resort_fallback,
 		(const void *)o->bdev_mapping_gfp, (const void *)o->reclaim_retry_defers_to_compaction,
+		(const void *)o->compaction_suitable_free_pages, (const void *)o->isolate_free_page_free_pages,
+		(const void *)o->suitable_migration_source, (const void *)o->compact_finished,
+		(const void *)o->compaction_wmark, (const void *)o->compaction_capture,
+		(const void *)o->compact_retry_costly_limits, (const void *)o->wakeup_kswapd_wakes_kcompactd,
 	};
 	for (size_t i = 0; i < sizeof(mandatory) / sizeof(mandatory[0]); i++)
 		if (!mandatory[i]) {

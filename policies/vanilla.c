@@ -99,6 +99,57 @@ static bool vanilla_reclaim_retry_defers(const struct mm_policy *p)
 	return false;
 }
 
+/* v6.2 compaction_suitable() and __isolate_free_page() check the order-0
+ * watermark against NR_FREE_PAGES less what __zone_watermark_ok() calls
+ * unusable (the highatomic reserve) */
+long vanilla_compaction_free_pages(const struct mm_policy *p, const struct zone *z)
+{
+	return vanilla_zone_free_pages(p, z, ALLOC_CMA);
+}
+
+bool vanilla_suitable_migration_source(const struct mm_policy *p, const struct compact_control *cc,
+                                       int block_mt)
+{
+	(void)p;
+	return v62_suitable_migration_source(cc, block_mt);
+}
+
+bool vanilla_compact_finished(const struct mm_policy *p, const struct compact_control *cc)
+{
+	(void)p;
+	return v62_compact_finished(cc);
+}
+
+/* v6.2: direct compaction checks the request's watermark, kcompactd (no
+ * alloc_flags) the min watermark */
+unsigned long vanilla_compaction_wmark(const struct mm_policy *p, const struct zone *z, bool direct,
+                                       unsigned alloc_flags)
+{
+	(void)p, (void)direct;
+	return wmark_pages(z, alloc_flags & ALLOC_WMARK_MASK);
+}
+
+static int vanilla_compaction_capture(const struct mm_policy *p, const struct capture_control *capc,
+                                      unsigned order, int mt)
+{
+	(void)p;
+	return v62_compaction_capture(capc, order, mt);
+}
+
+static bool vanilla_compact_retry_costly_limits(const struct mm_policy *p)
+{
+	(void)p;
+	return true;
+}
+
+/* v6.2 wakeup_kswapd(): a balanced node wakes kcompactd only for requests
+ * that cannot compact by themselves */
+static bool vanilla_wakeup_kswapd_wakes_kcompactd(const struct mm_policy *p, gfp_t gfp)
+{
+	(void)p;
+	return !(gfp & __GFP_DIRECT_RECLAIM);
+}
+
 const struct mm_policy_ops vanilla_policy_ops = {
 	.name = "vanilla",
 	.desc = "Linux v6.2 page allocator: fallbacks, highatomic reserves, watermark boosting",
@@ -120,4 +171,12 @@ const struct mm_policy_ops vanilla_policy_ops = {
 	.last_resort_fallback = vanilla_last_resort_fallback,
 	.bdev_mapping_gfp = vanilla_bdev_mapping_gfp,
 	.reclaim_retry_defers_to_compaction = vanilla_reclaim_retry_defers,
+	.compaction_suitable_free_pages = vanilla_compaction_free_pages,
+	.isolate_free_page_free_pages = vanilla_compaction_free_pages,
+	.suitable_migration_source = vanilla_suitable_migration_source,
+	.compact_finished = vanilla_compact_finished,
+	.compaction_wmark = vanilla_compaction_wmark,
+	.compaction_capture = vanilla_compaction_capture,
+	.compact_retry_costly_limits = vanilla_compact_retry_costly_limits,
+	.wakeup_kswapd_wakes_kcompactd = vanilla_wakeup_kswapd_wakes_kcompactd,
 };

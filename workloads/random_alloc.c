@@ -133,6 +133,11 @@ int random_alloc_run(struct pglist_data *pgdat, const struct random_alloc_params
 			o.page->owner = (uint8_t)d->owner;
 			if (d->flag != NR_PAGEFLAGS)
 				SetPageFlag(o.page, d->flag);
+			/* the load holds its pages by pointer and keeps no
+			 * reverse map, and its "LRU" pages are on no list:
+			 * compaction must not move them (pinned) */
+			if (d->flag == PG_lru)
+				SetPageFlag(o.page, PG_pinned);
 			o.death = t + gsl_ran_exponential(rng, d->life * scale);
 			heap_push(o);
 			st->live_objects++;

@@ -257,6 +257,8 @@ int engine_init(struct engine *e, struct pglist_data *pgdat, const struct engine
 	pgdat->clock_arg = e;
 	pgdat->kswapd_wake = engine_kswapd_wake;
 	pgdat->kswapd_wake_arg = e;
+	pgdat->kcompactd_wake = engine_kcompactd_wake;
+	pgdat->kcompactd_wake_arg = e;
 	pgdat->oom_notify = engine_oom_notify;
 	pgdat->oom_arg = e;
 	pgdat->sleep = engine_mm_sleep;
@@ -448,6 +450,9 @@ void engine_destroy(struct engine *e)
 		pgdat->clock_arg = NULL;
 		pgdat->kswapd_wake = NULL;
 		pgdat->kswapd_wake_arg = NULL;
+		pgdat->kcompactd_wake = NULL;
+		pgdat->kcompactd_wake_arg = NULL;
+		pgdat->kcompactd_sleeping = false;
 		pgdat->oom_notify = NULL;
 		pgdat->sleep = NULL;
 		pgdat->sleep_arg = NULL;

@@ -42,6 +42,8 @@ void sampler_main(int argc, char **argv);
 
 /* kswapd's wake notifier (pgdat->kswapd_wake) */
 void engine_kswapd_wake(struct pglist_data *pgdat, void *arg);
+/* kcompactd's (pgdat->kcompactd_wake) */
+void engine_kcompactd_wake(struct pglist_data *pgdat, void *arg);
 /* the sampler's record, also taken at the end of engine_run() */
 void engine_take_sample(struct engine *e);
 

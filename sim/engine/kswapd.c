@@ -58,11 +58,11 @@ static void kswapd_try_to_sleep(struct engine *e, int alloc_order, int reclaim_o
 	struct pglist_data *pgdat = e->pgdat;
 	bool woken = false;
 
-	(void)alloc_order;
 	if (prepare_kswapd_sleep(pgdat, reclaim_order, highest_zoneidx)) {
-		/* Here v6.2 resets the compaction skip bits and calls
-		 * wakeup_kcompactd(pgdat, alloc_order, highest_zoneidx): that
-		 * hand-off comes with compaction (kcompactd.c is a stub). */
+		/* the skip bits direct compaction asked to flush are cleared,
+		 * and kcompactd gets the order kswapd reclaimed for */
+		reset_isolation_suitable(pgdat);
+		wakeup_kcompactd(pgdat, alloc_order, highest_zoneidx);
 		e->kswapd_awake = false;
 		if (sg_sem_acquire_timeout(e->kswapd_sem, KSWAPD_NAP_S) == 0) {
 			woken = true;

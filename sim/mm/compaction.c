@@ -1,52 +1,1001 @@
-/* compaction.c - memory compaction (mm/compaction.c).
+/* compaction.c - memory compaction (mm/compaction.c of v6.2).
  *
- * So far only what reclaim asks of it: compaction_suitable() and the
- * fragmentation index, in v6.2's form.  compact_zone, kcompactd and
- * capture come with the compaction model. */
+ * compact_zone() runs two scanners toward each other: the migrate scanner
+ * from the zone's start isolates movable pages (isolate_migratepages_block),
+ * the free scanner from the zone's end isolates free pages in movable
+ * blocks (isolate_freepages_block) as targets, and migrate_page() moves
+ * the former into the latter.  The freed sources merge in the buddy lists
+ * behind the migrate scanner, until a page of the requested order exists
+ * (compact_finished) or the scanners meet.  Where policies differ, the
+ * node's policy decides: which blocks the migrate scanner may take
+ * (suitable_migration_source), when the work is done (compact_finished),
+ * against which watermark, and what a task may capture.
+ *
+ * What the model leaves out: fast_find_migrateblock() and
+ * fast_isolate_freepages() (searches of the free lists that only shorten
+ * the scans), lock contention (COMPACT_CONTENDED never happens), and
+ * too_many_isolated() throttling.  Scanned pfns are counted as the kernel
+ * counts them, so compact_*_scanned compares with /proc/vmstat.
+ *
+ * Time: every pfn a scanner looks at costs compact_scan_ns, every page
+ * migrated migrate_page_ns, charged to the compacting task.
+ */
+#include <stdlib.h>
 #include "internal.h"
+
+static inline void charge(struct compact_control *cc, double ns)
+{
+	cc->ctx->kernel_ns += ns;
+}
+
+/* ------------------------------------------------------------------ */
+/* fragmentation: the index and the score */
+
+struct contig_page_info {
+	unsigned long free_pages, free_blocks_total, free_blocks_suitable;
+};
+
+static void fill_contig_page_info(const struct zone *zone, unsigned order, struct contig_page_info *info)
+{
+	*info = (struct contig_page_info){ 0, 0, 0 };
+	for (unsigned o = 0; o < MAX_ORDER; o++) {
+		unsigned long blocks = zone->free_area[o].nr_free;
+		info->free_blocks_total += blocks;
+		info->free_pages += blocks << o;
+		if (o >= order)
+			info->free_blocks_suitable += blocks << (o - order);
+	}
+}
 
 /* __fragmentation_index(): 0 means a request fails for lack of memory,
  * 1000 for fragmentation; -1000 when a suitable page is free */
 static int fragmentation_index(const struct zone *zone, unsigned order)
 {
-	unsigned long total = 0, free_pages = 0, suitable = 0;
+	struct contig_page_info info;
 
-	for (unsigned o = 0; o < MAX_ORDER; o++) {
-		unsigned long n = zone->free_area[o].nr_free;
-		total += n;
-		free_pages += n << o;
-		if (o >= order)
-			suitable += n << (o - order);
-	}
-	if (!total)
+	fill_contig_page_info(zone, order, &info);
+	if (!info.free_blocks_total)
 		return 0;
-	if (suitable)
+	if (info.free_blocks_suitable)
 		return -1000;
-	return 1000 - (int)((1000 + free_pages * 1000 / (1ul << order)) / total);
+	return 1000 - (int)((1000 + info.free_pages * 1000 / (1ul << order)) / info.free_blocks_total);
 }
 
-enum compact_result compaction_suitable(struct zone *zone, unsigned order, unsigned alloc_flags,
+/* extfrag_for_order(): % of free memory unusable for an order */
+static unsigned extfrag_for_order(const struct zone *zone, unsigned order)
+{
+	struct contig_page_info info;
+
+	fill_contig_page_info(zone, order, &info);
+	if (!info.free_pages)
+		return 0;
+	return (unsigned)((info.free_pages - (info.free_blocks_suitable << order)) * 100 / info.free_pages);
+}
+
+static unsigned fragmentation_score_zone(const struct zone *zone)
+{
+	return extfrag_for_order(zone, COMPACTION_HPAGE_ORDER);
+}
+
+static unsigned fragmentation_score_zone_weighted(const struct zone *zone)
+{
+	const struct pglist_data *pgdat = zone->zone_pgdat;
+	unsigned long node_present = 0;
+
+	for (int i = 0; i < MAX_NR_ZONES; i++)
+		node_present += pgdat->node_zones[i].present_pages;
+	return (unsigned)(zone->present_pages * fragmentation_score_zone(zone) / (node_present + 1));
+}
+
+unsigned fragmentation_score_node(const struct pglist_data *pgdat)
+{
+	unsigned score = 0;
+
+	for (int i = 0; i < MAX_NR_ZONES; i++)
+		if (populated_zone(&pgdat->node_zones[i]))
+			score += fragmentation_score_zone_weighted(&pgdat->node_zones[i]);
+	return score;
+}
+
+static unsigned fragmentation_score_wmark(const struct pglist_data *pgdat, bool low)
+{
+	int p = pgdat->sysctl.compaction_proactiveness;
+	unsigned wmark_low = 100u - (unsigned)p > 5u ? 100u - (unsigned)p : 5u;
+
+	return low ? wmark_low : (wmark_low + 10 < 100 ? wmark_low + 10 : 100);
+}
+
+/* ------------------------------------------------------------------ */
+/* deferral */
+
+void defer_compaction(struct zone *zone, int order)
+{
+	zone->compact_considered = 0;
+	zone->compact_defer_shift++;
+	if (order < zone->compact_order_failed)
+		zone->compact_order_failed = order;
+	if (zone->compact_defer_shift > COMPACT_MAX_DEFER_SHIFT)
+		zone->compact_defer_shift = COMPACT_MAX_DEFER_SHIFT;
+}
+
+bool compaction_deferred(struct zone *zone, int order)
+{
+	unsigned long defer_limit = 1ul << zone->compact_defer_shift;
+
+	if (order < zone->compact_order_failed)
+		return false;
+	if (++zone->compact_considered >= defer_limit) {
+		zone->compact_considered = (unsigned)defer_limit;
+		return false;
+	}
+	return true;
+}
+
+void compaction_defer_reset(struct zone *zone, int order, bool alloc_success)
+{
+	if (alloc_success) {
+		zone->compact_considered = 0;
+		zone->compact_defer_shift = 0;
+	}
+	if (order >= zone->compact_order_failed)
+		zone->compact_order_failed = order + 1;
+}
+
+static bool compaction_restarting(const struct zone *zone, int order)
+{
+	if (order < zone->compact_order_failed)
+		return false;
+	return zone->compact_defer_shift == COMPACT_MAX_DEFER_SHIFT &&
+	       zone->compact_considered >= 1u << zone->compact_defer_shift;
+}
+
+/* ------------------------------------------------------------------ */
+/* skip bits and cached scanner positions */
+
+void reset_cached_positions(struct zone *zone)
+{
+	zone->compact_cached_migrate_pfn[0] = zone->zone_start_pfn;
+	zone->compact_cached_migrate_pfn[1] = zone->zone_start_pfn;
+	zone->compact_cached_free_pfn = pageblock_start_pfn(zone_end_pfn(zone) - 1);
+	zone->compact_init_migrate_pfn = zone->zone_start_pfn;
+	zone->compact_init_free_pfn = zone->compact_cached_free_pfn;
+}
+
+/* __reset_isolation_suitable(): clear every skip bit of the zone */
+static void __reset_isolation_suitable(struct zone *zone)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+
+	for (unsigned long pfn = pageblock_start_pfn(zone->zone_start_pfn); pfn < zone_end_pfn(zone);
+	     pfn += pageblock_nr_pages)
+		set_pageblock_skip(pgdat, pfn, false);
+	zone->compact_blockskip_flush = false;
+	reset_cached_positions(zone);
+}
+
+void reset_isolation_suitable(struct pglist_data *pgdat)
+{
+	for (int i = 0; i < MAX_NR_ZONES; i++) {
+		struct zone *zone = &pgdat->node_zones[i];
+		if (populated_zone(zone) && zone->compact_blockskip_flush)
+			__reset_isolation_suitable(zone);
+	}
+}
+
+static bool isolation_suitable(const struct compact_control *cc, unsigned long pfn)
+{
+	if (cc->ignore_skip_hint)
+		return true;
+	return !get_pageblock_skip(cc->zone->zone_pgdat, pfn);
+}
+
+static void update_cached_migrate(struct compact_control *cc, unsigned long pfn)
+{
+	struct zone *zone = cc->zone;
+
+	pfn = pageblock_end_pfn(pfn - 1 < pfn ? pfn - 1 : pfn);
+	if (cc->no_set_skip_hint)
+		return;
+	if (pfn > zone->compact_cached_migrate_pfn[0])
+		zone->compact_cached_migrate_pfn[0] = pfn;
+	if (cc->mode != MIGRATE_ASYNC && pfn > zone->compact_cached_migrate_pfn[1])
+		zone->compact_cached_migrate_pfn[1] = pfn;
+}
+
+static void update_pageblock_skip(struct compact_control *cc, unsigned long pfn)
+{
+	struct zone *zone = cc->zone;
+
+	if (cc->no_set_skip_hint)
+		return;
+	set_pageblock_skip(zone->zone_pgdat, pfn, true);
+	if (pfn < zone->compact_cached_free_pfn)
+		zone->compact_cached_free_pfn = pfn;
+}
+
+/* pageblock_skip_persistent(): a block that a huge page fills is never
+ * worth scanning */
+static bool pageblock_skip_persistent(const struct pglist_data *pgdat, unsigned long pfn)
+{
+	const struct page *p = &pgdat->mem_map[pfn];
+
+	if (PageTail(p))
+		p = &pgdat->mem_map[p->next];
+	return PageHead(p) && page_order(p) >= pageblock_order;
+}
+
+/* ------------------------------------------------------------------ */
+/* the policy's decisions in v6.2's form (exported for the policies) */
+
+bool v62_suitable_migration_source(const struct compact_control *cc, int block_mt)
+{
+	/* only async direct compaction is choosy: blocks of the request's
+	 * type (movable requests take CMA too) */
+	if (cc->mode != MIGRATE_ASYNC || !cc->direct_compaction)
+		return true;
+	return block_mt == cc->migratetype;
+}
+
+/* the tail of __compact_finished(): is a page of the order free in the
+ * request's lists, or could the allocation steal one? */
+bool v62_compact_finished(const struct compact_control *cc)
+{
+	const struct pglist_data *pgdat = cc->zone->zone_pgdat;
+
+	for (unsigned order = (unsigned)cc->order; order < MAX_ORDER; order++) {
+		const struct free_area *area = &cc->zone->free_area[order];
+		if (!list_empty_pfn(pgdat, area->free_list[cc->migratetype]))
+			return true;
+		if (compact_find_suitable_fallback(pgdat, area, order, cc->migratetype) != -1)
+			return true;
+	}
+	return false;
+}
+
+int v62_compaction_capture(const struct capture_control *capc, unsigned order, int mt)
+{
+	if ((int)order != capc->compact_order)
+		return -1;
+	/* do not let lower order allocations pollute a movable pageblock */
+	if (order < pageblock_order && mt == MIGRATE_MOVABLE)
+		return -1;
+	return mt;
+}
+
+/* suitable_migration_target(): free pages of movable blocks, never a free
+ * page of pageblock order or more (that would undo compaction's work) */
+static bool suitable_migration_target(const struct compact_control *cc, unsigned long pfn)
+{
+	const struct pglist_data *pgdat = cc->zone->zone_pgdat;
+	const struct page *p = &pgdat->mem_map[pfn];
+
+	if (PageBuddy(p) && page_order(p) >= pageblock_order)
+		return false;
+	if (cc->ignore_block_suitable)
+		return true;
+	return get_pageblock_migratetype(pgdat, pfn) == MIGRATE_MOVABLE;
+}
+
+/* ------------------------------------------------------------------ */
+/* compaction_suitable */
+
+static enum compact_result __compaction_suitable(struct zone *zone, int order, unsigned alloc_flags,
+                                                 enum zone_type highest_zoneidx, long wmark_target)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	unsigned long watermark;
+	long min;
+
+	if (is_via_compact_memory(order))
+		return COMPACT_CONTINUE;
+	watermark = pol(pgdat)->compaction_wmark(pgdat->policy, zone, true, alloc_flags);
+	if (zone_watermark_ok(pgdat, zone, (unsigned)order, watermark, highest_zoneidx, alloc_flags))
+		return COMPACT_SUCCESS;
+	/* order-0 pages must be there for migration targets, plus the gap
+	 * (the pages in flight); costly orders ask for the low watermark */
+	watermark = (order > PAGE_ALLOC_COSTLY_ORDER ? low_wmark_pages(zone) : min_wmark_pages(zone)) +
+	            compact_gap((unsigned)order);
+	min = (long)watermark + zone->lowmem_reserve[highest_zoneidx];
+	if (wmark_target <= min)
+		return COMPACT_SKIPPED;
+	return COMPACT_CONTINUE;
+}
+
+enum compact_result compaction_suitable(struct zone *zone, int order, unsigned alloc_flags,
                                         enum zone_type highest_zoneidx)
 {
 	struct pglist_data *pgdat = zone->zone_pgdat;
-	unsigned long watermark = wmark_pages(zone, alloc_flags & ALLOC_WMARK_MASK);
-	enum compact_result ret;
+	long free_pages = pol(pgdat)->compaction_suitable_free_pages(pgdat->policy, zone);
+	enum compact_result ret = __compaction_suitable(zone, order, alloc_flags, highest_zoneidx, free_pages);
 
-	/* the high-order watermark is met already: nothing to do */
-	if (zone_watermark_ok(pgdat, zone, order, watermark, highest_zoneidx, alloc_flags))
-		return COMPACT_SUCCESS;
-	/* order-0 pages must be there for migration targets, plus the gap;
-	 * costly orders ask for the low watermark */
-	watermark = (order > PAGE_ALLOC_COSTLY_ORDER ? low_wmark_pages(zone) : min_wmark_pages(zone)) +
-	            compact_gap(order);
-	if (!zone_watermark_ok(pgdat, zone, 0, watermark, highest_zoneidx, ALLOC_CMA))
-		return COMPACT_SKIPPED;
-	ret = COMPACT_CONTINUE;
 	/* costly orders: only compact when failure would be fragmentation */
-	if (order > PAGE_ALLOC_COSTLY_ORDER) {
-		int fragindex = fragmentation_index(zone, order);
+	if (ret == COMPACT_CONTINUE && order > PAGE_ALLOC_COSTLY_ORDER) {
+		int fragindex = fragmentation_index(zone, (unsigned)order);
 		if (fragindex >= 0 && fragindex <= pgdat->sysctl.extfrag_threshold)
 			ret = COMPACT_NOT_SUITABLE_ZONE;
 	}
 	return ret;
+}
+
+/* compaction_zonelist_suitable(): is compaction worth retrying after
+ * reclaim?  Assumes reclaim frees a share of the reclaimable pages. */
+bool compaction_zonelist_suitable(struct pglist_data *pgdat, const struct alloc_context *ac, int order,
+                                  unsigned alloc_flags)
+{
+	for (int zi = (int)ac->highest_zoneidx; zi >= 0; zi--) {
+		struct zone *zone = &pgdat->node_zones[zi];
+		long available;
+
+		if (!populated_zone(zone))
+			continue;
+		available = pol(pgdat)->compaction_suitable_free_pages(pgdat->policy, zone);
+		available += (long)((zone_page_state(zone, NR_ZONE_INACTIVE_FILE) +
+		                     zone_page_state(zone, NR_ZONE_ACTIVE_FILE) +
+		                     (get_nr_swap_pages(pgdat) ? zone_page_state(zone, NR_ZONE_INACTIVE_ANON) +
+		                                                 zone_page_state(zone, NR_ZONE_ACTIVE_ANON) : 0)) /
+		                    (order ? order : 1));
+		if (__compaction_suitable(zone, order, alloc_flags, ac->highest_zoneidx, available) ==
+		    COMPACT_CONTINUE)
+			return true;
+	}
+	return false;
+}
+
+/* ------------------------------------------------------------------ */
+/* the free scanner */
+
+static void push_freepage(struct compact_control *cc, unsigned long pfn)
+{
+	if (cc->nr_freepages == cc->cap_freepages) {
+		unsigned cap = cc->cap_freepages ? cc->cap_freepages * 2 : 1024;
+		uint32_t *n = realloc(cc->freepages, cap * sizeof(*n));
+		if (!n)
+			abort();
+		cc->freepages = n;
+		cc->cap_freepages = cap;
+	}
+	cc->freepages[cc->nr_freepages++] = (uint32_t)pfn;
+}
+
+/* isolate_freepages_block(): take the free pages of [*start, end),
+ * splitting them to order 0, until enough; advances *start */
+static unsigned long isolate_freepages_block(struct compact_control *cc, unsigned long *start_pfn,
+                                             unsigned long end_pfn, unsigned stride)
+{
+	struct zone *zone = cc->zone;
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	unsigned long blockpfn = *start_pfn, nr_scanned = 0, total_isolated = 0;
+
+	for (; blockpfn < end_pfn; blockpfn += stride) {
+		struct page *page = &pgdat->mem_map[blockpfn];
+		unsigned long isolated;
+		unsigned order;
+
+		nr_scanned++;
+		if (PageHead(page) || PageTail(page)) {
+			const struct page *head = PageTail(page) ? &pgdat->mem_map[page->next] : page;
+			unsigned long head_pfn = page_to_pfn(pgdat, head);
+			blockpfn = head_pfn + (1ul << page_order(head)) - 1;
+			continue;
+		}
+		if (!PageBuddy(page))
+			continue;
+		order = page_order(page);
+		isolated = __isolate_free_page(zone, blockpfn, order);
+		if (!isolated)
+			break;
+		/* split_map_pages(): order-0 pages for the migration */
+		for (unsigned long i = 0; i < isolated; i++) {
+			struct page *p = &pgdat->mem_map[blockpfn + i];
+			p->flags &= PAGE_ZONE_MASK;
+			p->refcount = 1;
+			p->private = 0;
+			p->owner = PGOWN_NONE;
+			push_freepage(cc, blockpfn + i);
+		}
+		nr_scanned += isolated - 1;
+		total_isolated += isolated;
+		if (cc->nr_migratepages <= cc->nr_freepages) {
+			blockpfn += isolated;
+			break;
+		}
+		blockpfn += isolated - 1;
+	}
+	if (blockpfn > end_pfn)
+		blockpfn = end_pfn;
+	*start_pfn = blockpfn;
+	cc->total_free_scanned += nr_scanned;
+	charge(cc, (double)nr_scanned * pgdat->costs.compact_scan_ns);
+	if (total_isolated)
+		count_vm_events(pgdat, COMPACTISOLATED, total_isolated);
+	return total_isolated;
+}
+
+/* isolate_freepages(): from the cached free pfn down, block by block, to
+ * the migrate scanner's block */
+static void isolate_freepages(struct compact_control *cc)
+{
+	struct zone *zone = cc->zone;
+	unsigned long isolate_start_pfn = cc->free_pfn;
+	unsigned long block_start_pfn = pageblock_start_pfn(isolate_start_pfn);
+	unsigned long block_end_pfn = block_start_pfn + pageblock_nr_pages;
+	unsigned long low_pfn = pageblock_end_pfn(cc->migrate_pfn);
+	unsigned stride = cc->mode == MIGRATE_ASYNC ? COMPACT_CLUSTER_MAX : 1;
+
+	if (block_end_pfn > zone_end_pfn(zone))
+		block_end_pfn = zone_end_pfn(zone);
+	for (; block_start_pfn >= low_pfn; block_end_pfn = block_start_pfn,
+	     block_start_pfn -= pageblock_nr_pages, isolate_start_pfn = block_start_pfn) {
+		unsigned long nr_isolated;
+
+		if (block_start_pfn < zone->zone_start_pfn)
+			break;
+		if (!suitable_migration_target(cc, block_start_pfn))
+			continue;
+		if (!isolation_suitable(cc, block_start_pfn))
+			continue;
+		nr_isolated = isolate_freepages_block(cc, &isolate_start_pfn, block_end_pfn, stride);
+		if (isolate_start_pfn == block_end_pfn)
+			update_pageblock_skip(cc, block_start_pfn);
+		if (cc->nr_freepages >= cc->nr_migratepages) {
+			/* restart at the previous block next time if this one
+			 * was used up */
+			if (isolate_start_pfn >= block_end_pfn)
+				isolate_start_pfn = block_start_pfn - pageblock_nr_pages;
+			break;
+		} else if (isolate_start_pfn < block_end_pfn) {
+			break;          /* isolation failed early */
+		}
+		if (nr_isolated) {
+			stride = 1;
+			continue;
+		}
+		stride = stride << 1 < COMPACT_CLUSTER_MAX ? stride << 1 : COMPACT_CLUSTER_MAX;
+		if (block_start_pfn < pageblock_nr_pages)
+			break;
+	}
+	cc->free_pfn = isolate_start_pfn;
+}
+
+/* compaction_alloc(): a target page for one migration */
+static unsigned long compaction_alloc(struct compact_control *cc)
+{
+	if (!cc->nr_freepages) {
+		isolate_freepages(cc);
+		if (!cc->nr_freepages)
+			return PFN_NONE;
+	}
+	return cc->freepages[--cc->nr_freepages];
+}
+
+/* release_freepages(): give back unused targets; returns the highest pfn */
+static unsigned long release_freepages(struct compact_control *cc)
+{
+	struct pglist_data *pgdat = cc->zone->zone_pgdat;
+	unsigned long high_pfn = 0;
+
+	while (cc->nr_freepages) {
+		unsigned long pfn = cc->freepages[--cc->nr_freepages];
+		__free_pages(pgdat, cc->ctx, &pgdat->mem_map[pfn], 0);
+		if (pfn > high_pfn)
+			high_pfn = pfn;
+	}
+	return high_pfn;
+}
+
+/* ------------------------------------------------------------------ */
+/* the migrate scanner */
+
+static void putback_movable_pages(struct compact_control *cc)
+{
+	struct pglist_data *pgdat = cc->zone->zone_pgdat;
+
+	for (unsigned i = 0; i < cc->nr_migratepages; i++) {
+		unsigned long pfn = cc->migratepages[i];
+		ClearPageFlag(&pgdat->mem_map[pfn], PG_isolated);
+		if (!__PageMovable(&pgdat->mem_map[pfn]))
+			lruvec_add_page(pgdat, pfn, false);
+	}
+	cc->nr_migratepages = 0;
+}
+
+static inline unsigned long block_end_pfn_order(unsigned long pfn, int order)
+{
+	unsigned long n = 1ul << (order > 0 ? order : 0);
+	return (pfn + n) & ~(n - 1);
+}
+
+/* isolate_migratepages_block(): isolate up to COMPACT_CLUSTER_MAX pages
+ * of [low_pfn, end_pfn); async direct compaction gives up on an
+ * order-aligned block at its first page that cannot move */
+static void isolate_migratepages_block(struct compact_control *cc, unsigned long low_pfn,
+                                       unsigned long end_pfn)
+{
+	struct pglist_data *pgdat = cc->zone->zone_pgdat;
+	unsigned long nr_scanned = 0, nr_isolated = 0, next_skip_pfn = 0;
+	bool skip_on_failure = false, valid_page = false;
+	unsigned long valid_pfn = 0;
+
+	if (cc->direct_compaction && cc->mode == MIGRATE_ASYNC) {
+		skip_on_failure = true;
+		next_skip_pfn = block_end_pfn_order(low_pfn, cc->order);
+	}
+	for (; low_pfn < end_pfn; low_pfn++) {
+		struct page *page = &pgdat->mem_map[low_pfn];
+
+		if (skip_on_failure && low_pfn >= next_skip_pfn) {
+			if (nr_isolated)
+				break;
+			next_skip_pfn = block_end_pfn_order(low_pfn, cc->order);
+		}
+		nr_scanned++;
+		if (!valid_page && (low_pfn & (pageblock_nr_pages - 1)) == 0) {
+			if (!isolation_suitable(cc, low_pfn)) {
+				low_pfn = end_pfn;
+				goto out;
+			}
+			valid_page = true;
+			valid_pfn = low_pfn;
+		}
+		if (PageBuddy(page)) {
+			unsigned order = page_order(page);
+			if (order > 0 && order < MAX_ORDER)
+				low_pfn += (1ul << order) - 1;
+			continue;
+		}
+		/* compound pages (THP) are not compacted */
+		if (PageHead(page) || PageTail(page)) {
+			const struct page *head = PageTail(page) ? &pgdat->mem_map[page->next] : page;
+			low_pfn = page_to_pfn(pgdat, head) + (1ul << page_order(head)) - 1;
+			goto isolate_fail;
+		}
+		if (!PageLRU(page)) {
+			/* non-LRU movable pages (zsmalloc, balloon) */
+			if (__PageMovable(page) && !PageTest(page, PG_isolated) && !PageTest(page, PG_pinned)) {
+				SetPageFlag(page, PG_isolated);
+				goto isolate_success;
+			}
+			goto isolate_fail;
+		}
+		if (!page_migratable(pgdat, page, cc->gfp_mask))
+			goto isolate_fail;
+		lruvec_del_page(pgdat, low_pfn);
+		SetPageFlag(page, PG_isolated);
+isolate_success:
+		cc->migratepages[cc->nr_migratepages++] = (uint32_t)low_pfn;
+		nr_isolated++;
+		if (cc->nr_migratepages >= COMPACT_CLUSTER_MAX && !cc->finish_pageblock) {
+			low_pfn++;
+			break;
+		}
+		continue;
+isolate_fail:
+		if (!skip_on_failure)
+			continue;
+		/* the order-aligned block cannot be freed: give back what was
+		 * isolated in it and skip to the next */
+		if (nr_isolated) {
+			putback_movable_pages(cc);
+			nr_isolated = 0;
+		}
+		if (low_pfn < next_skip_pfn) {
+			low_pfn = next_skip_pfn - 1;
+			next_skip_pfn += 1ul << cc->order;
+		}
+	}
+	if (low_pfn > end_pfn)
+		low_pfn = end_pfn;
+out:
+	/* a block scanned to its end with nothing isolated (or rescanned)
+	 * is skipped until the skip bits are reset */
+	if (low_pfn == end_pfn && (!nr_isolated || cc->finish_pageblock)) {
+		if (valid_page)
+			set_pageblock_skip(pgdat, valid_pfn, true);
+		update_cached_migrate(cc, low_pfn);
+	}
+	cc->total_migrate_scanned += nr_scanned;
+	charge(cc, (double)nr_scanned * pgdat->costs.compact_scan_ns);
+	if (nr_isolated)
+		count_vm_events(pgdat, COMPACTISOLATED, nr_isolated);
+	cc->migrate_pfn = low_pfn;
+}
+
+enum isolate_migrate_t { ISOLATE_NONE, ISOLATE_SUCCESS };
+
+/* isolate_migratepages(): the next block the scanner may take pages from */
+static enum isolate_migrate_t isolate_migratepages(struct compact_control *cc)
+{
+	struct pglist_data *pgdat = cc->zone->zone_pgdat;
+	unsigned long low_pfn = cc->migrate_pfn;
+	unsigned long block_start_pfn = pageblock_start_pfn(low_pfn);
+	unsigned long block_end_pfn = pageblock_end_pfn(low_pfn);
+
+	if (block_start_pfn < cc->zone->zone_start_pfn)
+		block_start_pfn = cc->zone->zone_start_pfn;
+	for (; block_end_pfn <= cc->free_pfn;
+	     cc->migrate_pfn = low_pfn = block_end_pfn, block_start_pfn = block_end_pfn,
+	     block_end_pfn += pageblock_nr_pages) {
+		unsigned long end = block_end_pfn < zone_end_pfn(cc->zone) ? block_end_pfn : zone_end_pfn(cc->zone);
+
+		if ((low_pfn & (pageblock_nr_pages - 1)) == 0 && !isolation_suitable(cc, low_pfn))
+			continue;
+		if (pageblock_skip_persistent(pgdat, block_start_pfn) ||
+		    !pol(pgdat)->suitable_migration_source(pgdat->policy, cc,
+		                                           get_pageblock_migratetype(pgdat, block_start_pfn))) {
+			update_cached_migrate(cc, block_end_pfn);
+			continue;
+		}
+		isolate_migratepages_block(cc, low_pfn, end);
+		break;
+	}
+	return cc->nr_migratepages ? ISOLATE_SUCCESS : ISOLATE_NONE;
+}
+
+/* migrate_pages() with compaction_alloc(): every isolated page to a free
+ * target; with no target left, the rest go back (-ENOMEM).  Returns the
+ * pages that failed. */
+static unsigned migrate_pages(struct compact_control *cc)
+{
+	struct pglist_data *pgdat = cc->zone->zone_pgdat;
+	unsigned nr_succeeded = 0, nr_failed = 0;
+
+	for (unsigned i = 0; i < cc->nr_migratepages; i++) {
+		unsigned long src = cc->migratepages[i];
+		unsigned long dst = compaction_alloc(cc);
+
+		if (dst == PFN_NONE) {
+			/* put the rest back */
+			for (unsigned j = i; j < cc->nr_migratepages; j++) {
+				unsigned long pfn = cc->migratepages[j];
+				ClearPageFlag(&pgdat->mem_map[pfn], PG_isolated);
+				if (!__PageMovable(&pgdat->mem_map[pfn]))
+					lruvec_add_page(pgdat, pfn, false);
+			}
+			nr_failed = cc->nr_migratepages - i;
+			break;
+		}
+		migrate_page(pgdat, src, dst);
+		charge(cc, pgdat->costs.migrate_page_ns);
+		/* the old page is freed as the kernel frees it: to this CPU's
+		 * pcp list, whence check_drain merges it */
+		__free_pages(pgdat, cc->ctx, &pgdat->mem_map[src], 0);
+		nr_succeeded++;
+	}
+	cc->nr_migratepages = 0;
+	count_vm_events(pgdat, PGMIGRATE_SUCCESS, nr_succeeded);
+	count_vm_events(pgdat, PGMIGRATE_FAIL, nr_failed);
+	return nr_failed;
+}
+
+/* ------------------------------------------------------------------ */
+/* compact_zone */
+
+static bool compact_scanners_met(const struct compact_control *cc)
+{
+	return (cc->free_pfn >> pageblock_order) <= (cc->migrate_pfn >> pageblock_order);
+}
+
+static enum compact_result __compact_finished(struct compact_control *cc)
+{
+	struct pglist_data *pgdat = cc->zone->zone_pgdat;
+
+	if (compact_scanners_met(cc)) {
+		/* let the next compaction start anew; kswapd going to sleep
+		 * will clear the skip bits direct compaction set */
+		reset_cached_positions(cc->zone);
+		if (cc->direct_compaction)
+			cc->zone->compact_blockskip_flush = true;
+		return cc->whole_zone ? COMPACT_COMPLETE : COMPACT_PARTIAL_SKIPPED;
+	}
+	if (cc->proactive_compaction) {
+		if (pgdat->kswapd_running)
+			return COMPACT_PARTIAL_SKIPPED;
+		return fragmentation_score_zone(cc->zone) > fragmentation_score_wmark(pgdat, true)
+		       ? COMPACT_CONTINUE : COMPACT_SUCCESS;
+	}
+	if (is_via_compact_memory(cc->order))
+		return COMPACT_CONTINUE;
+	/* always finish a pageblock, to reduce later fallbacks */
+	if (cc->migrate_pfn & (pageblock_nr_pages - 1))
+		return COMPACT_CONTINUE;
+	if (pol(pgdat)->compact_finished(pgdat->policy, cc))
+		return COMPACT_SUCCESS;
+	return COMPACT_CONTINUE;        /* COMPACT_NO_SUITABLE_PAGE */
+}
+
+static enum compact_result compact_zone(struct compact_control *cc, struct capture_control *capc)
+{
+	struct zone *zone = cc->zone;
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	unsigned long start_pfn = zone->zone_start_pfn, end_pfn = zone_end_pfn(zone);
+	unsigned long last_migrated_pfn = 0;
+	bool sync = cc->mode != MIGRATE_ASYNC, update_cached;
+	enum compact_result ret;
+
+	cc->total_migrate_scanned = cc->total_free_scanned = 0;
+	cc->nr_migratepages = cc->nr_freepages = 0;
+	cc->migratetype = gfp_migratetype(cc->gfp_mask);
+	if (!is_via_compact_memory(cc->order)) {
+		unsigned long mark = pol(pgdat)->compaction_wmark(pgdat->policy, zone, cc->direct_compaction,
+		                                                  cc->alloc_flags);
+		/* the allocation can already succeed: nothing to do */
+		if (zone_watermark_ok(pgdat, zone, (unsigned)cc->order, mark, cc->highest_zoneidx,
+		                      cc->alloc_flags))
+			return COMPACT_SUCCESS;
+		ret = compaction_suitable(zone, cc->order, cc->alloc_flags, cc->highest_zoneidx);
+		if (ret == COMPACT_SKIPPED || ret == COMPACT_SUCCESS)
+			return ret;
+	}
+	/* failures recently, about to retry after deferral: rescan all */
+	if (compaction_restarting(zone, cc->order))
+		__reset_isolation_suitable(zone);
+	if (cc->whole_zone) {
+		cc->migrate_pfn = start_pfn;
+		cc->free_pfn = pageblock_start_pfn(end_pfn - 1);
+	} else {
+		cc->migrate_pfn = zone->compact_cached_migrate_pfn[sync];
+		cc->free_pfn = zone->compact_cached_free_pfn;
+		if (cc->free_pfn < start_pfn || cc->free_pfn >= end_pfn) {
+			cc->free_pfn = pageblock_start_pfn(end_pfn - 1);
+			zone->compact_cached_free_pfn = cc->free_pfn;
+		}
+		if (cc->migrate_pfn < start_pfn || cc->migrate_pfn >= end_pfn) {
+			cc->migrate_pfn = start_pfn;
+			zone->compact_cached_migrate_pfn[0] = zone->compact_cached_migrate_pfn[1] = start_pfn;
+		}
+		if (cc->migrate_pfn <= zone->compact_init_migrate_pfn)
+			cc->whole_zone = true;
+	}
+	/* keep async and sync positions together until a block yields pages */
+	update_cached = !sync && zone->compact_cached_migrate_pfn[0] == zone->compact_cached_migrate_pfn[1];
+
+	while ((ret = __compact_finished(cc)) == COMPACT_CONTINUE) {
+		unsigned long iteration_start_pfn = cc->migrate_pfn;
+
+		/* a block met twice in a row is scanned whole, then skipped */
+		cc->finish_pageblock = pageblock_start_pfn(last_migrated_pfn) ==
+		                       pageblock_start_pfn(iteration_start_pfn);
+rescan:
+		if (isolate_migratepages(cc) == ISOLATE_NONE) {
+			if (update_cached)
+				zone->compact_cached_migrate_pfn[1] = zone->compact_cached_migrate_pfn[0];
+			goto check_drain;
+		}
+		update_cached = false;
+		last_migrated_pfn = iteration_start_pfn;
+		if (migrate_pages(cc)) {
+			/* targets ran out: the scanners have met, or are about to */
+			if (!compact_scanners_met(cc)) {
+				ret = COMPACT_CONTENDED;
+				goto out;
+			}
+			if ((cc->migrate_pfn & (pageblock_nr_pages - 1)) && !cc->ignore_skip_hint &&
+			    !cc->finish_pageblock && cc->mode < MIGRATE_SYNC) {
+				cc->finish_pageblock = true;
+				if (cc->order == COMPACTION_HPAGE_ORDER)
+					last_migrated_pfn = 0;
+				goto rescan;
+			}
+		}
+		/* a captured page ends the compaction */
+		if (capc && capc->page != PFN_NONE) {
+			ret = COMPACT_SUCCESS;
+			break;
+		}
+check_drain:
+		/* the scanner left the order-aligned block it migrated from:
+		 * flush this CPU's freed pages so they merge (and are
+		 * captured), and compact_finished sees them */
+		if (cc->order > 0 && last_migrated_pfn) {
+			unsigned long current_block_start = cc->migrate_pfn & ~((1ul << cc->order) - 1);
+			if (last_migrated_pfn < current_block_start) {
+				drain_local_pages(pgdat, cc->ctx->cpu);
+				last_migrated_pfn = 0;
+				if (capc && capc->page != PFN_NONE) {
+					ret = COMPACT_SUCCESS;
+					break;
+				}
+			}
+		}
+	}
+out:
+	if (cc->nr_migratepages)
+		putback_movable_pages(cc);
+	if (cc->nr_freepages) {
+		unsigned long free_pfn = pageblock_start_pfn(release_freepages(cc));
+		/* only go back, never forward */
+		if (free_pfn > zone->compact_cached_free_pfn)
+			zone->compact_cached_free_pfn = free_pfn;
+	}
+	free(cc->freepages);
+	cc->freepages = NULL;
+	cc->cap_freepages = 0;
+	count_vm_events(pgdat, COMPACTMIGRATE_SCANNED, cc->total_migrate_scanned);
+	count_vm_events(pgdat, COMPACTFREE_SCANNED, cc->total_free_scanned);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* direct compaction */
+
+static enum compact_result compact_zone_order(struct zone *zone, struct mm_ctx *ctx, int order, gfp_t gfp,
+                                              enum compact_priority prio, unsigned alloc_flags,
+                                              enum zone_type highest_zoneidx,
+                                              struct capture_control *capc)
+{
+	struct compact_control cc = {
+		.zone = zone,
+		.ctx = ctx,
+		.order = order,
+		.gfp_mask = gfp,
+		.mode = prio == COMPACT_PRIO_ASYNC ? MIGRATE_ASYNC : MIGRATE_SYNC_LIGHT,
+		.alloc_flags = alloc_flags,
+		.highest_zoneidx = highest_zoneidx,
+		.direct_compaction = true,
+		.whole_zone = prio == MIN_COMPACT_PRIORITY,
+		.ignore_skip_hint = prio == MIN_COMPACT_PRIORITY,
+		.ignore_block_suitable = prio == MIN_COMPACT_PRIORITY,
+	};
+	enum compact_result ret;
+
+	capc->zone = zone;
+	ret = compact_zone(&cc, capc);
+	capc->zone = NULL;
+	if (capc->page != PFN_NONE)
+		ret = COMPACT_SUCCESS;
+	return ret;
+}
+
+enum compact_result try_to_compact_pages(struct pglist_data *pgdat, struct mm_ctx *ctx, gfp_t gfp,
+                                         unsigned order, unsigned alloc_flags,
+                                         const struct alloc_context *ac, enum compact_priority prio,
+                                         struct capture_control *capc)
+{
+	enum compact_result rc = COMPACT_SKIPPED;
+
+	/* compaction migrates pages, which may need I/O */
+	if (!(gfp & __GFP_IO))
+		return COMPACT_SKIPPED;
+	for (int zi = (int)ac->highest_zoneidx; zi >= 0; zi--) {
+		struct zone *zone = &pgdat->node_zones[zi];
+		enum compact_result status;
+
+		if (!populated_zone(zone))
+			continue;
+		if (prio > MIN_COMPACT_PRIORITY && compaction_deferred(zone, (int)order)) {
+			if (rc < COMPACT_DEFERRED)
+				rc = COMPACT_DEFERRED;
+			continue;
+		}
+		status = compact_zone_order(zone, ctx, (int)order, gfp, prio, alloc_flags,
+		                            ac->highest_zoneidx, capc);
+		if (status > rc)
+			rc = status;
+		if (status == COMPACT_SUCCESS) {
+			/* the allocation should succeed: stop */
+			compaction_defer_reset(zone, (int)order, false);
+			break;
+		}
+		/* sync compaction that scanned everything defers the next */
+		if (prio != COMPACT_PRIO_ASYNC && (status == COMPACT_COMPLETE || status == COMPACT_PARTIAL_SKIPPED))
+			defer_compaction(zone, (int)order);
+	}
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* kcompactd */
+
+static bool kcompactd_node_suitable(struct pglist_data *pgdat)
+{
+	const struct mm_policy_ops *ops = pol(pgdat);
+	int order = pgdat->kcompactd_max_order;
+
+	for (int zi = 0; zi <= (int)pgdat->kcompactd_highest_zoneidx; zi++) {
+		struct zone *zone = &pgdat->node_zones[zi];
+		if (!populated_zone(zone))
+			continue;
+		/* the allocation can already succeed here */
+		if (zone_watermark_ok(pgdat, zone, (unsigned)order, ops->compaction_wmark(pgdat->policy, zone, false, 0),
+		                      pgdat->kcompactd_highest_zoneidx, 0))
+			continue;
+		if (compaction_suitable(zone, order, 0, pgdat->kcompactd_highest_zoneidx) == COMPACT_CONTINUE)
+			return true;
+	}
+	return false;
+}
+
+void wakeup_kcompactd(struct pglist_data *pgdat, int order, enum zone_type highest_zoneidx)
+{
+	if (!order || !pgdat->config_compaction)
+		return;
+	if (pgdat->kcompactd_max_order < order)
+		pgdat->kcompactd_max_order = order;
+	if (pgdat->kcompactd_highest_zoneidx > highest_zoneidx)
+		pgdat->kcompactd_highest_zoneidx = highest_zoneidx;
+	if (!pgdat->kcompactd_sleeping || !pgdat->kcompactd_wake)
+		return;
+	if (!kcompactd_node_suitable(pgdat))
+		return;
+	pgdat->kcompactd_wake(pgdat, pgdat->kcompactd_wake_arg);
+}
+
+void kcompactd_do_work(struct pglist_data *pgdat, struct mm_ctx *ctx)
+{
+	const struct mm_policy_ops *ops = pol(pgdat);
+	int order = pgdat->kcompactd_max_order;
+	enum zone_type highest_zoneidx = pgdat->kcompactd_highest_zoneidx;
+
+	count_vm_events(pgdat, KCOMPACTD_WAKE, 1);
+	for (int zi = 0; zi <= (int)highest_zoneidx; zi++) {
+		struct zone *zone = &pgdat->node_zones[zi];
+		struct compact_control cc = {
+			.zone = zone,
+			.ctx = ctx,
+			.order = order,
+			.highest_zoneidx = highest_zoneidx,
+			.mode = MIGRATE_SYNC_LIGHT,
+			.gfp_mask = GFP_KERNEL,
+		};
+		enum compact_result status;
+
+		if (!populated_zone(zone))
+			continue;
+		if (compaction_deferred(zone, order))
+			continue;
+		if (zone_watermark_ok(pgdat, zone, (unsigned)order, ops->compaction_wmark(pgdat->policy, zone, false, 0),
+		                      (enum zone_type)zi, 0))
+			continue;
+		if (compaction_suitable(zone, order, 0, (enum zone_type)zi) != COMPACT_CONTINUE)
+			continue;
+		status = compact_zone(&cc, NULL);
+		if (status == COMPACT_SUCCESS) {
+			compaction_defer_reset(zone, order, false);
+		} else if (status == COMPACT_PARTIAL_SKIPPED || status == COMPACT_COMPLETE) {
+			/* pages stranded on pcp lists could merge */
+			drain_all_pages(pgdat);
+			defer_compaction(zone, order);
+		}
+		count_vm_events(pgdat, KCOMPACTD_MIGRATE_SCANNED, cc.total_migrate_scanned);
+		count_vm_events(pgdat, KCOMPACTD_FREE_SCANNED, cc.total_free_scanned);
+	}
+	/* done until woken again; keep a request that came meanwhile */
+	if (pgdat->kcompactd_max_order <= order)
+		pgdat->kcompactd_max_order = 0;
+	if (pgdat->kcompactd_highest_zoneidx >= highest_zoneidx)
+		pgdat->kcompactd_highest_zoneidx = MAX_NR_ZONES - 1;
+}
+
+bool should_proactive_compact_node(struct pglist_data *pgdat)
+{
+	if (!pgdat->config_compaction || !pgdat->sysctl.compaction_proactiveness || pgdat->kswapd_running)
+		return false;
+	return fragmentation_score_node(pgdat) > fragmentation_score_wmark(pgdat, false);
+}
+
+bool proactive_compact_node(struct pglist_data *pgdat, struct mm_ctx *ctx)
+{
+	unsigned prev_score = fragmentation_score_node(pgdat);
+
+	for (int zi = 0; zi < MAX_NR_ZONES; zi++) {
+		struct zone *zone = &pgdat->node_zones[zi];
+		struct compact_control cc = {
+			.zone = zone,
+			.ctx = ctx,
+			.order = -1,
+			.highest_zoneidx = MAX_NR_ZONES - 1,
+			.mode = MIGRATE_SYNC_LIGHT,
+			.ignore_skip_hint = true,
+			.whole_zone = true,
+			.gfp_mask = GFP_KERNEL,
+			.proactive_compaction = true,
+		};
+
+		if (!populated_zone(zone))
+			continue;
+		compact_zone(&cc, NULL);
+		count_vm_events(pgdat, KCOMPACTD_MIGRATE_SCANNED, cc.total_migrate_scanned);
+		count_vm_events(pgdat, KCOMPACTD_FREE_SCANNED, cc.total_free_scanned);
+	}
+	return fragmentation_score_node(pgdat) >= prev_score;
 }

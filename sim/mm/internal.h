@@ -155,12 +155,90 @@ gfp_t vma_thp_gfp_mask(const struct pglist_data *pgdat, bool madvised);
 /* the OOM reaper: free a victim's anon memory and swap */
 void oom_reap_mm(struct pglist_data *pgdat, struct mm_struct *mm);
 
-/* ---- compaction.c ---- */
+/* ---- compaction.c, migrate.c ---- */
 enum compact_result { COMPACT_NOT_SUITABLE_ZONE, COMPACT_SKIPPED, COMPACT_DEFERRED,
                       COMPACT_NO_SUITABLE_PAGE, COMPACT_CONTINUE, COMPACT_COMPLETE,
                       COMPACT_PARTIAL_SKIPPED, COMPACT_CONTENDED, COMPACT_SUCCESS };
+enum compact_priority { COMPACT_PRIO_SYNC_FULL, MIN_COMPACT_PRIORITY = COMPACT_PRIO_SYNC_FULL,
+                        COMPACT_PRIO_SYNC_LIGHT, MIN_COMPACT_COSTLY_PRIORITY = COMPACT_PRIO_SYNC_LIGHT,
+                        DEF_COMPACT_PRIORITY = COMPACT_PRIO_SYNC_LIGHT,
+                        COMPACT_PRIO_ASYNC, INIT_COMPACT_PRIORITY = COMPACT_PRIO_ASYNC };
+enum migrate_mode { MIGRATE_ASYNC, MIGRATE_SYNC_LIGHT, MIGRATE_SYNC };
+#define COMPACT_CLUSTER_MAX   32u       /* SWAP_CLUSTER_MAX */
+#define MAX_COMPACT_RETRIES   16
+#define COMPACT_MAX_DEFER_SHIFT 6
+#define COMPACTION_HPAGE_ORDER pageblock_order
+
 static inline unsigned long compact_gap(unsigned order) { return 2ul << order; }
-enum compact_result compaction_suitable(struct zone *zone, unsigned order, unsigned alloc_flags,
+
+/* struct compact_control: one compact_zone() run */
+struct compact_control {
+	struct zone *zone;
+	struct mm_ctx *ctx;             /* whose time it is */
+	int order;                      /* -1: is_via_compact_memory (proactive) */
+	int migratetype;                /* of the request (gfp_migratetype) */
+	gfp_t gfp_mask;
+	unsigned alloc_flags;
+	enum zone_type highest_zoneidx;
+	enum migrate_mode mode;
+	bool direct_compaction;
+	bool whole_zone, ignore_skip_hint, ignore_block_suitable, no_set_skip_hint;
+	bool proactive_compaction;
+	bool finish_pageblock;
+	bool contended;
+	unsigned long migrate_pfn, free_pfn;
+	unsigned long total_migrate_scanned, total_free_scanned;
+	/* the isolated pages: sources to migrate, free targets (order 0) */
+	uint32_t migratepages[COMPACT_CLUSTER_MAX];
+	unsigned nr_migratepages;
+	uint32_t *freepages;            /* a stack of isolated free pages */
+	unsigned nr_freepages, cap_freepages;
+};
+
+/* struct capture_control: a page freed during direct compaction that
+ * satisfies the request goes straight to the compacting task (set up by
+ * the page allocator, as patch 004 moves it) */
+struct capture_control {
+	struct zone *zone;              /* set while compact_zone runs (capc->cc) */
+	unsigned order;                 /* the request's order */
+	int compact_order;              /* the order compaction works toward */
+	int migratetype;                /* the request's */
+	unsigned long page;             /* the captured pfn, or PFN_NONE */
+};
+
+static inline bool is_via_compact_memory(int order) { return order == -1; }
+
+/* compaction_suitable() of v6.2: SUCCESS when the request would succeed,
+ * SKIPPED without the order-0 pages migration targets need, NOT_SUITABLE
+ * when the fragmentation index says failure is for lack of memory */
+enum compact_result compaction_suitable(struct zone *zone, int order, unsigned alloc_flags,
                                         enum zone_type highest_zoneidx);
+/* try_to_compact_pages(): direct compaction over the zonelist */
+enum compact_result try_to_compact_pages(struct pglist_data *pgdat, struct mm_ctx *ctx, gfp_t gfp,
+                                         unsigned order, unsigned alloc_flags,
+                                         const struct alloc_context *ac, enum compact_priority prio,
+                                         struct capture_control *capc);
+/* compaction_zonelist_suitable(): would reclaim make compaction possible? */
+bool compaction_zonelist_suitable(struct pglist_data *pgdat, const struct alloc_context *ac,
+                                  int order, unsigned alloc_flags);
+void defer_compaction(struct zone *zone, int order);
+bool compaction_deferred(struct zone *zone, int order);
+void compaction_defer_reset(struct zone *zone, int order, bool alloc_success);
+void reset_cached_positions(struct zone *zone);
+/* __isolate_free_page(): take a free page off the lists for compaction;
+ * returns the pages taken (0: the watermark forbids it) */
+unsigned long __isolate_free_page(struct zone *zone, unsigned long pfn, unsigned order);
+/* find_suitable_fallback() for compaction's finish check (page_alloc.c) */
+int compact_find_suitable_fallback(const struct pglist_data *pgdat, const struct free_area *area,
+                                   unsigned order, int migratetype);
+/* compaction_capture() in __free_one_page */
+struct capture_control *task_capc(const struct zone *zone);
+
+/* migrate.c: move an isolated page's contents and every reference to it
+ * (page table, page cache, swap cache, LRU) to the free page dst;
+ * the source is left with refcount 1 for the caller to free */
+void migrate_page(struct pglist_data *pgdat, unsigned long src, unsigned long dst);
+/* isolate_migratepages_block's test: can this LRU page be migrated now? */
+bool page_migratable(const struct pglist_data *pgdat, const struct page *p, gfp_t gfp);
 
 #endif

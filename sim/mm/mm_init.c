@@ -417,6 +417,12 @@ int pgdat_init(struct pglist_data *pgdat, const struct mm_layout *layout,
 		setup_per_zone_wmarks(pgdat);
 	}
 
+	/* compaction starts with its scanners at the zone's ends */
+	for (int i = 0; i < MAX_NR_ZONES; i++)
+		if (populated_zone(&pgdat->node_zones[i]))
+			reset_cached_positions(&pgdat->node_zones[i]);
+	pgdat->kcompactd_highest_zoneidx = MAX_NR_ZONES - 1;
+
 	pgdat->slab_evicted = inode_slab_evicted;
 	if (slab_init(pgdat)) {
 		snprintf(err, errlen, "out of memory for the slab caches");

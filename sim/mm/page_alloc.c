@@ -132,6 +132,41 @@ static inline bool buddy_merge_likely(const struct zone *zone, unsigned long pfn
 #define FPI_NONE    0u
 #define FPI_TO_TAIL 1u
 
+static inline void expand(struct zone *zone, unsigned long pfn, unsigned low, unsigned high, int mt);
+
+/* task_capc(): the capture control of the task freeing into this zone,
+ * while its direct compaction runs there and has captured nothing yet */
+struct capture_control *task_capc(const struct zone *zone)
+{
+	struct capture_control *capc = cur_ctx ? cur_ctx->capture_control : NULL;
+
+	if (!capc || (cur_ctx->flags & PF_KTHREAD) || capc->page != PFN_NONE || capc->zone != zone)
+		return NULL;
+	return capc;
+}
+
+/* compaction_capture(): hand a freed page of the order compaction works
+ * for to the task (the policy says which pages qualify); a larger page is
+ * split down to the request (patch 009) */
+static bool compaction_capture(struct zone *zone, struct capture_control *capc, unsigned long pfn,
+                               unsigned order, int mt)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	int new_mt;
+
+	if (is_migrate_isolate(mt) || mt == MIGRATE_HIGHATOMIC)
+		return false;
+	new_mt = pol(pgdat)->compaction_capture(pgdat->policy, capc, order, mt);
+	if (new_mt < 0)
+		return false;
+	if (order >= pageblock_order && new_mt != mt)
+		change_pageblock_range(pgdat, pfn, order, new_mt);
+	if (order > capc->order)
+		expand(zone, pfn, capc->order, order, new_mt);
+	capc->page = pfn;
+	return true;
+}
+
 static void __free_one_page(struct zone *zone, unsigned long pfn, unsigned order, int mt,
                             unsigned fpi_flags)
 {
@@ -141,8 +176,12 @@ static void __free_one_page(struct zone *zone, unsigned long pfn, unsigned order
 	int new_mt;
 	bool to_tail;
 
+	struct capture_control *capc = task_capc(zone);
+
 	charge(pgdat->costs.buddy_ns);
 	while (order < MAX_ORDER - 1) {
+		if (capc && compaction_capture(zone, capc, pfn, order, mt))
+			return;
 		buddy_pfn = pfn ^ (1ul << order);
 		if (!page_is_buddy(zone, buddy_pfn, order))
 			break;
@@ -532,6 +571,51 @@ static int find_suitable_fallback(const struct pglist_data *pgdat, const struct 
 		return fallback_mt;             /* only_stealable == false */
 	}
 	return -1;
+}
+
+/* find_suitable_fallback(..., only_stealable = true), for compaction's
+ * finish check: a fallback whose block could be claimed */
+int compact_find_suitable_fallback(const struct pglist_data *pgdat, const struct free_area *area,
+                                   unsigned order, int mt)
+{
+	const struct mm_policy_ops *ops = pol(pgdat);
+	const int *row;
+
+	if (!area->nr_free)
+		return -1;
+	row = ops->fallbacks(pgdat->policy, mt, 0);
+	for (int i = 0; row[i] != MIGRATE_TYPES; i++) {
+		int fallback_mt = row[i];
+		if (list_empty_pfn(pgdat, area->free_list[fallback_mt]))
+			continue;
+		if (ops->can_steal_fallback(pgdat->policy, order, mt, fallback_mt))
+			return fallback_mt;
+	}
+	return -1;
+}
+
+/* __isolate_free_page(): compaction takes a free page as a migration
+ * target, if the order-0 min watermark holds with the page gone */
+unsigned long __isolate_free_page(struct zone *zone, unsigned long pfn, unsigned order)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	int mt = get_pageblock_migratetype(pgdat, pfn);
+
+	if (!is_migrate_isolate(mt)) {
+		long free_pages = pol(pgdat)->isolate_free_page_free_pages(pgdat->policy, zone);
+		long watermark = (long)min_wmark_pages(zone) + (1l << order);
+		if (free_pages <= watermark + zone->lowmem_reserve[0])
+			return 0;
+	}
+	del_page_from_free_list(zone, pfn, order);
+	/* at least half a block: the block becomes movable */
+	if (order >= pageblock_order - 1)
+		for (unsigned long p = pfn; p < pfn + (1ul << order); p += pageblock_nr_pages) {
+			int bmt = get_pageblock_migratetype(pgdat, p);
+			if (migratetype_is_mergeable(bmt) && bmt != MIGRATE_MOVABLE)
+				set_pageblock_migratetype(pgdat, p, MIGRATE_MOVABLE);
+		}
+	return 1ul << order;
 }
 
 static bool __rmqueue_fallback(struct zone *zone, unsigned order, int start_mt, unsigned alloc_flags)
@@ -977,6 +1061,97 @@ static unsigned long __alloc_pages_direct_reclaim(struct pglist_data *pgdat, gfp
 	}
 }
 
+/* __alloc_pages_direct_compact(): compact, capturing a page freed for the
+ * request (patch 004: the capture control is the allocator's), then try
+ * the free lists; counts compact_stall/success/fail as v6.2 does */
+static unsigned long __alloc_pages_direct_compact(struct pglist_data *pgdat, gfp_t gfp, unsigned order,
+                                                  unsigned alloc_flags, const struct alloc_context *ac,
+                                                  enum compact_priority prio,
+                                                  enum compact_result *compact_result)
+{
+	const struct mm_policy_ops *ops = pol(pgdat);
+	unsigned compact_order = ops->compact_order(pgdat->policy, order);
+	struct capture_control capc = {
+		.order = order,
+		.compact_order = (int)compact_order,
+		.migratetype = ac->migratetype,
+		.page = PFN_NONE,
+	};
+	struct capture_control *saved_capc = cur_ctx->capture_control;
+	unsigned saved_flags = cur_ctx->flags;
+	unsigned long pfn;
+
+	*compact_result = COMPACT_SKIPPED;
+	if (!compact_order || !pgdat->config_compaction)
+		return PFN_NONE;
+	cur_ctx->capture_control = &capc;
+	cur_ctx->flags |= PF_MEMALLOC;  /* memalloc_noreclaim_save() */
+	*compact_result = try_to_compact_pages(pgdat, cur_ctx, gfp, compact_order, alloc_flags, ac, prio, &capc);
+	cur_ctx->flags = saved_flags;
+	cur_ctx->capture_control = saved_capc;
+	pfn = capc.page;
+	if (pfn == PFN_NONE && *compact_result == COMPACT_SKIPPED)
+		return PFN_NONE;
+	/* compaction ran in at least one zone: a stall */
+	count_vm_events(pgdat, COMPACTSTALL, 1);
+	if (pfn != PFN_NONE)
+		prep_new_page(pgdat, pfn, order, gfp);
+	else
+		pfn = get_page_from_freelist(pgdat, gfp, order, alloc_flags, ac);
+	if (pfn != PFN_NONE) {
+		struct zone *zone = page_zone(pgdat, &pgdat->mem_map[pfn]);
+		zone->compact_blockskip_flush = false;
+		compaction_defer_reset(zone, (int)compact_order, true);
+		count_vm_events(pgdat, COMPACTSUCCESS, 1);
+		return pfn;
+	}
+	count_vm_events(pgdat, COMPACTFAIL, 1);
+	return PFN_NONE;
+}
+
+/* should_compact_retry(): retry after compaction that made progress, or
+ * with a higher priority after one that failed or backed off */
+static bool should_compact_retry(struct pglist_data *pgdat, const struct alloc_context *ac, unsigned order,
+                                 unsigned alloc_flags, enum compact_result compact_result,
+                                 enum compact_priority *compact_priority, int *compaction_retries)
+{
+	const struct mm_policy_ops *ops = pol(pgdat);
+	bool costly_limits = ops->compact_retry_costly_limits(pgdat->policy);
+	int max_retries = MAX_COMPACT_RETRIES, min_priority;
+
+	if (!pgdat->config_compaction)
+		return false;
+	/* patch 009: compaction works toward pageblocks for every order */
+	order = ops->compact_order(pgdat->policy, order);
+	if (!order)
+		return false;
+	if (compact_result == COMPACT_SUCCESS)
+		(*compaction_retries)++;
+	/* all zones scanned and still nothing: only more priority can help */
+	if (compact_result == COMPACT_COMPLETE)
+		goto check_priority;
+	/* not enough order-0 pages to work with: retry if reclaim can help */
+	if (compact_result == COMPACT_SKIPPED)
+		return compaction_zonelist_suitable(pgdat, ac, (int)order, alloc_flags);
+	/* deferred, contended or a partial scan: retry harder */
+	if (compact_result == COMPACT_DEFERRED || compact_result == COMPACT_CONTENDED ||
+	    compact_result == COMPACT_PARTIAL_SKIPPED)
+		goto check_priority;
+	if (costly_limits && order > PAGE_ALLOC_COSTLY_ORDER)
+		max_retries /= 4;
+	if (*compaction_retries <= max_retries)
+		return true;
+check_priority:
+	min_priority = costly_limits && order > PAGE_ALLOC_COSTLY_ORDER ? MIN_COMPACT_COSTLY_PRIORITY
+	                                                                : MIN_COMPACT_PRIORITY;
+	if ((int)*compact_priority > min_priority) {
+		(*compact_priority)--;
+		*compaction_retries = 0;
+		return true;
+	}
+	return false;
+}
+
 /* __alloc_pages_may_oom(): a last high-watermark attempt, then the OOM
  * killer, except for requests that may fail */
 static unsigned long __alloc_pages_may_oom(struct pglist_data *pgdat, gfp_t gfp, unsigned order,
@@ -999,9 +1174,10 @@ static unsigned long __alloc_pages_may_oom(struct pglist_data *pgdat, gfp_t gfp,
 	return PFN_NONE;
 }
 
-/* The slow path of v6.2: wake kswapd, the min watermark, direct reclaim
- * and its retries, the OOM killer.  Direct compaction and its retry rules
- * come with the compaction model. */
+/* The slow path of v6.2: wake kswapd, the min watermark, async direct
+ * compaction for costly and non-movable high-order requests, direct
+ * reclaim, direct compaction at the current priority, the retry rules of
+ * reclaim and compaction, the OOM killer. */
 static unsigned long __alloc_pages_slowpath(struct pglist_data *pgdat, gfp_t gfp, unsigned order,
                                             struct alloc_context *ac)
 {
@@ -1010,14 +1186,35 @@ static unsigned long __alloc_pages_slowpath(struct pglist_data *pgdat, gfp_t gfp
 	bool costly_order = order > PAGE_ALLOC_COSTLY_ORDER;
 	unsigned alloc_flags = gfp_to_alloc_flags(gfp);
 	unsigned long pfn, did_some_progress = 0;
-	int no_progress_loops = 0;
+	int no_progress_loops = 0, compaction_retries = 0;
+	enum compact_priority compact_priority = DEF_COMPACT_PRIORITY;
+	enum compact_result compact_result = COMPACT_SKIPPED;
 	bool last_resort_tried = false;
+	bool pfmemalloc = !(gfp & __GFP_NOMEMALLOC) &&
+	                  ((gfp & __GFP_MEMALLOC) || (cur_ctx->flags & PF_MEMALLOC));
 
 	if (alloc_flags & ALLOC_KSWAPD)
 		wake_all_kswapds(pgdat, order, gfp, ac);
 	pfn = get_page_from_freelist(pgdat, gfp, order, alloc_flags, ac);
 	if (pfn != PFN_NONE)
 		return pfn;
+	/* costly orders, and non-movable high orders (compaction keeps them
+	 * from fragmenting more blocks), try async compaction first: there
+	 * may be enough base pages already */
+	if (can_direct_reclaim && !pfmemalloc &&
+	    (costly_order || (order > 0 && ac->migratetype != MIGRATE_MOVABLE))) {
+		pfn = __alloc_pages_direct_compact(pgdat, gfp, order, alloc_flags, ac, INIT_COMPACT_PRIORITY,
+		                                   &compact_result);
+		if (pfn != PFN_NONE)
+			return pfn;
+		if (costly_order && (gfp & __GFP_NORETRY)) {
+			/* whole pageblocks with compaction skipped or deferred:
+			 * give up; otherwise stay with async compaction */
+			if (compact_result == COMPACT_SKIPPED || compact_result == COMPACT_DEFERRED)
+				return PFN_NONE;
+			compact_priority = INIT_COMPACT_PRIORITY;
+		}
+	}
 retry:
 	/* keep kswapd awake while looping */
 	if (alloc_flags & ALLOC_KSWAPD)
@@ -1042,11 +1239,20 @@ retry:
 	pfn = __alloc_pages_direct_reclaim(pgdat, gfp, order, alloc_flags, ac, &did_some_progress);
 	if (pfn != PFN_NONE)
 		return pfn;
+	pfn = __alloc_pages_direct_compact(pgdat, gfp, order, alloc_flags, ac, compact_priority,
+	                                   &compact_result);
+	if (pfn != PFN_NONE)
+		return pfn;
 	if (gfp & __GFP_NORETRY)
 		return PFN_NONE;
 	if (costly_order && !(gfp & __GFP_RETRY_MAYFAIL))
 		return PFN_NONE;
 	if (should_reclaim_retry(pgdat, order, ac, alloc_flags, did_some_progress > 0, &no_progress_loops))
+		goto retry;
+	/* compaction needs order-0 reclaim to make progress first */
+	if (did_some_progress > 0 &&
+	    should_compact_retry(pgdat, ac, order, alloc_flags, compact_result, &compact_priority,
+	                         &compaction_retries))
 		goto retry;
 
 	/* the policy's last resort before OOM: one pass that may fall back

@@ -404,7 +404,7 @@ static bool should_continue_reclaim(struct pglist_data *pgdat, unsigned long nr_
 		struct zone *zone = &pgdat->node_zones[z];
 		if (!populated_zone(zone))
 			continue;
-		switch (compaction_suitable(zone, (unsigned)sc->order, 0, sc->reclaim_idx)) {
+		switch (compaction_suitable(zone, sc->order, 0, sc->reclaim_idx)) {
 		case COMPACT_SUCCESS:
 		case COMPACT_CONTINUE:
 			return false;
@@ -480,7 +480,7 @@ static bool compaction_ready(struct pglist_data *pgdat, struct scan_control *sc)
 		unsigned long watermark;
 		if (!populated_zone(zone))
 			continue;
-		if (compaction_suitable(zone, (unsigned)sc->order, 0, sc->reclaim_idx) == COMPACT_SUCCESS)
+		if (compaction_suitable(zone, sc->order, 0, sc->reclaim_idx) == COMPACT_SUCCESS)
 			return true;
 		/* the watermark with the gap compaction needs, against all free pages */
 		watermark = high_wmark_pages(zone) + compact_gap((unsigned)sc->order);
@@ -579,7 +579,6 @@ void wakeup_kswapd(struct zone *zone, gfp_t gfp, int order, enum zone_type highe
 {
 	struct pglist_data *pgdat = zone->zone_pgdat;
 
-	(void)gfp;
 	if (!populated_zone(zone))
 		return;
 	if (pgdat->kswapd_highest_zoneidx == MAX_NR_ZONES ||
@@ -587,12 +586,15 @@ void wakeup_kswapd(struct zone *zone, gfp_t gfp, int order, enum zone_type highe
 		pgdat->kswapd_highest_zoneidx = highest_zoneidx;
 	if (pgdat->kswapd_order < order)
 		pgdat->kswapd_order = order;
-	/* hopeless, or balanced and not boosted: leave it (kcompactd's
-	 * hand-off comes with compaction) */
+	/* hopeless, or balanced and not boosted: there may be plenty of free
+	 * memory, too fragmented for the order: kcompactd may help */
 	if (pgdat->kswapd_failures >= MAX_RECLAIM_RETRIES ||
 	    (pgdat_balanced(pgdat, order, highest_zoneidx) &&
-	     !(pol(pgdat)->boost_watermark && pgdat_watermark_boosted(pgdat, highest_zoneidx))))
+	     !(pol(pgdat)->boost_watermark && pgdat_watermark_boosted(pgdat, highest_zoneidx)))) {
+		if (pol(pgdat)->wakeup_kswapd_wakes_kcompactd(pgdat->policy, gfp))
+			wakeup_kcompactd(pgdat, order, highest_zoneidx);
 		return;
+	}
 	pgdat->kswapd_wakeups++;
 	if (pgdat->kswapd_wake)
 		pgdat->kswapd_wake(pgdat, pgdat->kswapd_wake_arg);
@@ -633,6 +635,7 @@ void balance_pgdat_begin(struct pglist_data *pgdat, struct kswapd_run *r, int or
 	}
 	r->boosted = r->nr_boost_reclaim != 0;
 	set_reclaim_active(pgdat, highest_zoneidx, true);
+	pgdat->kswapd_running = true;
 }
 
 void balance_pgdat_step(struct pglist_data *pgdat, struct mm_ctx *ctx, struct kswapd_run *r)
@@ -710,13 +713,17 @@ void balance_pgdat_end(struct pglist_data *pgdat, struct kswapd_run *r)
 	if (!r->nr_reclaimed)
 		pgdat->kswapd_failures++;
 	set_reclaim_active(pgdat, r->highest_zoneidx, false);
-	/* the boost is paid off by what was reclaimed; kcompactd would now be
-	 * woken at pageblock order (with the compaction model) */
-	if (r->boosted)
+	pgdat->kswapd_running = false;
+	/* the boost is paid off by what was reclaimed; kcompactd is woken at
+	 * pageblock order to defragment what the fallback that boosted broke
+	 * up (v6.2 balance_pgdat) */
+	if (r->boosted) {
 		for (int i = 0; i <= (int)r->highest_zoneidx; i++) {
 			struct zone *zone = &pgdat->node_zones[i];
 			zone->watermark_boost -= zone->watermark_boost < r->zone_boosts[i] ? zone->watermark_boost
 			                                                                   : r->zone_boosts[i];
 		}
+		wakeup_kcompactd(pgdat, pageblock_order, r->highest_zoneidx);
+	}
 	snapshot_refaults(pgdat);
 }

@@ -69,7 +69,7 @@ struct engine {
 	void *kswapd_sem, *kcompactd_sem;           /* sg_sem_t */
 	bool kswapd_awake;
 	unsigned long kswapd_runs;
-	double kswapd_cpu_ns, flusher_cpu_ns;
+	double kswapd_cpu_ns, flusher_cpu_ns, kcompactd_cpu_ns;
 };
 
 /* Initialise SimGrid (argv may carry --cfg=/--log= options, consumed) and

@@ -57,12 +57,15 @@ unsigned long nr_free_buffer_pages(const struct pglist_data *pgdat);
 /* The calling context: the model's `current`. */
 #define PF_MEMALLOC  0x1u               /* in reclaim: no recursion into it */
 #define PF_KSWAPD    0x2u
+#define PF_KTHREAD   0x4u               /* kcompactd: never captures */
+struct capture_control;
 struct mm_ctx {
 	unsigned cpu;
 	unsigned flags;                 /* PF_* */
 	double kernel_ns;               /* kernel CPU time accumulated by calls */
 	double io_wait_ns;              /* time blocked on I/O (swap-in, reads): a sleep, not CPU */
 	struct mm_struct *mm;           /* the task's memory, if any (OOM victim check) */
+	struct capture_control *capture_control;   /* current->capture_control (compaction) */
 };
 
 /* The page allocator.  alloc_pages() returns NULL when the request cannot
@@ -157,6 +160,23 @@ bool pgdat_balanced(struct pglist_data *pgdat, int order, enum zone_type highest
  * looked, reset to "none"; *highest_zoneidx is MAX_NR_ZONES if there was
  * no request */
 void kswapd_take_request(struct pglist_data *pgdat, int *order, enum zone_type *highest_zoneidx);
+
+/* ---- compaction (compaction.c) ---- */
+
+/* wakeup_kcompactd(): record the order and zone kcompactd is to compact
+ * for, and call pgdat->kcompactd_wake if it sleeps and there is work */
+void wakeup_kcompactd(struct pglist_data *pgdat, int order, enum zone_type highest_zoneidx);
+/* kcompactd's work when woken (kcompactd_do_work) */
+void kcompactd_do_work(struct pglist_data *pgdat, struct mm_ctx *ctx);
+/* proactive compaction on kcompactd's timeout: true if it ran and the
+ * fragmentation score did not improve (kcompactd then backs off) */
+bool should_proactive_compact_node(struct pglist_data *pgdat);
+bool proactive_compact_node(struct pglist_data *pgdat, struct mm_ctx *ctx);
+/* reset_isolation_suitable(): kswapd going to sleep clears the skip bits
+ * that direct compaction asked to flush */
+void reset_isolation_suitable(struct pglist_data *pgdat);
+/* fragmentation_score_node(): 0..100, the node's THP-order unusability */
+unsigned fragmentation_score_node(const struct pglist_data *pgdat);
 
 /* oom_kill.c: pick the task with the highest badness, free its memory
  * (the OOM reaper) and notify its owner; false if there is none */

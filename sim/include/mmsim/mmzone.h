@@ -92,6 +92,17 @@ struct zone {
 	unsigned long flags;
 	struct free_area free_area[MAX_ORDER];
 	long vm_stat[NR_VM_ZONE_STAT_ITEMS];
+
+	/* compaction (mm/compaction.c): where the scanners resume, and
+	 * deferral after failures */
+	unsigned long compact_cached_free_pfn;
+	unsigned long compact_cached_migrate_pfn[2];     /* [0] async, [1] sync */
+	unsigned long compact_init_migrate_pfn;
+	unsigned long compact_init_free_pfn;
+	unsigned compact_considered;
+	unsigned compact_defer_shift;
+	int compact_order_failed;
+	bool compact_blockskip_flush;
 };
 
 static inline unsigned long zone_end_pfn(const struct zone *z)
@@ -195,6 +206,14 @@ struct pglist_data {
 	unsigned long kswapd_wakeups;            /* wake requests recorded */
 	void (*kswapd_wake)(struct pglist_data *, void *arg);
 	void *kswapd_wake_arg;
+
+	/* kcompactd requests (wakeup_kcompactd); the actor layer sleeps on them */
+	int kcompactd_max_order;
+	enum zone_type kcompactd_highest_zoneidx;
+	void (*kcompactd_wake)(struct pglist_data *, void *arg);
+	void *kcompactd_wake_arg;
+	bool kcompactd_sleeping;        /* on its wait queue (wq_has_sleeper) */
+	bool kswapd_running;            /* kswapd_is_running(): in balance_pgdat */
 
 	/* reclaim (vmscan.c, swap.c, workingset.c) */
 	struct lruvec lruvec;

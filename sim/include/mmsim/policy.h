@@ -26,6 +26,8 @@ struct param_desc {
 };
 
 struct mm_policy;
+struct compact_control;         /* sim/mm/internal.h */
+struct capture_control;
 
 struct mm_policy_ops {
 	const char *name;
@@ -77,6 +79,34 @@ struct mm_policy_ops {
 	 * everything help" check and leaves retrying to compaction */
 	bool (*reclaim_retry_defers_to_compaction)(const struct mm_policy *);
 
+	/* ---- compaction.c: what compaction scans, when it is done ---- */
+	/* compaction_suitable(): the free pages that must cover the order-0
+	 * watermark plus compact_gap (v6.2: NR_FREE_PAGES) */
+	long (*compaction_suitable_free_pages)(const struct mm_policy *, const struct zone *);
+	/* __isolate_free_page(): the free pages its watermark check counts */
+	long (*isolate_free_page_free_pages)(const struct mm_policy *, const struct zone *);
+	/* suitable_migration_source(): may the migrate scanner take pages
+	 * from a block of this type? */
+	bool (*suitable_migration_source)(const struct mm_policy *, const struct compact_control *,
+	                                  int block_mt);
+	/* __compact_finished() past the scanner and pageblock checks: is the
+	 * work done? */
+	bool (*compact_finished)(const struct mm_policy *, const struct compact_control *);
+	/* the watermark at which "the allocation can already succeed"
+	 * (compact_zone, kcompactd_node_suitable, kcompactd_do_work) */
+	unsigned long (*compaction_wmark)(const struct mm_policy *, const struct zone *, bool direct,
+	                                  unsigned alloc_flags);
+	/* compaction_capture(): the migratetype a page of this order freed
+	 * during direct compaction is captured as, or -1 (not captured) */
+	int  (*compaction_capture)(const struct mm_policy *, const struct capture_control *,
+	                           unsigned order, int mt);
+	/* should_compact_retry(): v6.2's smaller budget and priority floor
+	 * for costly orders (patch 009 drops them) */
+	bool (*compact_retry_costly_limits)(const struct mm_policy *);
+	/* wakeup_kswapd() on a balanced node: wake kcompactd for this gfp?
+	 * (v6.2: only requests that cannot compact themselves; patch 009: all) */
+	bool (*wakeup_kswapd_wakes_kcompactd)(const struct mm_policy *, gfp_t gfp);
+
 	/* ---- users of memory ---- */
 	/* bdev_alloc_inode()'s mapping gfp for the block-device page cache */
 	gfp_t (*bdev_mapping_gfp)(const struct mm_policy *);
@@ -105,5 +135,8 @@ void mm_policy_destroy(struct mm_policy *);
 /* v6.2 decisions, exported so that a policy can build on them */
 const int *v62_fallbacks(int start_mt);
 bool v62_can_steal_fallback(unsigned order, int start_mt);
+bool v62_compact_finished(const struct compact_control *cc);
+bool v62_suitable_migration_source(const struct compact_control *cc, int block_mt);
+int  v62_compaction_capture(const struct capture_control *capc, unsigned order, int mt);
 
 #endif

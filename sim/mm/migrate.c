@@ -1,0 +1,83 @@
+/* migrate.c - page migration (mm/migrate.c): moving a page's contents and
+ * every reference to it to another page.
+ *
+ * The model's reverse maps need no walk: an anonymous page names its
+ * process and virtual page (mapping/index), a page cache page its inode
+ * and offset, and a swap cache page its slot (private).  Migration
+ * rewrites the one entry that points at the page, copies the page's state
+ * (folio_migrate_flags: active, referenced, young, dirty, workingset...),
+ * and puts the new page on the LRU list the old one was isolated from, at
+ * its head, as putback after migration does.
+ */
+#include "internal.h"
+
+/* the checks of isolate_migratepages_block() on an LRU page */
+bool page_migratable(const struct pglist_data *pgdat, const struct page *p, gfp_t gfp)
+{
+	(void)pgdat;
+	/* long-term pinned pages cannot move (page_count > mapcount) */
+	if (PageTest(p, PG_pinned))
+		return false;
+	/* under writeback: the model keeps such pages off the LRU anyway */
+	if (PageTest(p, PG_writeback))
+		return false;
+	/* GFP_NOFS callers migrate only anonymous pages (no fs locks) */
+	if (!(gfp & __GFP_FS) && (p->owner == PGOWN_FILE || p->owner == PGOWN_BDEV))
+		return false;
+	return true;
+}
+
+void migrate_page(struct pglist_data *pgdat, unsigned long src, unsigned long dst)
+{
+	struct page *old = &pgdat->mem_map[src], *new = &pgdat->mem_map[dst];
+	uint32_t keep = new->flags & PAGE_ZONE_MASK;
+	uint32_t entry = ENTRY_PRESENT | (uint32_t)dst;
+	bool movable = __PageMovable(old);
+
+	VM_BUG_ON(PageBuddy(old) || PagePcp(old) || PageLRU(old) || PageHead(old) || PageTail(old));
+	/* folio_migrate_flags() and the mapping's fields */
+	new->flags = keep | (old->flags & ~(PAGE_ZONE_MASK | PAGE_ORDER_MASK | (1u << PG_isolated)));
+	new->private = old->private;
+	new->mapping = old->mapping;
+	new->index = old->index;
+	new->owner = old->owner;
+	new->mapcount = old->mapcount;
+	new->aux = old->aux;
+	new->refcount = 1;
+	set_page_order(new, 0);
+
+	switch (old->owner) {
+	case PGOWN_ANON: {
+		struct mm_struct *mm = pgdat->mms[old->mapping];
+		if (old->mapcount && mm)
+			mm->pte[old->index] = entry;            /* remove_migration_ptes() */
+		/* a swap cache page: the slot now holds the new page */
+		if (PageTest(old, PG_swapbacked) && pgdat->swap.slot_page &&
+		    pgdat->swap.slot_page[old->private] == src + 1)
+			pgdat->swap.slot_page[old->private] = (uint32_t)dst + 1;
+		break;
+	}
+	case PGOWN_FILE:
+	case PGOWN_BDEV: {
+		/* folio_migrate_mapping(): the page cache slot; a bdev page's
+		 * buffer_heads (private) move with it */
+		struct address_space *as = pgdat->inodes[old->mapping];
+		if (as && as->i_pages[old->index] == (ENTRY_PRESENT | (uint32_t)src))
+			as->i_pages[old->index] = entry;
+		break;
+	}
+	default:
+		break;
+	}
+	/* the old page keeps only its reference, for the caller to drop */
+	old->flags &= PAGE_ZONE_MASK;
+	set_page_order(old, 0);
+	old->private = old->mapping = old->index = 0;
+	old->owner = PGOWN_NONE;
+	old->mapcount = 0;
+	old->refcount = 1;
+	if (!movable)
+		lruvec_add_page(pgdat, dst, false);
+	else
+		ClearPageFlag(new, PG_isolated);
+}
