@@ -1,26 +1,1052 @@
-/* kbuild.c - placeholder until the kernel-build workload lands */
+/* kbuild.c - make -jN over a synthetic kernel source tree: the measured
+ * workload of the RFC's experiment (a kernel build under memory pressure
+ * beside a THP faulter).  docs/workloads.md describes the model, each
+ * parameter, the defaults and where they come from.
+ *
+ * Processes:
+ *   make   one small, long-lived process.  Each quantum it reaps the jobs
+ *          that exited (wait4: their user and system time go to the
+ *          build's totals, as `time make` counts them), starts new ones
+ *          while fewer than `jobs` run (fork+exec: engine_spawn()), and
+ *          sleeps `poll` seconds when it has nothing to start.  Order:
+ *          every compile unit, then the archive steps (ar of built-in.a),
+ *          then the final link; when the link is reaped the build is
+ *          finished (workload_finished()).
+ *   cc1    one per compile unit, parameters drawn from (seed, unit index):
+ *          reads its .c and its headers through the page cache during the
+ *          parsing part of its run (path lookups read the filesystem's
+ *          metadata through the block-device cache when the dentry is not
+ *          cached), grows its anonymous memory (brk) to its peak and keeps
+ *          re-touching part of it, writes its .o at the end (creating the
+ *          file writes inode, directory, bitmap and journal blocks of the
+ *          block-device cache), and exits.
+ *   ar     reads a share of the objects, writes a thin archive.
+ *   ld     reads every object, grows a large anonymous footprint, writes
+ *          vmlinux.
+ *
+ * Every job runs a full quantum of user time per quantum (its drawn CPU
+ * time, a quantum at a time) and performs the memory events that belong to
+ * that much progress: the user time of the build does not depend on the
+ * policy, its real and system time do. */
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
-#include "workload.h"
+#include <stdlib.h>
+#include <string.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include "kbuild.h"
+#include "mmsim/slab.h"
+
+/* fixed shapes of the tree's file sizes (lognormal sigmas) */
+#define SOURCE_SIGMA      0.8
+#define HEADER_SIGMA      1.0
+#define OBJECT_SIGMA      0.8
+#define NR_HEADERS_SIGMA  0.3
+/* ext4 with 4 KiB blocks: 256-byte inodes, 16 to an inode-table block;
+ * directory entries of kernel file names, about 32 to a block */
+#define INODES_PER_BLOCK  16
+#define DIRENTS_PER_BLOCK 32
+#define JOURNAL_PAGES     8192          /* the part of the jbd2 journal the build cycles through */
+/* seed entities beyond the units: the tree, the archive steps, the link */
+#define ENTITY_TREE       (1ull << 40)
+#define ENTITY_ARCHIVE    (2ull << 40)
+#define ENTITY_LINK       (3ull << 40)
+
+enum kb_status { ST_PENDING, ST_RUNNING, ST_DONE, ST_FAILED, ST_OOM };
+enum kb_kind { KB_CC1, KB_AR, KB_LD };
+
+struct kb_slot {
+	struct task *t;
+	unsigned step;
+};
+
+struct kbuild {
+	/* parameters */
+	unsigned jobs;                  /* 0: auto (the machine's CPUs) */
+	unsigned units;
+	double scale;
+	double user_mean, user_sigma;   /* ns, lognormal sigma */
+	double rss_mean, rss_sigma;     /* pages */
+	double rss_corr, ramp_min, touch, parse_fraction;
+	unsigned headers;
+	double header_kib, headers_per_unit, zipf;
+	double source_kib, object_kib;
+	unsigned vmas;
+	unsigned long make_rss;         /* pages */
+	double make_target_ns, poll;
+	unsigned archives;
+	double ar_ns;
+	unsigned long ar_rss;
+	double link_ns;
+	unsigned long link_rss, vmlinux_pages;
+
+	/* the tree (after scale) */
+	unsigned nr_units, nr_archives, nr_jobs, nr_steps;
+	double *zipf_cdf;               /* headers entries */
+	struct address_space **src, **hdr, **obj, **arc, *vmlinux, *bdev;
+	unsigned long bdev_dirs, bdev_bitmap, bdev_journal, journal_next;
+
+	/* make */
+	struct workload *w;
+	struct task *make;
+	struct kb_slot *slots;
+	unsigned nr_running, next_step, units_reaped, archives_reaped;
+	bool make_grown;
+	uint8_t *status;                /* per step */
+	double *step_utime;             /* per step, as reaped */
+
+	/* results */
+	double user_ns, system_ns, make_user_ns;
+	unsigned units_done, jobs_failed, oom_killed;
+	bool build_failed;
+};
+
+/* one process of the build beyond make */
+struct kb_job {
+	struct kbuild *kb;
+	enum kb_kind kind;
+	unsigned step;
+	double user_ns, done_ns;
+	unsigned long peak, grown, base;
+	double ramp, read_fraction, write_from;
+	unsigned nr_inputs, next_input;
+	unsigned long input_pages, read_pages;
+	uint32_t *headers;              /* cc1: header indices, in include order */
+	struct address_space **out;     /* where its output inode is kept */
+	uint32_t out_id;                /* file number of the output (metadata) */
+	unsigned long out_pages, written;
+	slab_obj_t *vmas;
+	unsigned nr_vmas;
+	gsl_rng *rng;
+	bool started, ended, failed;
+};
+
+static const struct param_desc kbuild_params[] = {
+	{ "jobs", "make -j: compile jobs running at most at once; auto = the machine's CPUs", "auto" },
+	{ "units", "compile units (cc1 jobs) of the whole build (x86-64 defconfig: about 2,700)", "2700" },
+	{ "scale", "fraction of the build to run: units, archive steps, link time, link memory "
+	           "and vmlinux size scale with it (headers do not)", "1" },
+	{ "user_time_mean", "mean CPU seconds of one compile unit (lognormal)", "0.4" },
+	{ "user_time_sigma", "lognormal sigma of a unit's CPU time", "1.0" },
+	{ "rss_mean", "mean peak anonymous memory of a compile unit, bytes (K/M/G; lognormal)", "90M" },
+	{ "rss_sigma", "lognormal sigma of a unit's peak anonymous memory", "0.45" },
+	{ "rss_time_corr", "correlation of a unit's peak memory with its CPU time, -1..1", "0.5" },
+	{ "ramp_min", "a unit's memory grows linearly to its peak by a fraction of its run drawn "
+	              "uniformly from [ramp_min, 1]", "0.3" },
+	{ "touch", "fraction of its anonymous memory a job re-accesses each quantum", "0.25" },
+	{ "parse_fraction", "fraction of a unit's run over which it reads its source and headers", "0.3" },
+	{ "headers", "header files in the tree", "4000" },
+	{ "header_kib", "mean header size, KiB (lognormal, sigma 1)", "8" },
+	{ "headers_per_unit", "mean number of distinct headers a unit reads (lognormal, sigma 0.3)", "400" },
+	{ "zipf", "Zipf exponent of header popularity (0: uniform)", "1.0" },
+	{ "source_kib", "mean .c size, KiB (lognormal, sigma 0.8)", "20" },
+	{ "object_kib", "mean .o size, KiB (lognormal, sigma 0.8)", "32" },
+	{ "vmas", "vm_area_structs an exec'ed job maps beyond fork's (binary, libraries, stack)", "60" },
+	{ "make_rss", "make's anonymous memory, bytes (K/M/G)", "32M" },
+	{ "make_target_ms", "make's CPU milliseconds per job it starts (rules, recipe, fork+exec)", "2" },
+	{ "poll", "seconds make sleeps when it has nothing to start or reap", "0.001" },
+	{ "archives", "ar steps (built-in.a), each reading its share of the objects", "16" },
+	{ "ar_time", "CPU seconds of one ar step", "0.05" },
+	{ "ar_rss", "anonymous memory of one ar step, bytes (K/M/G)", "8M" },
+	{ "link_time", "CPU seconds of the final link (ld passes, kallsyms, modpost)", "20" },
+	{ "link_rss", "peak anonymous memory of the final link, bytes (K/M/G)", "400M" },
+	{ "vmlinux_size", "size of the linked vmlinux, bytes (K/M/G)", "60M" },
+	{ NULL, NULL, NULL },
+};
+
+/* ------------------------------------------------------------ parameters */
+
+static int parse_double(const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= lo && v <= hi))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_uint(const char *s, unsigned long lo, unsigned long hi, unsigned *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	if (!*s || *s == '-')
+		return -1;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi)
+		return -1;
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int parse_pages(const char *s, unsigned long *pages)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	if (!*s || *s == '-')
+		return -1;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -1;
+	switch (*end) {
+	case 'K': case 'k': v <<= 10; end++; break;
+	case 'M': case 'm': v <<= 20; end++; break;
+	case 'G': case 'g': v <<= 30; end++; break;
+	case 0: break;
+	default: return -1;
+	}
+	if (*end == 'i')
+		end++;
+	if (*end == 'B')
+		end++;
+	if (*end || v > (1ull << 44))
+		return -1;
+	*pages = (unsigned long)((v + PAGE_SIZE - 1) / PAGE_SIZE);
+	return 0;
+}
 
 static int kb_set_param(struct workload *w, const char *key, const char *value, char *err, size_t errlen)
 {
-	(void)w;
-	(void)value;
-	snprintf(err, errlen, "unknown parameter '%s' of workload kbuild", key);
+	struct kbuild *kb = w->priv;
+	const char *expect;
+	unsigned long pages;
+	double d;
+	int bad;
+
+	if (!strcmp(key, "jobs")) {
+		expect = "auto or 1..4096";
+		if (!strcmp(value, "auto")) {
+			kb->jobs = 0;
+			bad = 0;
+		} else
+			bad = parse_uint(value, 1, 4096, &kb->jobs);
+	} else if (!strcmp(key, "units")) {
+		expect = "1..1000000";
+		bad = parse_uint(value, 1, 1000000, &kb->units);
+	} else if (!strcmp(key, "scale")) {
+		expect = "a fraction in (0, 1]";
+		bad = parse_double(value, 0, 1, &kb->scale) || kb->scale <= 0;
+	} else if (!strcmp(key, "user_time_mean")) {
+		expect = "seconds in (0, 1e4]";
+		bad = parse_double(value, 0, 1e4, &d) || d <= 0;
+		kb->user_mean = d * 1e9;
+	} else if (!strcmp(key, "user_time_sigma")) {
+		expect = "0..3";
+		bad = parse_double(value, 0, 3, &kb->user_sigma);
+	} else if (!strcmp(key, "rss_mean")) {
+		expect = "a size of at least 4K";
+		bad = parse_pages(value, &pages) || !pages;
+		kb->rss_mean = (double)pages;
+	} else if (!strcmp(key, "rss_sigma")) {
+		expect = "0..3";
+		bad = parse_double(value, 0, 3, &kb->rss_sigma);
+	} else if (!strcmp(key, "rss_time_corr")) {
+		expect = "-1..1";
+		bad = parse_double(value, -1, 1, &kb->rss_corr);
+	} else if (!strcmp(key, "ramp_min")) {
+		expect = "a fraction in (0, 1]";
+		bad = parse_double(value, 0, 1, &kb->ramp_min) || kb->ramp_min <= 0;
+	} else if (!strcmp(key, "touch")) {
+		expect = "a fraction in [0, 1]";
+		bad = parse_double(value, 0, 1, &kb->touch);
+	} else if (!strcmp(key, "parse_fraction")) {
+		expect = "a fraction in [0, 1]";
+		bad = parse_double(value, 0, 1, &kb->parse_fraction);
+	} else if (!strcmp(key, "headers")) {
+		expect = "1..1000000";
+		bad = parse_uint(value, 1, 1000000, &kb->headers);
+	} else if (!strcmp(key, "header_kib")) {
+		expect = "KiB in (0, 1e6]";
+		bad = parse_double(value, 0, 1e6, &kb->header_kib) || kb->header_kib <= 0;
+	} else if (!strcmp(key, "headers_per_unit")) {
+		expect = "0..1000000";
+		bad = parse_double(value, 0, 1e6, &kb->headers_per_unit);
+	} else if (!strcmp(key, "zipf")) {
+		expect = "0..10";
+		bad = parse_double(value, 0, 10, &kb->zipf);
+	} else if (!strcmp(key, "source_kib")) {
+		expect = "KiB in (0, 1e6]";
+		bad = parse_double(value, 0, 1e6, &kb->source_kib) || kb->source_kib <= 0;
+	} else if (!strcmp(key, "object_kib")) {
+		expect = "KiB in (0, 1e6]";
+		bad = parse_double(value, 0, 1e6, &kb->object_kib) || kb->object_kib <= 0;
+	} else if (!strcmp(key, "vmas")) {
+		expect = "0..65536";
+		bad = parse_uint(value, 0, 65536, &kb->vmas);
+	} else if (!strcmp(key, "make_rss")) {
+		expect = "a size";
+		bad = parse_pages(value, &kb->make_rss);
+	} else if (!strcmp(key, "make_target_ms")) {
+		expect = "milliseconds 0..1e6";
+		bad = parse_double(value, 0, 1e6, &d);
+		kb->make_target_ns = d * 1e6;
+	} else if (!strcmp(key, "poll")) {
+		expect = "seconds in (0, 10]";
+		bad = parse_double(value, 0, 10, &kb->poll) || kb->poll <= 0;
+	} else if (!strcmp(key, "archives")) {
+		expect = "0..100000";
+		bad = parse_uint(value, 0, 100000, &kb->archives);
+	} else if (!strcmp(key, "ar_time")) {
+		expect = "seconds 0..1e4";
+		bad = parse_double(value, 0, 1e4, &d);
+		kb->ar_ns = d * 1e9;
+	} else if (!strcmp(key, "ar_rss")) {
+		expect = "a size";
+		bad = parse_pages(value, &kb->ar_rss);
+	} else if (!strcmp(key, "link_time")) {
+		expect = "seconds 0..1e5";
+		bad = parse_double(value, 0, 1e5, &d);
+		kb->link_ns = d * 1e9;
+	} else if (!strcmp(key, "link_rss")) {
+		expect = "a size";
+		bad = parse_pages(value, &kb->link_rss);
+	} else if (!strcmp(key, "vmlinux_size")) {
+		expect = "a size";
+		bad = parse_pages(value, &kb->vmlinux_pages);
+	} else {
+		snprintf(err, errlen, "unknown parameter '%s' of workload kbuild", key);
+		return -1;
+	}
+	if (bad) {
+		snprintf(err, errlen, "kbuild.%s: bad value '%s' (expected %s)", key, value, expect);
+		return -1;
+	}
+	/* the Zipf table depends on headers and zipf */
+	free(kb->zipf_cdf);
+	kb->zipf_cdf = NULL;
+	return 0;
+}
+
+static int kb_validate(struct workload *w, char *err, size_t errlen)
+{
+	struct kbuild *kb = w->priv;
+
+	if (kb->headers_per_unit > kb->headers) {
+		snprintf(err, errlen, "kbuild: headers_per_unit (%g) exceeds headers (%u)",
+		         kb->headers_per_unit, kb->headers);
+		return -1;
+	}
+	return 0;
+}
+
+/* the build's size after scale */
+static void kb_size(struct kbuild *kb)
+{
+	kb->nr_units = (unsigned)lround(kb->units * kb->scale);
+	if (kb->nr_units < 1)
+		kb->nr_units = 1;
+	kb->nr_archives = (unsigned)ceil(kb->archives * kb->scale);
+	if (kb->nr_archives > kb->nr_units)
+		kb->nr_archives = kb->nr_units;
+	kb->nr_steps = kb->nr_units + kb->nr_archives + 1;
+}
+
+/* ------------------------------------------------------------ drawing */
+
+static unsigned long kib_pages(double kib)
+{
+	double p = ceil(kib * 1024 / PAGE_SIZE);
+	return p < 1 ? 1 : (unsigned long)p;
+}
+
+/* lognormal with the given mean */
+static double lognormal_mean(gsl_rng *r, double mean, double sigma)
+{
+	return mean * exp(sigma * gsl_ran_ugaussian(r) - sigma * sigma / 2);
+}
+
+static int zipf_prepare(struct kbuild *kb)
+{
+	double sum = 0;
+
+	if (kb->zipf_cdf)
+		return 0;
+	kb->zipf_cdf = malloc(kb->headers * sizeof(double));
+	if (!kb->zipf_cdf)
+		return -1;
+	for (unsigned h = 0; h < kb->headers; h++)
+		kb->zipf_cdf[h] = sum += pow(h + 1.0, -kb->zipf);
+	for (unsigned h = 0; h < kb->headers; h++)
+		kb->zipf_cdf[h] /= sum;
+	return 0;
+}
+
+/* header index of a uniform variate: the first h with cdf[h] > u */
+static uint32_t zipf_pick(const struct kbuild *kb, double u)
+{
+	unsigned lo = 0, hi = kb->headers - 1;
+
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+		if (kb->zipf_cdf[mid] > u)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/* A unit's parameters from its own generator, always in this order.  The
+ * source size comes first: start() draws only that to create the file.
+ * headers (nr_headers entries), if given, receives the distinct headers
+ * in include order: Zipf draws, repeats skipped; after 32 draws per
+ * header wanted, the least popular missing ones fill the list. */
+static void draw_unit(struct kbuild *kb, gsl_rng *r, struct kbuild_unit *u, uint32_t *headers)
+{
+	double zt, zr, rho = kb->rss_corr;
+	uint64_t hash = 1469598103934665603ull;
+	unsigned long draws = 0;
+	uint8_t *seen;
+	unsigned n = 0;
+
+	memset(u, 0, sizeof(*u));
+	u->source_pages = kib_pages(lognormal_mean(r, kb->source_kib, SOURCE_SIGMA));
+	zt = gsl_ran_ugaussian(r);
+	zr = gsl_ran_ugaussian(r);
+	u->user_ns = kb->user_mean * exp(kb->user_sigma * zt - kb->user_sigma * kb->user_sigma / 2);
+	zr = rho * zt + sqrt(1 - rho * rho) * zr;
+	u->peak_pages = (unsigned long)ceil(kb->rss_mean * exp(kb->rss_sigma * zr -
+	                                                       kb->rss_sigma * kb->rss_sigma / 2));
+	u->ramp = kb->ramp_min + (1 - kb->ramp_min) * gsl_rng_uniform(r);
+	u->nr_headers = (unsigned)lround(lognormal_mean(r, kb->headers_per_unit, NR_HEADERS_SIGMA));
+	if (u->nr_headers > kb->headers)
+		u->nr_headers = kb->headers;
+	u->object_pages = kib_pages(lognormal_mean(r, kb->object_kib, OBJECT_SIGMA));
+	if (!headers || zipf_prepare(kb))
+		return;
+	seen = calloc(kb->headers / 8 + 1, 1);
+	if (!seen)
+		abort();
+	while (n < u->nr_headers && draws++ < 32ul * u->nr_headers) {
+		uint32_t h = zipf_pick(kb, gsl_rng_uniform(r));
+		if (seen[h / 8] & (1u << (h % 8)))
+			continue;
+		seen[h / 8] |= (uint8_t)(1u << (h % 8));
+		headers[n++] = h;
+	}
+	for (uint32_t h = kb->headers; n < u->nr_headers && h-- > 0;)
+		if (!(seen[h / 8] & (1u << (h % 8))))
+			headers[n++] = h;
+	free(seen);
+	for (unsigned i = 0; i < n; i++)
+		hash = (hash ^ headers[i]) * 1099511628211ull;
+	u->headers_hash = hash;
+}
+
+static gsl_rng *rng_for(const struct workload *w, uint64_t entity)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_taus2);
+
+	if (!r)
+		abort();
+	gsl_rng_set(r, (unsigned long)workload_seed(w, entity));
+	return r;
+}
+
+int kbuild_unit_params(struct workload *w, unsigned unit, struct kbuild_unit *u)
+{
+	struct kbuild *kb = w->priv;
+	uint32_t *headers;
+	gsl_rng *r;
+
+	if (strcmp(w->ops->name, "kbuild"))
+		return -1;
+	kb_size(kb);
+	if (unit >= kb->nr_units)
+		return -1;
+	headers = malloc((kb->headers + 1) * sizeof(uint32_t));
+	if (!headers)
+		return -1;
+	r = rng_for(w, unit);
+	draw_unit(kb, r, u, headers);
+	gsl_rng_free(r);
+	free(headers);
+	return 0;
+}
+
+/* ------------------------------------------------------------ files */
+
+/* file numbers, for their place in the metadata */
+static uint32_t src_id(const struct kbuild *kb, unsigned i) { (void)kb; return i; }
+static uint32_t hdr_id(const struct kbuild *kb, unsigned h) { return kb->nr_units + h; }
+static uint32_t obj_id(const struct kbuild *kb, unsigned i) { return kb->nr_units + kb->headers + i; }
+static uint32_t arc_id(const struct kbuild *kb, unsigned a) { return 2 * kb->nr_units + kb->headers + a; }
+static uint32_t vmlinux_id(const struct kbuild *kb) { return 2 * kb->nr_units + kb->headers + kb->nr_archives; }
+
+/* open(): a path lookup that misses the dcache reads the directory block
+ * and the inode-table block through the block-device cache (ext4's
+ * ext4_lookup -> ext4_iget, __bread on the bdev mapping); the struct file
+ * lives while the file is read (kmalloc-256 stands for the filp cache) */
+static slab_obj_t kb_open(struct kbuild *kb, struct mm_ctx *ctx, struct address_space *as, uint32_t id)
+{
+	struct pglist_data *pgdat = kb->w->pgdat;
+
+	if (as->dentry == SLAB_OBJ_NONE || as->inode == SLAB_OBJ_NONE) {
+		if (filemap_read(pgdat, ctx, kb->bdev, kb->bdev_dirs + id / DIRENTS_PER_BLOCK, 1) ||
+		    filemap_read(pgdat, ctx, kb->bdev, id / INODES_PER_BLOCK, 1))
+			return SLAB_OBJ_NONE;
+	}
+	return kmem_cache_alloc(pgdat, ctx, KMALLOC_256, GFP_KERNEL, id);
+}
+
+static void kb_close(struct kbuild *kb, struct mm_ctx *ctx, slab_obj_t filp)
+{
+	kmem_cache_free(kb->w->pgdat, ctx, KMALLOC_256, filp);
+}
+
+/* creat(): ext4_create dirties the inode-table block, the directory
+ * block and the inode and block bitmaps, and jbd2 writes the transaction
+ * to the journal: all block-device cache pages */
+static struct address_space *kb_create(struct kbuild *kb, struct mm_ctx *ctx, uint32_t id)
+{
+	struct pglist_data *pgdat = kb->w->pgdat;
+	struct address_space *as;
+
+	if (filemap_write(pgdat, ctx, kb->bdev, id / INODES_PER_BLOCK, 1) ||
+	    filemap_write(pgdat, ctx, kb->bdev, kb->bdev_dirs + id / DIRENTS_PER_BLOCK, 1) ||
+	    filemap_write(pgdat, ctx, kb->bdev, kb->bdev_bitmap, 2) ||
+	    filemap_write(pgdat, ctx, kb->bdev, kb->bdev_journal + kb->journal_next, 1))
+		return NULL;
+	kb->journal_next = (kb->journal_next + 1) % JOURNAL_PAGES;
+	as = inode_create(pgdat, 0, false);
+	return as;
+}
+
+/* ------------------------------------------------------------ jobs */
+
+static struct address_space *job_input(const struct kb_job *j, unsigned k, uint32_t *id)
+{
+	const struct kbuild *kb = j->kb;
+	unsigned first;
+
+	switch (j->kind) {
+	case KB_CC1:
+		if (k == 0) {
+			*id = src_id(kb, j->step);
+			return kb->src[j->step];
+		}
+		*id = hdr_id(kb, j->headers[k - 1]);
+		return kb->hdr[j->headers[k - 1]];
+	case KB_AR:
+		first = (unsigned)((unsigned long)(j->step - kb->nr_units) * kb->nr_units / kb->nr_archives);
+		*id = obj_id(kb, first + k);
+		return kb->obj[first + k];
+	case KB_LD:
+		*id = obj_id(kb, k);
+		return kb->obj[k];
+	}
+	return NULL;
+}
+
+/* read the inputs up to the share of them this progress calls for; each
+ * file is read whole in one go (a few pages: one readahead window) */
+static int job_read(struct kb_job *j, struct mm_ctx *ctx, double p)
+{
+	struct pglist_data *pgdat = j->kb->w->pgdat;
+	bool all = p >= j->read_fraction;
+	double target = all ? 0 : j->input_pages * p / j->read_fraction;
+
+	while (j->next_input < j->nr_inputs && (all || j->read_pages < target)) {
+		uint32_t id;
+		struct address_space *as = job_input(j, j->next_input, &id);
+		slab_obj_t filp;
+
+		j->next_input++;
+		if (!as)
+			continue;       /* an object whose compile failed */
+		if ((filp = kb_open(j->kb, ctx, as, id)) == SLAB_OBJ_NONE)
+			return -1;
+		if (as->size && filemap_read(pgdat, ctx, as, 0, as->size)) {
+			kb_close(j->kb, ctx, filp);
+			return -1;
+		}
+		kb_close(j->kb, ctx, filp);
+		j->read_pages += as->size;
+	}
+	return 0;
+}
+
+/* grow the anonymous memory (brk, written) to the share of the peak this
+ * progress calls for, then re-access a window of it (the compiler walks
+ * its trees and its garbage collector marks) */
+static int job_grow(struct kb_job *j, struct task *t, struct mm_ctx *ctx, double p)
+{
+	struct pglist_data *pgdat = j->kb->w->pgdat;
+	unsigned long target = p >= j->ramp ? j->peak : (unsigned long)(j->peak * p / j->ramp);
+	unsigned long hot;
+
+	if (target > j->grown) {
+		unsigned long n = target - j->grown, v = mm_grow(t->mm, n);
+		if (!j->grown)
+			j->base = v;
+		j->grown += n;
+		if (mm_access(pgdat, ctx, t->mm, v, n, true))
+			return -1;
+	}
+	hot = (unsigned long)(j->grown * j->kb->touch);
+	if (hot) {
+		unsigned long off = 0;
+		if (j->grown > hot)
+			off = gsl_rng_uniform_int(j->rng, j->grown - hot + 1);
+		if (mm_access(pgdat, ctx, t->mm, j->base + off, hot, false))
+			return -1;
+	}
+	return 0;
+}
+
+/* write the output from write_from to the end of the run; the first write
+ * creates the file */
+static int job_write(struct kb_job *j, struct mm_ctx *ctx, double p)
+{
+	struct pglist_data *pgdat = j->kb->w->pgdat;
+	unsigned long target;
+
+	if (p < j->write_from)
+		return 0;
+	target = p >= 1 ? j->out_pages
+	         : (unsigned long)(j->out_pages * (p - j->write_from) / (1 - j->write_from));
+	if (!*j->out && !(*j->out = kb_create(j->kb, ctx, j->out_id)))
+		return -1;
+	if (target > j->written) {
+		if (filemap_write(pgdat, ctx, *j->out, j->written, target - j->written))
+			return -1;
+		j->written = target;
+	}
+	return 0;
+}
+
+/* exec's mappings (binary, loader, libraries, stack: vm_area_structs) */
+static int job_exec(struct kb_job *j, struct task *t, struct mm_ctx *ctx)
+{
+	struct pglist_data *pgdat = j->kb->w->pgdat;
+
+	j->vmas = malloc((j->kb->vmas + 1) * sizeof(slab_obj_t));
+	if (!j->vmas)
+		abort();
+	for (unsigned i = 0; i < j->kb->vmas; i++) {
+		j->vmas[i] = kmem_cache_alloc(pgdat, ctx, VM_AREA_CACHE, GFP_KERNEL, t->mm->id);
+		if (j->vmas[i] == SLAB_OBJ_NONE)
+			return -1;
+		j->nr_vmas++;
+	}
+	return 0;
+}
+
+static void job_unmap_vmas(struct kb_job *j, struct mm_ctx *ctx)
+{
+	while (j->nr_vmas)
+		kmem_cache_free(j->kb->w->pgdat, ctx, VM_AREA_CACHE, j->vmas[--j->nr_vmas]);
+}
+
+static double job_quantum(struct task *t, struct mm_ctx *ctx, void *arg)
+{
+	struct kb_job *j = arg;
+	double q = t->engine->cfg.quantum * 1e9, run, p;
+
+	if (j->ended) {
+		job_unmap_vmas(j, ctx);         /* exit_mmap's remove_vma, charged at exit */
+		return -1;
+	}
+	if (!j->started) {
+		j->started = true;
+		if (job_exec(j, t, ctx))
+			goto fail;
+	}
+	run = j->user_ns - j->done_ns;
+	if (run > q)
+		run = q;
+	if (run < 0)
+		run = 0;
+	j->done_ns += run;
+	if (j->user_ns - j->done_ns < 0.5) {
+		j->ended = true;
+		p = 1;
+	} else
+		p = j->done_ns / j->user_ns;
+	if (job_read(j, ctx, p) || job_grow(j, t, ctx, p) || job_write(j, ctx, p))
+		goto fail;
+	return run;
+fail:
+	j->failed = true;
+	job_unmap_vmas(j, ctx);
 	return -1;
 }
 
+static void job_exit(struct task *t, void *arg)
+{
+	struct kb_job *j = arg;
+	struct kbuild *kb = j->kb;
+	struct mm_ctx ctx = { .cpu = t->cpu, .mm = t->mm };
+
+	/* an OOM kill stops the job between quanta: its kernel objects go now
+	 * (this kernel time is not charged: a few objects) */
+	job_unmap_vmas(j, &ctx);
+	if (t->oom_killed || (t->mm && t->mm->oom_victim))
+		kb->status[j->step] = ST_OOM;
+	else if (!t->mm || j->failed || !j->ended)
+		kb->status[j->step] = ST_FAILED;
+	else
+		kb->status[j->step] = ST_DONE;
+	gsl_rng_free(j->rng);
+	free(j->vmas);
+	free(j->headers);
+	free(j);
+}
+
+static const struct task_ops kb_job_ops = {
+	.quantum = job_quantum,
+	.exit = job_exit,
+};
+
+/* make's fork+exec of one step */
+static struct task *spawn_step(struct kbuild *kb, unsigned step)
+{
+	struct workload *w = kb->w;
+	struct kb_job *j = calloc(1, sizeof(*j));
+	const char *name;
+	struct task *t;
+
+	if (!j)
+		abort();
+	j->kb = kb;
+	j->step = step;
+	if (step < kb->nr_units) {
+		struct kbuild_unit u;
+		j->kind = KB_CC1;
+		name = "cc1";
+		j->headers = malloc((kb->headers + 1) * sizeof(uint32_t));
+		if (!j->headers)
+			abort();
+		j->rng = rng_for(w, step);
+		draw_unit(kb, j->rng, &u, j->headers);
+		j->user_ns = u.user_ns;
+		j->peak = u.peak_pages;
+		j->ramp = u.ramp;
+		j->read_fraction = kb->parse_fraction;
+		j->write_from = 0.9;            /* the assembler's share, writing the .o */
+		j->nr_inputs = 1 + u.nr_headers;
+		j->out = &kb->obj[step];
+		j->out_id = obj_id(kb, step);
+		j->out_pages = u.object_pages;
+	} else if (step < kb->nr_units + kb->nr_archives) {
+		unsigned a = step - kb->nr_units;
+		unsigned first = (unsigned)((unsigned long)a * kb->nr_units / kb->nr_archives);
+		unsigned end = (unsigned)((unsigned long)(a + 1) * kb->nr_units / kb->nr_archives);
+		j->kind = KB_AR;
+		name = "ar";
+		j->rng = rng_for(w, ENTITY_ARCHIVE + a);
+		j->user_ns = kb->ar_ns;
+		j->peak = kb->ar_rss;
+		j->ramp = 0.5;
+		j->read_fraction = 0.8;
+		j->write_from = 0.8;
+		j->nr_inputs = end - first;
+		j->out = &kb->arc[a];
+		j->out_id = arc_id(kb, a);
+		/* a thin archive: the symbol index and member names */
+		j->out_pages = 1 + j->nr_inputs / 8;
+	} else {
+		j->kind = KB_LD;
+		name = "ld";
+		j->rng = rng_for(w, ENTITY_LINK);
+		j->user_ns = kb->link_ns * kb->scale;
+		j->peak = (unsigned long)ceil(kb->link_rss * kb->scale);
+		j->ramp = 0.7;
+		j->read_fraction = 0.3;
+		j->write_from = 0.8;
+		j->nr_inputs = kb->nr_units;
+		j->out = &kb->vmlinux;
+		j->out_id = vmlinux_id(kb);
+		j->out_pages = (unsigned long)ceil(kb->vmlinux_pages * kb->scale);
+	}
+	for (unsigned k = 0; k < j->nr_inputs; k++) {
+		uint32_t id;
+		struct address_space *as = job_input(j, k, &id);
+		if (as)
+			j->input_pages += as->size;
+	}
+	t = engine_spawn(w->engine, name, &kb_job_ops, j);
+	if (!t) {
+		gsl_rng_free(j->rng);
+		free(j->headers);
+		free(j);
+	}
+	return t;
+}
+
+/* ------------------------------------------------------------ make */
+
+static bool step_ready(const struct kbuild *kb, unsigned step)
+{
+	if (step < kb->nr_units)
+		return true;
+	if (step < kb->nr_units + kb->nr_archives)
+		return kb->units_reaped == kb->nr_units;
+	return kb->units_reaped == kb->nr_units && kb->archives_reaped == kb->nr_archives;
+}
+
+/* wait4(): the child's times go to the build's (RUSAGE_CHILDREN) */
+static void reap(struct kbuild *kb, struct kb_slot *s)
+{
+	struct task *c = s->t;
+	enum kb_status st = kb->status[s->step];
+
+	kb->user_ns += c->utime_ns;
+	kb->system_ns += c->stime_ns;
+	kb->step_utime[s->step] = c->utime_ns;
+	if (st == ST_DONE && s->step < kb->nr_units)
+		kb->units_done++;
+	if (st == ST_OOM)
+		kb->oom_killed++;
+	if (st != ST_DONE)
+		kb->jobs_failed++;
+	if (s->step < kb->nr_units)
+		kb->units_reaped++;
+	else if (s->step < kb->nr_units + kb->nr_archives)
+		kb->archives_reaped++;
+	s->t = NULL;
+	kb->nr_running--;
+}
+
+static double make_quantum(struct task *t, struct mm_ctx *ctx, void *arg)
+{
+	struct kbuild *kb = arg;
+	double user = 0;
+
+	if (!kb->make_grown) {
+		/* make's own memory: the parsed Makefiles, rules and variables */
+		kb->make_grown = true;
+		if (kb->make_rss) {
+			unsigned long v = mm_grow(t->mm, kb->make_rss);
+			if (mm_access(kb->w->pgdat, ctx, t->mm, v, kb->make_rss, true))
+				return -1;
+		}
+	}
+	for (unsigned i = 0; i < kb->nr_jobs; i++)
+		if (kb->slots[i].t && kb->slots[i].t->exited)
+			reap(kb, &kb->slots[i]);
+	for (unsigned i = 0; i < kb->nr_jobs && kb->next_step < kb->nr_steps; i++) {
+		struct kb_slot *s = &kb->slots[i];
+		if (s->t)
+			continue;
+		if (!step_ready(kb, kb->next_step))
+			break;
+		s->step = kb->next_step++;
+		kb->status[s->step] = ST_RUNNING;
+		user += kb->make_target_ns;
+		if (!(s->t = spawn_step(kb, s->step))) {
+			/* fork failed for want of a task: counted, the build goes on */
+			kb->status[s->step] = ST_FAILED;
+			kb->jobs_failed++;
+			if (s->step < kb->nr_units)
+				kb->units_reaped++;
+			else if (s->step < kb->nr_units + kb->nr_archives)
+				kb->archives_reaped++;
+			continue;
+		}
+		kb->nr_running++;
+	}
+	if (kb->next_step == kb->nr_steps && !kb->nr_running) {
+		kb->make_user_ns = t->utime_ns + user;
+		kb->user_ns += kb->make_user_ns;
+		kb->system_ns += t->stime_ns + ctx->kernel_ns;
+		workload_finished(kb->w);
+		return -1;
+	}
+	t->sleep = kb->poll;
+	return user;
+}
+
+static void make_exit(struct task *t, void *arg)
+{
+	struct kbuild *kb = arg;
+
+	if (!kb->w->finished) {
+		/* make died (OOM kill or failed fork): the build is over */
+		kb->build_failed = true;
+		kb->make_user_ns = t->utime_ns;
+		kb->user_ns += t->utime_ns;
+		kb->system_ns += t->stime_ns;
+		workload_finished(kb->w);
+	}
+}
+
+static const struct task_ops kb_make_ops = {
+	.quantum = make_quantum,
+	.exit = make_exit,
+};
+
+/* ------------------------------------------------------------ the module */
+
 static int kb_start(struct workload *w, char *err, size_t errlen)
 {
-	(void)w;
-	snprintf(err, errlen, "kbuild: not implemented yet");
+	struct kbuild *kb = w->priv;
+	struct pglist_data *pgdat = w->pgdat;
+	unsigned long files, itable;
+	gsl_rng *r;
+
+	kb->w = w;
+	kb_size(kb);
+	kb->nr_jobs = kb->jobs ? kb->jobs : w->engine->cfg.cpus;
+	if (zipf_prepare(kb))
+		goto nomem;
+	kb->src = calloc(kb->nr_units, sizeof(*kb->src));
+	kb->obj = calloc(kb->nr_units, sizeof(*kb->obj));
+	kb->hdr = calloc(kb->headers, sizeof(*kb->hdr));
+	kb->arc = calloc(kb->nr_archives + 1, sizeof(*kb->arc));
+	kb->slots = calloc(kb->nr_jobs, sizeof(*kb->slots));
+	kb->status = calloc(kb->nr_steps, 1);
+	kb->step_utime = malloc(kb->nr_steps * sizeof(double));
+	if (!kb->src || !kb->obj || !kb->hdr || !kb->arc || !kb->slots || !kb->status || !kb->step_utime)
+		goto nomem;
+	for (unsigned i = 0; i < kb->nr_steps; i++)
+		kb->step_utime[i] = -1;
+
+	/* the filesystem's metadata: inode table, directories, bitmaps and
+	 * the journal, one block-device inode */
+	files = vmlinux_id(kb) + 1;
+	itable = (files + INODES_PER_BLOCK - 1) / INODES_PER_BLOCK;
+	kb->bdev_dirs = itable;
+	kb->bdev_bitmap = kb->bdev_dirs + (files + DIRENTS_PER_BLOCK - 1) / DIRENTS_PER_BLOCK;
+	kb->bdev_journal = kb->bdev_bitmap + 2;
+	if (!(kb->bdev = inode_create(pgdat, kb->bdev_journal + JOURNAL_PAGES, true)))
+		goto nomem;
+
+	/* sources: the first draw of each unit's stream is its size */
+	for (unsigned i = 0; i < kb->nr_units; i++) {
+		struct kbuild_unit u;
+		r = rng_for(w, i);
+		draw_unit(kb, r, &u, NULL);
+		gsl_rng_free(r);
+		if (!(kb->src[i] = inode_create(pgdat, u.source_pages, false)))
+			goto nomem;
+	}
+	/* headers, most popular first */
+	r = rng_for(w, ENTITY_TREE);
+	for (unsigned h = 0; h < kb->headers; h++) {
+		unsigned long pages = kib_pages(lognormal_mean(r, kb->header_kib, HEADER_SIGMA));
+		if (!(kb->hdr[h] = inode_create(pgdat, pages, false))) {
+			gsl_rng_free(r);
+			goto nomem;
+		}
+	}
+	gsl_rng_free(r);
+
+	if (!(kb->make = engine_spawn(w->engine, "make", &kb_make_ops, kb))) {
+		snprintf(err, errlen, "kbuild: cannot spawn make");
+		return -1;
+	}
+	return 0;
+nomem:
+	snprintf(err, errlen, "kbuild: out of memory creating the tree");
 	return -1;
+}
+
+static unsigned long header_pages_cached(const struct kbuild *kb)
+{
+	unsigned long n = 0;
+
+	for (unsigned h = 0; kb->hdr && h < kb->headers; h++)
+		if (kb->hdr[h])
+			n += kb->hdr[h]->nrpages;
+	return n;
+}
+
+int kbuild_get_stats(const struct workload *w, struct kbuild_stats *s)
+{
+	const struct kbuild *kb = w->priv;
+
+	if (strcmp(w->ops->name, "kbuild"))
+		return -1;
+	memset(s, 0, sizeof(*s));
+	s->units = kb->nr_units;
+	s->archives = kb->nr_archives;
+	s->jobs = kb->nr_jobs;
+	s->units_done = kb->units_done;
+	s->jobs_failed = kb->jobs_failed;
+	s->oom_killed = kb->oom_killed;
+	s->finished = w->finished;
+	s->build_failed = kb->build_failed;
+	s->real_time = w->t_end >= 0 ? w->t_end - w->t_start : -1;
+	s->user_ns = kb->user_ns;
+	s->system_ns = kb->system_ns;
+	s->make_user_ns = kb->make_user_ns;
+	s->header_pages_cached = header_pages_cached(kb);
+	s->bdev_pages = kb->bdev ? kb->bdev->size : 0;
+	return 0;
+}
+
+double kbuild_step_utime(const struct workload *w, unsigned step)
+{
+	const struct kbuild *kb = w->priv;
+
+	if (strcmp(w->ops->name, "kbuild") || !kb->step_utime || step >= kb->nr_steps)
+		return -1;
+	return kb->step_utime[step];
+}
+
+static size_t kb_report(const struct workload *w, struct metric *out, size_t n)
+{
+	const struct kbuild *kb = w->priv;
+	const struct { const char *name; double value; } m[] = {
+		{ "real_time", w->t_end >= 0 ? w->t_end - w->t_start : -1 },
+		{ "user_time", kb->user_ns * 1e-9 },
+		{ "system_time", kb->system_ns * 1e-9 },
+		{ "units", kb->nr_units },
+		{ "units_done", kb->units_done },
+		{ "jobs", kb->nr_jobs },
+		{ "jobs_failed", kb->jobs_failed },
+		{ "oom_killed", kb->oom_killed },
+		{ "build_failed", kb->build_failed },
+	};
+	size_t i;
+
+	for (i = 0; i < n && i < sizeof(m) / sizeof(m[0]); i++) {
+		snprintf(out[i].name, sizeof(out[i].name), "%s", m[i].name);
+		out[i].value = m[i].value;
+	}
+	return i;
+}
+
+/* the inodes belong to the node (pgdat teardown frees them); the make
+ * and job structures are freed by their processes */
+static void kb_fini(struct workload *w)
+{
+	struct kbuild *kb = w->priv;
+
+	free(kb->zipf_cdf);
+	free(kb->src);
+	free(kb->obj);
+	free(kb->hdr);
+	free(kb->arc);
+	free(kb->slots);
+	free(kb->status);
+	free(kb->step_utime);
+	kb->zipf_cdf = NULL;
+	kb->src = kb->obj = kb->hdr = kb->arc = NULL;
+	kb->slots = NULL;
+	kb->status = NULL;
+	kb->step_utime = NULL;
 }
 
 const struct workload_ops kbuild_ops = {
 	.name = "kbuild",
-	.desc = "make -jN over a synthetic kernel tree (not implemented yet)",
+	.desc = "make -jN over a synthetic kernel tree: cc1 jobs reading headers through the page cache, "
+	        "growing anonymous memory and writing objects; archives and the vmlinux link",
+	.params = kbuild_params,
+	.priv_size = sizeof(struct kbuild),
 	.measured = true,
 	.set_param = kb_set_param,
+	.validate = kb_validate,
 	.start = kb_start,
+	.report = kb_report,
+	.fini = kb_fini,
 };
