@@ -873,40 +873,57 @@ static int has_name(struct plot_ctx *c, const char *table, const char *name, int
 	return found;
 }
 
-static int plot_sweep(struct plot_ctx *c, const char *metric, const char *param)
+/* The sweep's metric as a per-run SQL expression over the run r: a
+ * compare row, else a vmstat or metrics name (bound as ?2).  Checked
+ * before anything is drawn, so that a misspelt name fails alone.
+ * 0 (expr NULL: no data to find it in), or an exit code. */
+struct metric {
+	const char *name, *expr;
+	int bind_name;
+};
+
+static int resolve_metric(struct plot_ctx *c, const char *name, struct metric *m)
 {
-	const char *expr = NULL;
-	char key[256], kslug[256], sql[2048], mslug[128], name[160], extra[1024];
+	int any = 0, in_vmstat, in_metrics;
+
+	*m = (struct metric){ .name = name };
+	for (const struct compare_row *r = compare_rows; r->name; r++)
+		if (!strcasecmp(r->name, name)) {
+			m->name = r->name;
+			m->expr = r->expr;
+			return 0;
+		}
+	in_vmstat = has_name(c, "vmstat", name, &any);
+	in_metrics = has_name(c, "metrics", name, &any);
+	if (in_vmstat < 0 || in_metrics < 0)
+		return sql_fail(c, "reading vmstat and metrics");
+	m->bind_name = 1;
+	if (in_vmstat)
+		m->expr = "(SELECT value FROM vmstat x WHERE x.run_id = r.run_id AND x.name = ?2)";
+	else if (in_metrics)
+		m->expr = "(SELECT value FROM metrics x WHERE x.run_id = r.run_id AND x.name = ?2)";
+	else if (any) {
+		error("plot: unknown metric '%s' (a compare row such as '%s', or a name in the "
+		      "vmstat or metrics table of '%s')", name, DEFAULT_METRIC, c->db_path);
+		return EX_USAGE;
+	}
+	return 0;
+}
+
+static int plot_sweep(struct plot_ctx *c, const struct metric *mt, const char *param)
+{
+	const char *expr = mt->expr, *metric = mt->name;
+	char key[256], sql[2048], mslug[128], name[160], extra[1024];
 	struct sweep_pt *pts = NULL;
 	const char **labels = NULL;
 	size_t npts = 0, cap = 0, nlabels = 0;
 	sqlite3_stmt *st;
-	int rc = 0, step, categorical = 0, any = 0, bind_name = 0;
+	int rc = 0, step, categorical = 0, bind_name = mt->bind_name;
+	double xmin = 0, xmax = 0;
 
-	/* the metric: a compare row, else a vmstat or metrics name */
-	for (const struct compare_row *r = compare_rows; r->name; r++)
-		if (!strcasecmp(r->name, metric)) {
-			expr = r->expr;
-			metric = r->name;
-		}
 	if (!expr) {
-		int v = has_name(c, "vmstat", metric, &any), m = v > 0 ? 0 : has_name(c, "metrics", metric, &any);
-
-		if (v < 0 || m < 0)
-			return sql_fail(c, "reading vmstat and metrics");
-		bind_name = 1;
-		if (v > 0) {
-			expr = "(SELECT value FROM vmstat x WHERE x.run_id = r.run_id AND x.name = ?2)";
-		} else if (m > 0) {
-			expr = "(SELECT value FROM metrics x WHERE x.run_id = r.run_id AND x.name = ?2)";
-		} else if (any) {
-			error("plot: unknown metric '%s' (a compare row such as '%s', or a name in the "
-			      "vmstat or metrics table of %s)", metric, DEFAULT_METRIC, c->db_path);
-			return EX_USAGE;
-		} else {
-			note("no vmstat or metrics rows: sweep plot skipped");
-			return 0;
-		}
+		note("no vmstat or metrics rows: sweep plot skipped");
+		return 0;
 	}
 
 	if (param) {
@@ -992,19 +1009,26 @@ static int plot_sweep(struct plot_ctx *c, const char *metric, const char *param)
 					pts[i].x = (double)k;
 	}
 	qsort(pts, npts, sizeof(*pts), cmp_pt);
+	for (size_t i = 0; i < npts; i++) {
+		xmin = i == 0 || pts[i].x < xmin ? pts[i].x : xmin;
+		xmax = i == 0 || pts[i].x > xmax ? pts[i].x : xmax;
+	}
 
 	metric_slug(mslug, sizeof(mslug), metric);
-	slug(kslug, sizeof(kslug), key);
 	snprintf(name, sizeof(name), "sweep-%s", mslug);
 	{
 		struct series s;
 		char header[1024];
 
+		/* the names as given, on one comment line each */
 		snprintf(header, sizeof(header),
-			"# %s against the parameter %s, per policy: mean, min and max over\n"
+			"# metric %s\n# against the parameter %s, per policy: mean, min and max over\n"
 			"# the runs (seeds) at each value (ratios are per run, then averaged)\n"
-			"# columns: x mean min max runs \"value\"%s\n", mslug, kslug,
+			"# columns: x mean min max runs \"value\"%s\n", metric, key,
 			categorical ? "  (x is the rank of the value)" : "");
+		for (char *p = header; *p; p++)
+			if ((unsigned char)*p < ' ' && *p != '\n')
+				*p = ' ';
 		series_init(&s, name, "sweep.gp");
 		for (size_t i = 0; i < npts; i++) {
 			FILE *f = series_row(c, &s, pts[i].pol, header);
@@ -1027,7 +1051,8 @@ static int plot_sweep(struct plot_ctx *c, const char *metric, const char *param)
 		gp_str(v, metric);
 		fprintf(v, "\nparam = ");
 		gp_str(v, key);
-		fprintf(v, "\ncategorical = %d\n", categorical);
+		fprintf(v, "\ncategorical = %d\nnvalues = %zu\nxmin = %.9g\nxmax = %.9g\n",
+		        categorical, nlabels, xmin, xmax);
 		fputc('\0', v);
 		fclose(v);
 		extra[sizeof(extra) - 1] = '\0';
@@ -1166,6 +1191,7 @@ int cmd_plot(int argc, char **argv)
 	};
 	struct plot_ctx c = { .png = 1, .svg = 1 };
 	const char *metric = DEFAULT_METRIC, *param = NULL, *run = NULL;
+	struct metric mt;
 	char dir[4096];
 	int opt, rc;
 
@@ -1241,6 +1267,9 @@ int cmd_plot(int argc, char **argv)
 			goto out;
 		}
 	}
+	rc = resolve_metric(&c, metric, &mt);
+	if (rc)
+		goto out;
 	if (!find_gnuplot()) {
 		error("plot: gnuplot not found in PATH (install gnuplot-nox: scripts/install-deps.sh)");
 		rc = EX_UNAVAILABLE;
@@ -1258,7 +1287,7 @@ int cmd_plot(int argc, char **argv)
 	if (!rc)
 		rc = plot_blockmaps(&c, run);
 	if (!rc)
-		rc = plot_sweep(&c, metric, param);
+		rc = plot_sweep(&c, &mt, param);
 	if (!rc && c.gnuplot_failed)
 		rc = EX_SOFTWARE;
 out:
