@@ -62,5 +62,6 @@ int cmd_demo(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 #endif

@@ -13,6 +13,7 @@ static const struct verb {
 	{ "show",  cmd_show,  "boot a machine (optionally load it) and print a /proc file" },
 	{ "bench", cmd_bench, "allocator micro-benchmarks (pairs per second; not a test)" },
 	{ "list",  cmd_list,  "list policies and their switches" },
+	{ "plot",  cmd_plot,  "draw a results database with gnuplot (png, svg)" },
 	{ NULL, NULL, NULL },
 };
 

@@ -1,0 +1,237 @@
+# plot.cmake - `mmsim plot` on a hand-written database: the files it
+# writes, the numbers in them (worked out in plot-fixture.sql), and the
+# exit codes for a missing, foreign or incompatible database.
+#
+# The database is built here with the sqlite3 CLI from results/schema.sql
+# and tests/golden/plot-fixture.sql.  gnuplot and sqlite3 are required:
+# scripts/install-deps.sh installs them, so a missing one fails the test
+# rather than skipping it.
+include("${CMAKE_CURRENT_LIST_DIR}/_common.cmake")
+
+find_program(SQLITE3 sqlite3)
+find_program(GNUPLOT gnuplot)
+if(NOT SQLITE3 OR NOT GNUPLOT)
+	message(FATAL_ERROR "golden plot: needs sqlite3 and gnuplot in PATH (sqlite3: '${SQLITE3}', "
+		"gnuplot: '${GNUPLOT}'); install them with scripts/install-deps.sh")
+endif()
+
+# make_db(FILE SQL...): a fresh database from the SQL files, in order
+function(make_db db)
+	file(REMOVE "${db}")
+	foreach(sql IN LISTS ARGN)
+		execute_process(COMMAND "${SQLITE3}" -bail "${db}"
+			INPUT_FILE "${sql}" RESULT_VARIABLE rc ERROR_VARIABLE err)
+		if(NOT rc EQUAL 0)
+			message(FATAL_ERROR "golden plot: sqlite3 ${db} < ${sql}: exit ${rc}: ${err}")
+		endif()
+	endforeach()
+endfunction()
+
+# data_of(VAR FILE): FILE without its comment lines (blank lines, which
+# separate gnuplot's blocks, stay)
+function(data_of var file)
+	file(READ "${file}" text)
+	string(REGEX REPLACE "\n#[^\n]*" "" text "\n${text}")
+	string(REGEX REPLACE "^\n" "" text "${text}")
+	set(${var} "${text}" PARENT_SCOPE)
+endfunction()
+
+# expect_data(FILE EXPECTED): the data lines of DIR/FILE are EXPECTED
+function(expect_data file expected)
+	if(NOT EXISTS "${file}")
+		golden_fail("${file} was not written")
+	else()
+		data_of(got "${file}")
+		if(NOT got STREQUAL expected)
+			golden_fail("${file}: data lines differ\n--- expected\n${expected}--- got\n${got}---")
+		else()
+			message(STATUS "ok: ${file} has the hand-computed values")
+		endif()
+	endif()
+	set(GOLDEN_FAILURES ${GOLDEN_FAILURES} PARENT_SCOPE)
+endfunction()
+
+# expect_rc(RC SUBSTRING ARGS...): exit RC, stderr names SUBSTRING, stdout empty
+function(expect_rc rc substring)
+	string(REPLACE ";" " " shown "${ARGN}")
+	mmsim_run(r ${ARGN})
+	if(NOT r_RC STREQUAL "${rc}" OR NOT r_ERR MATCHES "^mmsim: error: "
+	   OR NOT r_OUT STREQUAL "")
+		golden_fail("mmsim ${shown}: exit '${r_RC}' (expected ${rc}), stdout '${r_OUT}', stderr '${r_ERR}'")
+	else()
+		string(FIND "${r_ERR}" "${substring}" at)
+		if(at EQUAL -1)
+			golden_fail("mmsim ${shown}: stderr lacks '${substring}': '${r_ERR}'")
+		else()
+			string(STRIP "${r_ERR}" e)
+			message(STATUS "ok (${r_RC}): mmsim ${shown}: ${e}")
+		endif()
+	endif()
+	set(GOLDEN_FAILURES ${GOLDEN_FAILURES} PARENT_SCOPE)
+endfunction()
+
+set(schema "${SRC}/results/schema.sql")
+set(db "${CMAKE_CURRENT_BINARY_DIR}/fixture.db")
+make_db("${db}" "${schema}" "${GOLDEN_DIR}/plot-fixture.sql")
+
+# ---- the fixture, as SVG: every plot, and nothing but SVG
+set(out "${CMAKE_CURRENT_BINARY_DIR}/out")
+file(REMOVE_RECURSE "${out}")
+mmsim_run(r plot "${db}" -o "${out}" --format svg)
+if(NOT r_RC STREQUAL "0")
+	golden_fail("mmsim plot fixture.db: exit '${r_RC}', stderr: ${r_ERR}")
+endif()
+if(r_ERR MATCHES "mmsim: error: ")
+	golden_fail("mmsim plot fixture.db: an error on stderr: ${r_ERR}")
+endif()
+foreach(name thp_success blocks blockmap-vanilla-seed1 blockmap-hygiene-seed1
+		sweep-thp-fault-fail-rate-pct)
+	foreach(ext dat gp svg)
+		set(f "${out}/${name}.${ext}")
+		if(NOT EXISTS "${f}")
+			golden_fail("mmsim plot: ${name}.${ext} not written")
+			continue()
+		endif()
+		file(SIZE "${f}" size)
+		if(size EQUAL 0)
+			golden_fail("mmsim plot: ${name}.${ext} is empty")
+		endif()
+		string(FIND "${r_OUT}" "${f}\n" listed)
+		if(listed EQUAL -1)
+			golden_fail("mmsim plot: ${name}.${ext} is not in the list printed: '${r_OUT}'")
+		endif()
+	endforeach()
+	file(READ "${out}/${name}.svg" svg LIMIT 4096)
+	if(NOT svg MATCHES "<svg")
+		golden_fail("mmsim plot: ${name}.svg is not SVG")
+	endif()
+	if(EXISTS "${out}/${name}.png")
+		golden_fail("mmsim plot --format svg wrote ${name}.png")
+	endif()
+endforeach()
+# vanilla's second seed and the failed run have maps, but only the first
+# seed of each policy is drawn
+file(GLOB maps "${out}/blockmap-*.dat")
+list(LENGTH maps n)
+if(NOT n EQUAL 2)
+	golden_fail("expected 2 blockmaps (first seed of each policy), got: ${maps}")
+endif()
+
+# the success rate per interval, mean min max runs (the failed run's 0%
+# would show if it were read)
+expect_data("${out}/thp_success.dat" [=[1 62.5 50 75 2
+2 100 100 100 1
+3 61.6667 40 83.3333 2
+
+
+1 75 50 100 2
+2 100 100 100 2
+3 100 100 100 2
+]=])
+expect_data("${out}/blocks.dat" [=[0 40 3 2
+10 24 7 2
+
+
+0 40 0 1
+10 35 1 1
+]=])
+# per-run fail rates, then the mean: vanilla at 10 is 17.5, not 20/140
+expect_data("${out}/sweep-thp-fault-fail-rate-pct.dat" [=[10 17.5 10 25 2 "10"
+200 4 3 5 2 "200"
+
+
+10 1.5 1 2 2 "10"
+200 0.5 0 1 2 "200"
+]=])
+# irregular times 0, 10, 30: a 10 s grid, t = 20 repeats t = 10; the
+# missing cell is "no data" (6)
+expect_data("${out}/blockmap-hygiene-seed1.dat" [=[0 0 0
+0 1 4
+0 2 4
+
+10 0 0
+10 1 1
+10 2 5
+
+20 0 0
+20 1 1
+20 2 5
+
+30 0 0
+30 1 1
+30 2 6
+
+]=])
+
+# ---- another metric (a metrics name) against a named parameter, as PNG
+set(out2 "${CMAKE_CURRENT_BINARY_DIR}/out-real_time")
+file(REMOVE_RECURSE "${out2}")
+mmsim_run(r plot "${db}" -o "${out2}" --format png --metric real_time
+	--param vm.watermark_scale_factor)
+if(NOT r_RC STREQUAL "0" OR NOT EXISTS "${out2}/sweep-real_time.png")
+	golden_fail("mmsim plot --metric real_time: exit '${r_RC}', no sweep-real_time.png; stderr: ${r_ERR}")
+elseif(EXISTS "${out2}/sweep-real_time.svg")
+	golden_fail("mmsim plot --format png wrote sweep-real_time.svg")
+else()
+	message(STATUS "ok: mmsim plot --metric real_time --format png")
+endif()
+expect_data("${out2}/sweep-real_time.dat" [=[10 101 100 102 2 "10"
+200 103 103 103 2 "200"
+
+
+10 102 101 103 2 "10"
+200 104 104 104 2 "200"
+]=])
+
+# ---- an empty database (the schema only): nothing to draw is no error
+set(empty "${CMAKE_CURRENT_BINARY_DIR}/empty.db")
+make_db("${empty}" "${schema}")
+file(REMOVE_RECURSE "${CMAKE_CURRENT_BINARY_DIR}/out-empty")
+mmsim_run(r plot "${empty}" -o "${CMAKE_CURRENT_BINARY_DIR}/out-empty")
+file(GLOB written "${CMAKE_CURRENT_BINARY_DIR}/out-empty/*")
+if(NOT r_RC STREQUAL "0" OR NOT r_OUT STREQUAL "" OR written OR NOT r_ERR MATCHES "skipped")
+	golden_fail("mmsim plot empty.db: exit '${r_RC}', wrote '${written}', stdout '${r_OUT}', stderr '${r_ERR}'")
+else()
+	message(STATUS "ok (0): mmsim plot empty.db draws nothing and says why")
+endif()
+
+# ---- bad input: 66 missing, 65 not a results database, 64 bad usage
+set(missing "${CMAKE_CURRENT_BINARY_DIR}/no-such.db")
+file(REMOVE "${missing}")
+expect_rc(66 "no-such.db" plot "${missing}" -o "${CMAKE_CURRENT_BINARY_DIR}/out-bad")
+
+set(text "${CMAKE_CURRENT_BINARY_DIR}/not-a.db")
+file(WRITE "${text}" "this is not a database, it is text and longer than a header would be\n")
+expect_rc(65 "not-a.db" plot "${text}" -o "${CMAKE_CURRENT_BINARY_DIR}/out-bad")
+
+set(v2 "${CMAKE_CURRENT_BINARY_DIR}/version2.db")
+file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/version2.sql" "PRAGMA user_version = 2;\n")
+make_db("${v2}" "${schema}" "${CMAKE_CURRENT_BINARY_DIR}/version2.sql")
+expect_rc(65 "version2.db" plot "${v2}" -o "${CMAKE_CURRENT_BINARY_DIR}/out-bad")
+
+set(noblockmap "${CMAKE_CURRENT_BINARY_DIR}/noblockmap.db")
+file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/noblockmap.sql" "DROP TABLE blockmap;\n")
+make_db("${noblockmap}" "${schema}" "${CMAKE_CURRENT_BINARY_DIR}/noblockmap.sql")
+expect_rc(65 "blockmap" plot "${noblockmap}" -o "${CMAKE_CURRENT_BINARY_DIR}/out-bad")
+
+expect_rc(64 "bogus" plot "${db}" -o "${CMAKE_CURRENT_BINARY_DIR}/out-bad" --metric bogus)
+expect_rc(64 "pdf" plot "${db}" -o "${CMAKE_CURRENT_BINARY_DIR}/out-bad" --format pdf)
+expect_rc(64 "-o DIR" plot "${db}")
+expect_rc(64 "nosuchrun" plot "${db}" -o "${CMAKE_CURRENT_BINARY_DIR}/out-bad" --run nosuchrun)
+if(EXISTS "${CMAKE_CURRENT_BINARY_DIR}/out-bad")
+	golden_fail("mmsim plot wrote out-bad/ although every call there was an error")
+endif()
+
+# ---- no gnuplot in PATH: 69, saying so
+execute_process(
+	COMMAND "${CMAKE_COMMAND}" -E env PATH=/nonexistent
+		"${MMSIM}" plot "${db}" -o "${CMAKE_CURRENT_BINARY_DIR}/out-nognuplot"
+	RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
+if(NOT rc STREQUAL "69" OR NOT e MATCHES "mmsim: error: .*gnuplot")
+	golden_fail("mmsim plot without gnuplot in PATH: exit '${rc}' (expected 69), stderr '${e}'")
+else()
+	string(STRIP "${e}" e)
+	message(STATUS "ok (69): ${e}")
+endif()
+
+golden_finish()
