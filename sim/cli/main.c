@@ -13,6 +13,8 @@ static const struct verb {
 	{ "show",  cmd_show,  "boot a machine (optionally load it) and print a /proc file" },
 	{ "bench", cmd_bench, "allocator micro-benchmarks (pairs per second; not a test)" },
 	{ "list",  cmd_list,  "list policies and their switches" },
+	{ "merge", cmd_merge, "merge results databases: mmsim merge -o OUT.db IN.db..." },
+	{ "compare", cmd_compare, "the RFC cover letter's table from a results database" },
 	{ NULL, NULL, NULL },
 };
 
