@@ -263,6 +263,11 @@ static void test_errors(void **state)
 	assert_null(compare(&o, err, sizeof(err)));
 	assert_non_null(strstr(err, "--where"));
 	assert_int_equal(tr_int(db_path, "SELECT count(*) FROM runs"), 5);
+	/* closes the query early and starts a second statement */
+	o.where = "1)) WHERE g IS NOT NULL; DELETE FROM runs; SELECT ((1";
+	assert_null(compare(&o, err, sizeof(err)));
+	assert_non_null(strstr(err, "one SQL expression"));
+	assert_int_equal(tr_int(db_path, "SELECT count(*) FROM runs"), 5);
 
 	o.where = "seed > 100";
 	assert_null(compare(&o, err, sizeof(err)));
