@@ -189,7 +189,8 @@ struct compact_control {
 	unsigned long migrate_pfn, free_pfn;
 	unsigned long total_migrate_scanned, total_free_scanned;
 	/* the isolated pages: sources to migrate, free targets (order 0) */
-	uint32_t migratepages[COMPACT_CLUSTER_MAX];
+	uint32_t migratepages[pageblock_nr_pages];  /* COMPACT_CLUSTER_MAX, or a
+	                                             * whole block when finishing one */
 	unsigned nr_migratepages;
 	uint32_t *freepages;            /* a stack of isolated free pages */
 	unsigned nr_freepages, cap_freepages;
