@@ -13,6 +13,8 @@ static const struct verb {
 	{ "show",  cmd_show,  "boot a machine (optionally load it) and print a /proc file" },
 	{ "bench", cmd_bench, "allocator micro-benchmarks (pairs per second; not a test)" },
 	{ "list",  cmd_list,  "list policies and their switches" },
+	{ "run",   cmd_run,   "simulate one scenario file into a results database" },
+	{ "sweep", cmd_sweep, "run a scenario over varied keys and seeds, merge the results" },
 	{ NULL, NULL, NULL },
 };
 

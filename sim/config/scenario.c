@@ -612,11 +612,11 @@ int scenario_set_key(struct scenario *s, const char *skey, const char *value, co
 	section[n] = 0;
 	/* POLICY.SWITCH and WORKLOAD.PARAM, as demo's --set spells them */
 	if (!fixed_section(section) && !strchr(section, '.')) {
-		char full[224];
+		char full[192];
 		if (mm_policy_find(section))
-			snprintf(full, sizeof(full), "policy.%.180s", section);
+			snprintf(full, sizeof(full), "policy.%.150s", section);
 		else if (workload_find(section))
-			snprintf(full, sizeof(full), "workload.%.180s", section);
+			snprintf(full, sizeof(full), "workload.%.150s", section);
 		else {
 			msg(err, errlen, "%s: unknown section [%s]", where, section);
 			return -1;
