@@ -18,6 +18,9 @@
 
 struct results_db;
 
+/* PRAGMA user_version of schema.sql: files with another version are refused */
+#define RESULTS_SCHEMA_VERSION 1
+
 /* A run's identity and outcome (the runs table). */
 struct run_record {
 	char run_id[40];                 /* results_new_run_id(): unique, stable once written */

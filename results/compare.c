@@ -1,0 +1,446 @@
+/* compare.c - the RFC cover letter's table, from a results database.
+ *
+ * Columns: one per value of a key (the policy by default, or a runs
+ * column, or a params key such as machine.ram), the baseline first.
+ * Rows: the cover letter's, in its order and with its names.  Every row is
+ * a value computed per run (a counter, a difference, a ratio) and then
+ * averaged over the runs of the column: so a percentage row is the mean of
+ * the per-run percentages, not the percentage of the means, as mmtests'
+ * compare-kernels reports it.  Each cell prints the mean and its change
+ * against the baseline column, new / base - 1, in percent.
+ * Only runs with status 'ok' count.  docs/schema.md lists the formulas.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results.h"
+#include "results_int.h"
+
+/* ------------------------------------------------------------------ */
+/* what a run provides: workload metrics, then /proc/vmstat counters */
+
+enum src {
+	REAL_TIME, USER_TIME, SYSTEM_TIME,
+	NR_METRIC_SRC,
+	THP_FAULT_ALLOC = NR_METRIC_SRC, THP_FAULT_FALLBACK,
+	COMPACT_STALL, COMPACT_FAIL, COMPACT_SUCCESS,
+	COMPACT_DAEMON_MIGRATE_SCANNED, COMPACT_DAEMON_FREE_SCANNED,
+	COMPACT_MIGRATE_SCANNED, COMPACT_FREE_SCANNED,
+	ALLOCSTALL_DMA, ALLOCSTALL_DMA32, ALLOCSTALL_NORMAL, ALLOCSTALL_MOVABLE,
+	PGSCAN_KSWAPD, PGSTEAL_KSWAPD, PGSCAN_DIRECT, PGSTEAL_DIRECT,
+	PSWPOUT, PSWPIN, WORKINGSET_REFAULT_FILE,
+	NR_SRC
+};
+
+static const char *const src_name[NR_SRC] = {
+	"real_time", "user_time", "system_time",
+	"thp_fault_alloc", "thp_fault_fallback",
+	"compact_stall", "compact_fail", "compact_success",
+	"compact_daemon_migrate_scanned", "compact_daemon_free_scanned",
+	"compact_migrate_scanned", "compact_free_scanned",
+	"allocstall_dma", "allocstall_dma32", "allocstall_normal", "allocstall_movable",
+	"pgscan_kswapd", "pgsteal_kswapd", "pgscan_direct", "pgsteal_direct",
+	"pswpout", "pswpin", "workingset_refault_file",
+};
+
+/* ------------------------------------------------------------------ */
+/* the rows */
+
+/* a run whose denominator is 0 did nothing of the kind: 0, not NaN */
+static double pct(double num, double den)
+{
+	return den != 0 ? 100.0 * num / den : 0.0;
+}
+
+static double thp_fail_rate(const double *v)
+{
+	return pct(v[THP_FAULT_FALLBACK], v[THP_FAULT_ALLOC] + v[THP_FAULT_FALLBACK]);
+}
+
+static double compact_success_rate(const double *v)
+{
+	return pct(v[COMPACT_SUCCESS], v[COMPACT_STALL]);
+}
+
+/* the kernel counts all scanning in compact_*_scanned and kcompactd's share
+ * again in compact_daemon_*_scanned: direct = total - daemon */
+static double direct_migrate_scanned(const double *v)
+{
+	return v[COMPACT_MIGRATE_SCANNED] - v[COMPACT_DAEMON_MIGRATE_SCANNED];
+}
+
+static double direct_free_scanned(const double *v)
+{
+	return v[COMPACT_FREE_SCANNED] - v[COMPACT_DAEMON_FREE_SCANNED];
+}
+
+static double migrate_daemon_pct(const double *v)
+{
+	return pct(v[COMPACT_DAEMON_MIGRATE_SCANNED], v[COMPACT_MIGRATE_SCANNED]);
+}
+
+static double free_daemon_pct(const double *v)
+{
+	return pct(v[COMPACT_DAEMON_FREE_SCANNED], v[COMPACT_FREE_SCANNED]);
+}
+
+static double alloc_stall(const double *v)
+{
+	return v[ALLOCSTALL_DMA] + v[ALLOCSTALL_DMA32] + v[ALLOCSTALL_NORMAL] + v[ALLOCSTALL_MOVABLE];
+}
+
+static double kswapd_scan_pct(const double *v)
+{
+	return pct(v[PGSCAN_KSWAPD], v[PGSCAN_KSWAPD] + v[PGSCAN_DIRECT]);
+}
+
+static const struct row {
+	const char *name;
+	int src;                        /* a source as it is, or -1: */
+	double (*fn)(const double *v);  /* computed from the run's sources */
+} rows[] = {
+	{ "Real time", REAL_TIME, NULL },
+	{ "User time", USER_TIME, NULL },
+	{ "System time", SYSTEM_TIME, NULL },
+	{ "THP fault alloc", THP_FAULT_ALLOC, NULL },
+	{ "THP fault fallback", THP_FAULT_FALLBACK, NULL },
+	{ "THP fault fail rate %", -1, thp_fail_rate },
+	{ "Direct compact stall", COMPACT_STALL, NULL },
+	{ "Direct compact fail", COMPACT_FAIL, NULL },
+	{ "Direct compact success", COMPACT_SUCCESS, NULL },
+	{ "Direct compact success rate %", -1, compact_success_rate },
+	{ "Compact daemon scanned migrate", COMPACT_DAEMON_MIGRATE_SCANNED, NULL },
+	{ "Compact daemon scanned free", COMPACT_DAEMON_FREE_SCANNED, NULL },
+	{ "Compact direct scanned migrate", -1, direct_migrate_scanned },
+	{ "Compact direct scanned free", -1, direct_free_scanned },
+	{ "Compact migrate scanned daemon %", -1, migrate_daemon_pct },
+	{ "Compact free scanned daemon %", -1, free_daemon_pct },
+	{ "Alloc stall", -1, alloc_stall },
+	{ "Pages kswapd scanned", PGSCAN_KSWAPD, NULL },
+	{ "Pages kswapd reclaimed", PGSTEAL_KSWAPD, NULL },
+	{ "Pages direct scanned", PGSCAN_DIRECT, NULL },
+	{ "Pages direct reclaimed", PGSTEAL_DIRECT, NULL },
+	{ "Pages scanned kswapd %", -1, kswapd_scan_pct },
+	{ "Swap out", PSWPOUT, NULL },
+	{ "Swap in", PSWPIN, NULL },
+	{ "File refaults", WORKINGSET_REFAULT_FILE, NULL },
+};
+
+#define NR_ROWS (sizeof(rows) / sizeof(rows[0]))
+
+/* ------------------------------------------------------------------ */
+/* the columns */
+
+struct column {
+	char *key;                      /* the value of the `by` key */
+	long nr_runs;
+	double sum[NR_ROWS], min[NR_ROWS], max[NR_ROWS];
+};
+
+struct compare {
+	const char *path;
+	sqlite3 *db;
+	sqlite3_stmt *vals;             /* a run's metrics and vmstat */
+	struct column *col;
+	size_t nr_col, cap_col;
+	char *err;
+	size_t errlen;
+};
+
+static struct column *column_add(struct compare *c, const char *key)
+{
+	struct column *col;
+
+	if (c->nr_col == c->cap_col) {
+		size_t cap = c->cap_col ? 2 * c->cap_col : 4;
+		struct column *n = realloc(c->col, cap * sizeof(*n));
+		if (!n)
+			return NULL;
+		c->col = n;
+		c->cap_col = cap;
+	}
+	col = &c->col[c->nr_col];
+	memset(col, 0, sizeof(*col));
+	if (!(col->key = strdup(key)))
+		return NULL;
+	c->nr_col++;
+	return col;
+}
+
+static void column_account(struct column *col, const double *v)
+{
+	for (size_t r = 0; r < NR_ROWS; r++) {
+		double x = rows[r].fn ? rows[r].fn(v) : v[rows[r].src];
+		col->sum[r] += x;
+		if (!col->nr_runs || x < col->min[r])
+			col->min[r] = x;
+		if (!col->nr_runs || x > col->max[r])
+			col->max[r] = x;
+	}
+	col->nr_runs++;
+}
+
+/* ------------------------------------------------------------------ */
+/* reading the runs */
+
+/* A run's sources; a counter the run did not record is 0 (the kernel's
+ * counters start at 0 and only appear once the code path exists). */
+static int load_run(struct compare *c, const char *run_id, double v[NR_SRC])
+{
+	sqlite3_stmt *st = c->vals;
+	int rc;
+
+	memset(v, 0, NR_SRC * sizeof(v[0]));
+	sqlite3_bind_text(st, 1, run_id, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int vmstat = sqlite3_column_int(st, 0);
+		const char *name = (const char *)sqlite3_column_text(st, 1);
+		int s = vmstat ? NR_METRIC_SRC : 0, end = vmstat ? NR_SRC : NR_METRIC_SRC;
+
+		for (; name && s < end; s++)
+			if (!strcmp(name, src_name[s])) {
+				v[s] = sqlite3_column_double(st, 2);
+				break;
+			}
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		results_seterr(c->err, c->errlen, c->path, "run %s: %s", run_id, sqlite3_errmsg(c->db));
+		return -1;
+	}
+	return 0;
+}
+
+/* the run columns a table may be split by; any other key is a params key */
+static int is_runs_column(const char *by)
+{
+	static const char *const cols[] = {
+		"policy", "workload", "name", "sweep_id", "seed", "config_hash",
+		"mmsim_version", "git_commit", "build_type", NULL,
+	};
+	for (const char *const *p = cols; *p; p++)
+		if (!strcmp(by, *p))
+			return 1;
+	return 0;
+}
+
+/* --where is pasted into the query: keep it to reading (the file is
+ * opened read-only as well) */
+static int authorize(void *arg, int action, const char *a, const char *b, const char *d,
+                     const char *e)
+{
+	(void)arg; (void)a; (void)b; (void)d; (void)e;
+	return action == SQLITE_SELECT || action == SQLITE_READ || action == SQLITE_FUNCTION ||
+	       action == SQLITE_RECURSIVE ? SQLITE_OK : SQLITE_DENY;
+}
+
+static sqlite3_stmt *prepare_runs(struct compare *c, const char *by, const char *where)
+{
+	char *sql;
+	const char *tail = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	sql = sqlite3_mprintf(
+		"SELECT g, run_id FROM (SELECT %s AS g, run_id FROM runs"
+		" WHERE status = 'ok' AND (%s)) WHERE g IS NOT NULL ORDER BY g, run_id",
+		is_runs_column(by) ? by
+		: "(SELECT value FROM params WHERE params.run_id = runs.run_id AND key = ?1)",
+		where ? where : "1");
+	if (!sql) {
+		results_seterr(c->err, c->errlen, c->path, "out of memory");
+		return NULL;
+	}
+	rc = sqlite3_prepare_v2(c->db, sql, -1, &st, &tail);
+	sqlite3_free(sql);
+	if (rc != SQLITE_OK || (tail && tail[strspn(tail, " \t\n;")])) {
+		results_seterr(c->err, c->errlen, c->path, "--where '%s': %s", where ? where : "",
+		               rc != SQLITE_OK ? sqlite3_errmsg(c->db) : "must be one SQL expression");
+		sqlite3_finalize(st);
+		return NULL;
+	}
+	if (!is_runs_column(by))
+		sqlite3_bind_text(st, 1, by, -1, SQLITE_TRANSIENT);
+	return st;
+}
+
+static int read_runs(struct compare *c, const char *by, const char *where)
+{
+	sqlite3_stmt *st = prepare_runs(c, by, where);
+	struct column *col = NULL;
+	double v[NR_SRC];
+	int rc;
+
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *key = (const char *)sqlite3_column_text(st, 0);
+		const char *run_id = (const char *)sqlite3_column_text(st, 1);
+
+		if (!key || !run_id)
+			continue;
+		/* sorted by key: a new key starts a new column */
+		if (!col || strcmp(col->key, key)) {
+			if (!(col = column_add(c, key))) {
+				results_seterr(c->err, c->errlen, c->path, "out of memory");
+				break;
+			}
+		}
+		if (load_run(c, run_id, v))
+			break;
+		column_account(col, v);
+	}
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		results_seterr(c->err, c->errlen, c->path, "%s", sqlite3_errmsg(c->db));
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int no_runs(struct compare *c, const char *by, const char *where)
+{
+	char msg[512] = "no runs with status 'ok'";
+
+	if (c->nr_col)
+		return 0;
+	if (!is_runs_column(by))
+		snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg), " and a parameter '%s'", by);
+	if (where)
+		snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg), " matching --where '%s'", where);
+	results_seterr(c->err, c->errlen, c->path, "%s", msg);
+	return -1;
+}
+
+/* the baseline first, the others in their (sorted) order */
+static int order_columns(struct compare *c, const char *by, const char *baseline)
+{
+	size_t b, i;
+	struct column tmp;
+
+	for (b = 0; b < c->nr_col; b++)
+		if (!strcmp(c->col[b].key, baseline ? baseline : "vanilla"))
+			break;
+	if (b == c->nr_col && !baseline)
+		b = 0;
+	if (b == c->nr_col) {
+		char list[256] = "";
+		for (i = 0; i < c->nr_col; i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+			         i ? ", " : "", c->col[i].key);
+		results_seterr(c->err, c->errlen, c->path, "baseline '%s' is not a value of %s"
+		               " (values: %s)", baseline, by, list);
+		return -1;
+	}
+	tmp = c->col[b];
+	memmove(&c->col[1], &c->col[0], b * sizeof(tmp));
+	c->col[0] = tmp;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* printing, in the cover letter's layout: the row name in 40 columns,
+ * then per column a 23-character cell "%10.2f (%+9.2f%%)", the cells
+ * after the first preceded by a space */
+
+#define NAME_WIDTH 40
+#define CELL_WIDTH 23
+
+/* new / base - 1, in percent; from a base of 0, anything is infinitely more */
+static double change(double base, double v)
+{
+	double p;
+
+	if (base == 0)
+		return v == 0 ? 0 : v > 0 ? INFINITY : -INFINITY;
+	p = (v / base - 1) * 100;
+	return fabs(p) < 0.005 ? 0 : p;         /* no "-0.00%" */
+}
+
+static void print_header(FILE *out, const struct compare *c)
+{
+	fprintf(out, "%-*s", NAME_WIDTH, "");
+	for (size_t i = 0; i < c->nr_col; i++) {
+		char name[128];
+		size_t n = (size_t)snprintf(name, sizeof(name), "HUGEALLOC-%s", c->col[i].key);
+
+		for (size_t k = 10; k < n && k < sizeof(name); k++)
+			name[k] = (char)toupper((unsigned char)name[k]);
+		fprintf(out, "%*s", CELL_WIDTH + (i > 0), name);
+	}
+	fprintf(out, "\n%-*s", NAME_WIDTH, "Runs");
+	for (size_t i = 0; i < c->nr_col; i++)
+		fprintf(out, "%*ld", CELL_WIDTH + (i > 0), c->col[i].nr_runs);
+	fputc('\n', out);
+}
+
+static void print_row(FILE *out, const struct compare *c, size_t r, int spread)
+{
+	double base = c->col[0].sum[r] / (double)c->col[0].nr_runs;
+
+	fprintf(out, "%-*s", NAME_WIDTH, rows[r].name);
+	for (size_t i = 0; i < c->nr_col; i++) {
+		double mean = c->col[i].sum[r] / (double)c->col[i].nr_runs;
+		fprintf(out, "%s%10.2f (%+9.2f%%)", i ? " " : "", mean, change(base, mean));
+	}
+	fputc('\n', out);
+	if (!spread)
+		return;
+	fprintf(out, "%-*s", NAME_WIDTH, "  min..max");
+	for (size_t i = 0; i < c->nr_col; i++)
+		fprintf(out, "%s%10.2f ..%10.2f", i ? " " : "", c->col[i].min[r], c->col[i].max[r]);
+	fputc('\n', out);
+}
+
+/* ------------------------------------------------------------------ */
+
+static int compare_open(struct compare *c)
+{
+	static const char *const tables[] = { "runs", "params", "vmstat", "metrics", NULL };
+
+	if (!(c->db = results_open_ro(c->path, tables, c->err, c->errlen)))
+		return -1;
+	sqlite3_set_authorizer(c->db, authorize, NULL);
+	if (sqlite3_prepare_v2(c->db,
+	                       "SELECT 0, name, value FROM metrics WHERE run_id = ?1 UNION ALL"
+	                       " SELECT 1, name, value FROM vmstat WHERE run_id = ?1",
+	                       -1, &c->vals, NULL) != SQLITE_OK) {
+		results_seterr(c->err, c->errlen, c->path, "%s", sqlite3_errmsg(c->db));
+		return -1;
+	}
+	return 0;
+}
+
+static void compare_close(struct compare *c)
+{
+	for (size_t i = 0; i < c->nr_col; i++)
+		free(c->col[i].key);
+	free(c->col);
+	sqlite3_finalize(c->vals);
+	sqlite3_close(c->db);
+}
+
+int results_compare(FILE *out, const char *db_path, const struct compare_opts *o,
+                    char *err, size_t errlen)
+{
+	struct compare c = { .path = db_path, .err = err, .errlen = errlen };
+	const char *by = o && o->by && *o->by ? o->by : "policy";
+	int rc = -1;
+
+	if (!out) {
+		results_seterr(err, errlen, db_path, "no output stream");
+		return -1;
+	}
+	/* the whole table is computed before the first byte is printed */
+	if (compare_open(&c) == 0 && read_runs(&c, by, o ? o->where : NULL) == 0 &&
+	    no_runs(&c, by, o ? o->where : NULL) == 0 &&
+	    order_columns(&c, by, o ? o->baseline : NULL) == 0) {
+		print_header(out, &c);
+		for (size_t r = 0; r < NR_ROWS; r++)
+			print_row(out, &c, r, o && o->spread);
+		rc = 0;
+	}
+	compare_close(&c);
+	return rc;
+}

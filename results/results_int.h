@@ -1,0 +1,26 @@
+/* results_int.h - what db.c, merge.c and compare.c share (not an API). */
+#ifndef MMSIM_RESULTS_INT_H
+#define MMSIM_RESULTS_INT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <sqlite3.h>
+
+/* "path: message" into err (truncated, always terminated; err may be NULL) */
+void results_seterr(char *err, size_t errlen, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Open an existing results file read-only and check that it is one:
+ * SQLite, PRAGMA user_version == RESULTS_SCHEMA_VERSION, and the tables
+ * listed (NULL-terminated) present.  NULL with a message on failure. */
+sqlite3 *results_open_ro(const char *path, const char *const *tables, char *err, size_t errlen);
+
+/* Same check on a database already open on db under the schema name
+ * (e.g. "main" or an ATTACH name). */
+int results_check(sqlite3 *db, const char *schema, const char *path,
+                  const char *const *tables, char *err, size_t errlen);
+
+/* the schema (results/schema.sql, embedded at build time) */
+extern const char *const results_schema;
+
+#endif
