@@ -28,7 +28,7 @@
 #include "mmsim/debug_vm.h"
 #include "mmsim/engine.h"
 #include "mmsim/version.h"
-#include "../../results/results.h"
+#include "results.h"
 #include "workload.h"
 
 /* The time series stored as samples rows, by /proc/vmstat name (events,
@@ -134,9 +134,8 @@ static double free_pageblocks(const struct pglist_data *pgdat)
 	return (double)n;
 }
 
-static void record_freeblocks(struct run_state *r)
+static void record_freeblocks(struct run_state *r, double t)
 {
-	double t = engine_now();
 	if (r->nr_freeblocks && r->freeblocks[r->nr_freeblocks - 1].t >= t)
 		return;
 	r->freeblocks = grow(r->freeblocks, &r->cap_freeblocks, r->nr_freeblocks, sizeof(*r->freeblocks));
@@ -148,7 +147,7 @@ static void record_freeblocks(struct run_state *r)
 static void freeblocks_tick(struct engine *e, void *arg)
 {
 	(void)e;
-	record_freeblocks(arg);
+	record_freeblocks(arg, engine_now());
 }
 
 /* The pageblock map: blocks split into r->groups consecutive groups,
@@ -171,10 +170,9 @@ static void blockmap(const struct run_state *r, unsigned char *map)
 	}
 }
 
-static void record_census(struct run_state *r)
+static void record_census(struct run_state *r, double t)
 {
 	struct census_snap *c;
-	double t = engine_now();
 
 	if (r->nr_census && r->census[r->nr_census - 1].t >= t)
 		return;
@@ -196,7 +194,7 @@ static void record_census(struct run_state *r)
 static void census_tick(struct engine *e, void *arg)
 {
 	(void)e;
-	record_census(arg);
+	record_census(arg, engine_now());
 }
 
 /* ------------------------------------------------------------ boot */
@@ -287,10 +285,18 @@ static int write_results(struct results_db *db, struct run_state *r, const struc
 		int kind, idx;
 		if (lookup_sample(*name, &kind, &idx))
 			continue;
-		for (size_t i = 0; i < r->e.nr_samples; i++)
-			if (results_add_sample(db, id, r->e.samples[i].t, *name,
-			                       sample_value(&r->e.samples[i], kind, idx)))
+		for (size_t i = 0; i < r->e.nr_samples; i++) {
+			/* the engine's last sample is at the clock, which a run with
+			 * a duration leaves past the end: it is the end state */
+			double t = r->e.samples[i].t;
+			if (t > rec->sim_seconds) {
+				if (i && r->e.samples[i - 1].t >= rec->sim_seconds)
+					break;
+				t = rec->sim_seconds;
+			}
+			if (results_add_sample(db, id, t, *name, sample_value(&r->e.samples[i], kind, idx)))
 				return -1;
+		}
 	}
 	for (size_t i = 0; i < r->nr_freeblocks; i++)
 		if (results_add_sample(db, id, r->freeblocks[i].t, "free_pageblocks", r->freeblocks[i].blocks))
@@ -380,9 +386,9 @@ int run_scenario(const struct scenario *s, const struct run_opts *o)
 
 	/* the window opens before the first process runs */
 	snapshot(&r.pgdat, &r.win_start);
-	record_census(&r);
+	record_census(&r, engine_now());
 	if (c->sample_interval > 0)
-		record_freeblocks(&r);
+		record_freeblocks(&r, engine_now());
 	if (workload_set_start(&r.set, &r.e, &r.pgdat, c->seed, err, sizeof(err))) {
 		error("%s", err);
 		goto fail_engine;
@@ -395,6 +401,10 @@ int run_scenario(const struct scenario *s, const struct run_opts *o)
 		close_window(&r);
 		r.set.stopping = true;
 		sim = engine_run(&r.e, c->duration + RUN_DRAIN_SECONDS);
+		/* simgrid_run_until() leaves the clock at its limit even when
+		 * the last process ended before: the run ended then */
+		if (!r.e.nr_live_tasks && r.e.last_exit < sim)
+			sim = r.e.last_exit > c->duration ? r.e.last_exit : c->duration;
 	} else {
 		sim = engine_run(&r.e, 0);
 		if (r.e.nr_live_tasks) {
@@ -407,9 +417,9 @@ int run_scenario(const struct scenario *s, const struct run_opts *o)
 		}
 	}
 	/* the last census and free-block count, on the machine at rest */
-	record_census(&r);
+	record_census(&r, sim);
 	if (c->sample_interval > 0)
-		record_freeblocks(&r);
+		record_freeblocks(&r, sim);
 	if (check_pgdat(&r.pgdat, "end of run")) {
 		error("invariant violation at the end of the run (see above); nothing recorded");
 		goto fail_engine;

@@ -70,6 +70,7 @@ struct engine {
 	bool kswapd_awake;
 	unsigned long kswapd_runs;
 	double kswapd_cpu_ns, flusher_cpu_ns;
+	double last_exit;                           /* virtual time the last process ended */
 };
 
 /* Initialise SimGrid (argv may carry --cfg=/--log= options, consumed) and
