@@ -631,7 +631,12 @@ int scenario_set_key(struct scenario *s, const char *skey, const char *value, co
 		}
 		memset(&scratch, 0, sizeof(scratch));
 		if (parse_value(d, value, &scratch, m, sizeof(m))) {
-			msg(err, errlen, "%s: %s", where, m);
+			/* a file location gets the key added; --set KEY, --seed
+			 * and --policy name it already */
+			if (where[0] == '-')
+				msg(err, errlen, "%s: %s", where, m);
+			else
+				msg(err, errlen, "%s: [%s] %s: %s", where, section, dot + 1, m);
 			return -1;
 		}
 	} else if (check_module_value(section, dot + 1, value, where, err, errlen)) {
