@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "cli.h"
 #include "run.h"
 #include "mmsim/census.h"
@@ -461,6 +462,16 @@ int run_scenario(const struct scenario *s, const struct run_opts *o)
 		        rec.name, workloads, (unsigned long long)c->seed, sim, rec.wall_seconds, o->out);
 	rc = EXIT_OK;
 fail_engine:
+	if (rc != EXIT_OK) {
+		/* SimGrid cannot be torn down with actors that never ran (the
+		 * daemons, processes a failed start left behind), and at exit
+		 * LeakSanitizer's scan of their stacks crashes: a failed run
+		 * ends its process here, with nothing at the target. */
+		if (db)
+			results_abort(db);
+		fflush(NULL);
+		_exit(rc);
+	}
 	engine_destroy(&r.e);
 fail:
 	if (db)

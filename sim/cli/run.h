@@ -23,7 +23,8 @@ struct run_opts {
  * and nothing is left at o->out.  Returns the exit code (EXIT_OK,
  * EXIT_SOFTWARE for a failed simulation or a broken invariant,
  * EXIT_CANTCREAT when the output cannot be written), after printing the
- * message. */
+ * message.  A failure after the engine has started ends the process with
+ * that code (_exit): SimGrid cannot be torn down or started again. */
 int run_scenario(const struct scenario *s, const struct run_opts *o);
 
 /* The virtual seconds a run goes on after its measured window closed,
