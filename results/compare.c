@@ -255,10 +255,12 @@ static sqlite3_stmt *prepare_runs(struct compare *c, const char *by, const char 
 		return NULL;
 	}
 	rc = sqlite3_prepare_v2(c->db, sql, -1, &st, &tail);
+	if (rc == SQLITE_OK && tail && tail[strspn(tail, " \t\n;")])
+		rc = SQLITE_MISUSE;             /* a second statement: tail points into sql */
 	sqlite3_free(sql);
-	if (rc != SQLITE_OK || (tail && tail[strspn(tail, " \t\n;")])) {
+	if (rc != SQLITE_OK) {
 		results_seterr(c->err, c->errlen, c->path, "--where '%s': %s", where ? where : "",
-		               rc != SQLITE_OK ? sqlite3_errmsg(c->db) : "must be one SQL expression");
+		               rc != SQLITE_MISUSE ? sqlite3_errmsg(c->db) : "must be one SQL expression");
 		sqlite3_finalize(st);
 		return NULL;
 	}

@@ -239,6 +239,10 @@ int results_create(struct results_db **out, const char *path, char *err, size_t 
 {
 	struct results_db *db;
 
+	if (!out) {
+		results_seterr(err, errlen, path, "no handle to return");
+		return -1;
+	}
 	*out = NULL;
 	if (!path || !*path) {
 		results_seterr(err, errlen, path, "empty file name");
@@ -445,7 +449,8 @@ int results_commit(struct results_db *db, char *err, size_t errlen)
 		return -1;
 	}
 	if (db->failed) {
-		snprintf(err, errlen, "%s (nothing written)", db->err);
+		if (err && errlen)
+			snprintf(err, errlen, "%s (nothing written)", db->err);
 		db_free(db, 1);
 		return -1;
 	}

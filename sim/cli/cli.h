@@ -9,7 +9,10 @@
 /* exit codes (sysexits.h), documented in docs/mmsim.1.md */
 #define EXIT_OK       0
 #define EXIT_USAGE    64
+#define EXIT_DATAERR  65              /* bad or incompatible database */
+#define EXIT_NOINPUT  66              /* missing input file */
 #define EXIT_SOFTWARE 70
+#define EXIT_CANTCREAT 73             /* cannot create the output */
 #define EXIT_CONFIG   78
 
 #define MAX_SETS 64
@@ -64,5 +67,7 @@ int cmd_show(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif

@@ -1,0 +1,71 @@
+/* cmd_compare.c - mmsim compare DB: the RFC cover letter's table. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+#include "results.h"
+
+static void compare_usage(FILE *f)
+{
+	fprintf(f, "usage: mmsim compare DB [--by KEY] [--baseline NAME] [--where SQL] [--spread]\n\n"
+	           "Prints the RFC cover letter's table from a results database (a run file\n"
+	           "or a merged one): for each row the mean over the runs of each column and\n"
+	           "its change against the baseline column.  Percentage rows are computed\n"
+	           "per run, then averaged.  Only runs with status 'ok' count.\n\n"
+	           "  --by KEY              one column per value of KEY: a runs column (policy,\n"
+	           "                        the default; seed, workload, sweep_id, ...) or a\n"
+	           "                        parameter (e.g. machine.ram)\n"
+	           "  --baseline NAME       the first column, the one changes are relative to\n"
+	           "                        (default: vanilla if present, else the first value)\n"
+	           "  --where SQL           only runs matching this SQL condition on the runs\n"
+	           "                        table, e.g. \"seed < 5\"\n"
+	           "  --spread              a line under each row with the min..max over runs\n");
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "by", required_argument, NULL, 'b' },
+		{ "baseline", required_argument, NULL, 'B' },
+		{ "where", required_argument, NULL, 'w' },
+		{ "spread", no_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct compare_opts o = { 0 };
+	const char *db;
+	char err[1024];
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'b': o.by = optarg; break;
+		case 'B': o.baseline = optarg; break;
+		case 'w': o.where = optarg; break;
+		case 's': o.spread = 1; break;
+		case 'h':
+			compare_usage(stdout);
+			return EXIT_OK;
+		default:
+			compare_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1) {
+		error("compare: %s", optind == argc ? "no database given" : "one database only");
+		return EXIT_USAGE;
+	}
+	db = argv[optind];
+	if (access(db, R_OK)) {
+		error("compare: %s: %s", db, strerror(errno));
+		return EXIT_NOINPUT;
+	}
+	if (results_compare(stdout, db, &o, err, sizeof(err))) {
+		error("compare: %s", err);
+		return EXIT_DATAERR;
+	}
+	return EXIT_OK;
+}

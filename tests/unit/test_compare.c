@@ -1,0 +1,302 @@
+/* test_compare.c - the cover letter's table from a hand-built database:
+ * 2 policies x 2 seeds (and a failed run that must not count), numbers
+ * chosen so that every rule shows: per-run ratios averaged (not the ratio
+ * of the means), direct = total - daemon scanning, Alloc stall summed over
+ * zones, and the percent column's formats. */
+#include "tresults.h"
+
+struct counter {
+	const char *name;
+	int64_t v1, v2, h1, h2;         /* vanilla s1, s2; hygiene s1, s2 */
+};
+
+/* Expected means (vanilla / hygiene), by hand:
+ *   THP fault fail rate %: v 10/(90+10)=10, 300/(100+300)=75 -> 42.50
+ *     (the ratio of the means would be 155/250 = 62); h 1, 2 -> 1.50
+ *   Direct compact success rate %: v 20/200=10, 20/100=20 -> 15.00
+ *     (ratio of means 20/150 = 13.33); h 304/400=76, 304/608=50 -> 63.00
+ *   Compact direct scanned migrate: v 1000-100, 2000-300 -> 1300; h 400, 200 -> 300
+ *   Compact migrate scanned daemon %: v 10, 15 -> 12.50; h 60, 80 -> 70.00
+ *   Compact free scanned daemon %: v 0/0 -> 0; h 50, 25 -> 37.50 (base 0: inf)
+ *   Alloc stall: v 1+2+3+4=10, 10+20=30 -> 20; h 5, 1+2=3 -> 4 */
+static const struct counter vmstat[] = {
+	{ "thp_fault_alloc", 90, 100, 198, 196 },
+	{ "thp_fault_fallback", 10, 300, 2, 4 },
+	{ "compact_stall", 200, 100, 400, 608 },
+	{ "compact_fail", 180, 80, 96, 304 },
+	{ "compact_success", 20, 20, 304, 304 },
+	{ "compact_daemon_migrate_scanned", 100, 300, 600, 800 },
+	{ "compact_migrate_scanned", 1000, 2000, 1000, 1000 },
+	{ "compact_daemon_free_scanned", 0, 0, 50, 50 },
+	{ "compact_free_scanned", 0, 0, 100, 200 },
+	{ "allocstall_dma", 1, 0, 0, 0 },
+	{ "allocstall_dma32", 2, 10, 0, 1 },
+	{ "allocstall_normal", 3, 20, 5, 2 },
+	{ "allocstall_movable", 4, 0, 0, 0 },
+	{ "pgscan_kswapd", 600, 200, 900, 900 },
+	{ "pgsteal_kswapd", 300, 300, 330, 330 },
+	{ "pgscan_direct", 400, 800, 100, 100 },
+	/* pgsteal_direct: not recorded, reads as 0 */
+	{ "pswpout", 0, 0, 0, 0 },
+	{ "pswpin", 0, 0, 7, 7 },
+	{ "workingset_refault_file", 1000, 3000, 500, 700 },
+	{ "nr_free_pages", 1, 2, 3, 4 },         /* not a row: ignored */
+};
+
+static const struct {
+	const char *name;
+	double v1, v2, h1, h2;
+} metrics[] = {
+	{ "real_time", 100, 110, 106.22, 106.22 },
+	{ "user_time", 1000, 1000, 1000, 1000 },
+	{ "system_time", 400, 500, 300, 330 },
+};
+
+static const char *db_path;
+
+static void add_run(struct results_db *db, const char *id, const char *policy, uint64_t seed,
+                    const char *status, int which, const char *ram)
+{
+	struct run_record r = tr_run(id, policy, seed, status);
+
+	assert_int_equal(results_add_run(db, &r), 0);
+	assert_int_equal(results_add_param(db, id, "machine.ram", ram), 0);
+	for (size_t i = 0; i < sizeof(vmstat) / sizeof(vmstat[0]); i++) {
+		const struct counter *c = &vmstat[i];
+		int64_t v = which == 0 ? c->v1 : which == 1 ? c->v2 : which == 2 ? c->h1
+		          : which == 3 ? c->h2 : 999999;
+		assert_int_equal(results_add_vmstat(db, id, c->name, v), 0);
+	}
+	for (size_t i = 0; i < sizeof(metrics) / sizeof(metrics[0]); i++) {
+		double v = which == 0 ? metrics[i].v1 : which == 1 ? metrics[i].v2
+		         : which == 2 ? metrics[i].h1 : which == 3 ? metrics[i].h2 : 999999;
+		assert_int_equal(results_add_metric(db, id, metrics[i].name, v), 0);
+	}
+}
+
+static int setup(void **state)
+{
+	struct results_db *db;
+	char err[512];
+
+	if (tr_setup(state))
+		return -1;
+	db_path = tr_path("sweep.db");
+	if (results_create(&db, db_path, err, sizeof(err)))
+		return -1;
+	/* hygiene first: the baseline's place must not come from the order
+	 * of insertion */
+	add_run(db, "h1", "hygiene", 1, "ok", 2, "1G");
+	add_run(db, "h2", "hygiene", 2, "ok", 3, "2G");
+	add_run(db, "h3", "hygiene", 3, "failed", 4, "1G");
+	add_run(db, "v1", "vanilla", 1, "ok", 0, "1G");
+	add_run(db, "v2", "vanilla", 2, "ok", 1, "2G");
+	return results_commit(db, err, sizeof(err));
+}
+
+/* the table as text; NULL (and err set) on failure */
+static char *compare(const struct compare_opts *o, char *err, size_t errlen)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int rc;
+
+	assert_non_null(f);
+	rc = results_compare(f, db_path, o, err, errlen);
+	fclose(f);
+	if (rc) {
+		assert_int_equal(len, 0);       /* nothing printed on error */
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* some line of text is exactly `expect` */
+static void assert_line(const char *text, const char *expect)
+{
+	size_t n = strlen(expect);
+
+	for (const char *p = text; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0))
+		if (strcspn(p, "\n") == n && !strncmp(p, expect, n))
+			return;
+	fail_msg("no line\n'%s'\nin\n%s", expect, text);
+}
+
+static void test_rows(void **state)
+{
+	char err[512];
+	char *t = compare(NULL, err, sizeof(err));
+
+	(void)state;
+	if (!t)
+		fail_msg("compare: %s", err);
+	assert_line(t, "                                              HUGEALLOC-VANILLA       HUGEALLOC-HYGIENE");
+	assert_line(t, "Runs                                                          2                       2");
+	assert_line(t, "Real time                                   105.00 (    +0.00%)     106.22 (    +1.16%)");
+	assert_line(t, "User time                                  1000.00 (    +0.00%)    1000.00 (    +0.00%)");
+	assert_line(t, "System time                                 450.00 (    +0.00%)     315.00 (   -30.00%)");
+	assert_line(t, "THP fault alloc                              95.00 (    +0.00%)     197.00 (  +107.37%)");
+	assert_line(t, "THP fault fail rate %                        42.50 (    +0.00%)       1.50 (   -96.47%)");
+	assert_line(t, "Direct compact success                       20.00 (    +0.00%)     304.00 ( +1420.00%)");
+	assert_line(t, "Direct compact success rate %                15.00 (    +0.00%)      63.00 (  +320.00%)");
+	assert_line(t, "Compact direct scanned migrate             1300.00 (    +0.00%)     300.00 (   -76.92%)");
+	assert_line(t, "Compact direct scanned free                   0.00 (    +0.00%)     100.00 (     +inf%)");
+	assert_line(t, "Compact migrate scanned daemon %             12.50 (    +0.00%)      70.00 (  +460.00%)");
+	assert_line(t, "Compact free scanned daemon %                 0.00 (    +0.00%)      37.50 (     +inf%)");
+	assert_line(t, "Alloc stall                                  20.00 (    +0.00%)       4.00 (   -80.00%)");
+	assert_line(t, "Pages scanned kswapd %                       40.00 (    +0.00%)      90.00 (  +125.00%)");
+	assert_line(t, "Pages direct reclaimed                        0.00 (    +0.00%)       0.00 (    +0.00%)");
+	assert_line(t, "Swap out                                      0.00 (    +0.00%)       0.00 (    +0.00%)");
+	assert_line(t, "Swap in                                       0.00 (    +0.00%)       7.00 (     +inf%)");
+	assert_line(t, "File refaults                              2000.00 (    +0.00%)     600.00 (   -70.00%)");
+	free(t);
+}
+
+/* every row of the cover letter, in its order, and nothing else */
+static void test_row_order(void **state)
+{
+	static const char *const names[] = {
+		"Real time", "User time", "System time", "THP fault alloc", "THP fault fallback",
+		"THP fault fail rate %", "Direct compact stall", "Direct compact fail",
+		"Direct compact success", "Direct compact success rate %",
+		"Compact daemon scanned migrate", "Compact daemon scanned free",
+		"Compact direct scanned migrate", "Compact direct scanned free",
+		"Compact migrate scanned daemon %", "Compact free scanned daemon %", "Alloc stall",
+		"Pages kswapd scanned", "Pages kswapd reclaimed", "Pages direct scanned",
+		"Pages direct reclaimed", "Pages scanned kswapd %", "Swap out", "Swap in",
+		"File refaults", NULL,
+	};
+	char err[512];
+	char *t = compare(NULL, err, sizeof(err)), *line, *save = NULL;
+	int i = 0;
+
+	(void)state;
+	assert_non_null(t);
+	line = strtok_r(t, "\n", &save);                /* the header */
+	line = strtok_r(NULL, "\n", &save);             /* Runs */
+	while ((line = strtok_r(NULL, "\n", &save))) {
+		assert_non_null(names[i]);
+		assert_int_equal(strncmp(line, names[i], strlen(names[i])), 0);
+		assert_true(line[strlen(names[i])] == ' ');
+		assert_int_equal(strlen(line), 40 + 23 + 24);
+		i++;
+	}
+	assert_null(names[i]);
+	free(t);
+}
+
+static void test_baseline_by_where(void **state)
+{
+	struct compare_opts o = { .baseline = "hygiene" };
+	char err[512];
+	char *t;
+
+	(void)state;
+	t = compare(&o, err, sizeof(err));
+	assert_non_null(t);
+	assert_line(t, "                                              HUGEALLOC-HYGIENE       HUGEALLOC-VANILLA");
+	assert_line(t, "Real time                                   106.22 (    +0.00%)     105.00 (    -1.15%)");
+	free(t);
+
+	/* a runs column: no "vanilla" among the values, the first sorts first */
+	o = (struct compare_opts){ .by = "seed" };
+	t = compare(&o, err, sizeof(err));
+	assert_non_null(t);
+	assert_line(t, "                                                    HUGEALLOC-1             HUGEALLOC-2");
+	assert_line(t, "Runs                                                          2                       2");
+	/* (100 + 106.22) / 2 = 103.11, (110 + 106.22) / 2 = 108.11 */
+	assert_line(t, "Real time                                   103.11 (    +0.00%)     108.11 (    +4.85%)");
+	free(t);
+
+	/* a params key */
+	o = (struct compare_opts){ .by = "machine.ram", .baseline = "2G" };
+	t = compare(&o, err, sizeof(err));
+	assert_non_null(t);
+	assert_line(t, "                                                   HUGEALLOC-2G            HUGEALLOC-1G");
+	assert_line(t, "Real time                                   108.11 (    +0.00%)     103.11 (    -4.62%)");
+	free(t);
+
+	o = (struct compare_opts){ .where = "seed = 1" };
+	t = compare(&o, err, sizeof(err));
+	assert_non_null(t);
+	assert_line(t, "Runs                                                          1                       1");
+	assert_line(t, "Real time                                   100.00 (    +0.00%)     106.22 (    +6.22%)");
+	assert_line(t, "THP fault fail rate %                        10.00 (    +0.00%)       1.00 (   -90.00%)");
+	free(t);
+}
+
+static void test_spread(void **state)
+{
+	struct compare_opts o = { .spread = 1 };
+	char err[512];
+	char *t = compare(&o, err, sizeof(err));
+	const char *p;
+
+	(void)state;
+	assert_non_null(t);
+	p = strstr(t, "\nReal time ");
+	assert_non_null(p);
+	p = strchr(p + 1, '\n') + 1;
+	assert_memory_equal(p, "  min..max                                  100.00 ..    110.00"
+	                       "     106.22 ..    106.22\n", 88);
+	p = strstr(t, "\nTHP fault fail rate % ");
+	p = strchr(p + 1, '\n') + 1;
+	assert_memory_equal(p, "  min..max                                   10.00 ..     75.00"
+	                       "       1.00 ..      2.00\n", 88);
+	free(t);
+}
+
+static void test_errors(void **state)
+{
+	struct compare_opts o = { .where = "no_such_column = 1" };
+	char err[512] = "";
+	const char *garbage = tr_path("garbage.db");
+
+	(void)state;
+	assert_null(compare(&o, err, sizeof(err)));
+	assert_non_null(strstr(err, db_path));
+	assert_non_null(strstr(err, "no_such_column"));
+
+	o.where = "1); DROP TABLE runs; SELECT (1";
+	assert_null(compare(&o, err, sizeof(err)));
+	assert_non_null(strstr(err, "--where"));
+	assert_int_equal(tr_int(db_path, "SELECT count(*) FROM runs"), 5);
+	/* closes the query early and starts a second statement */
+	o.where = "1)) WHERE g IS NOT NULL; DELETE FROM runs; SELECT ((1";
+	assert_null(compare(&o, err, sizeof(err)));
+	assert_non_null(strstr(err, "one SQL expression"));
+	assert_int_equal(tr_int(db_path, "SELECT count(*) FROM runs"), 5);
+
+	o.where = "seed > 100";
+	assert_null(compare(&o, err, sizeof(err)));
+	assert_non_null(strstr(err, "no runs"));
+
+	o = (struct compare_opts){ .baseline = "tao" };
+	assert_null(compare(&o, err, sizeof(err)));
+	assert_non_null(strstr(err, "'tao'"));
+	assert_non_null(strstr(err, "hygiene, vanilla"));
+
+	o = (struct compare_opts){ .by = "no.such.key" };
+	assert_null(compare(&o, err, sizeof(err)));
+	assert_non_null(strstr(err, "no.such.key"));
+
+	tr_write_file(garbage, "not a database at all, but long enough to look like one at first\n");
+	assert_int_equal(results_compare(stdout, garbage, NULL, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, garbage));
+	assert_int_equal(results_compare(stdout, tr_path("missing.db"), NULL, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "missing.db"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_row_order),
+		cmocka_unit_test(test_baseline_by_where),
+		cmocka_unit_test(test_spread),
+		cmocka_unit_test(test_errors),
+	};
+	return cmocka_run_group_tests(tests, setup, tr_teardown);
+}
