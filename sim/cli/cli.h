@@ -66,6 +66,8 @@ int cmd_bench(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "mmsim/scenario.h"
 
 void error(const char *fmt, ...)
 {
@@ -121,23 +122,16 @@ int machine_opt(struct machine_opts *m, const char *opt, const char *arg)
 	return 0;
 }
 
-static int set_int(const char *key, const char *val, int lo, int hi, int *out)
-{
-	unsigned long v;
-	if (parse_ulong(val, &v) || v < (unsigned long)lo || v > (unsigned long)hi) {
-		error("--set %s: '%s' is not an integer in %d..%d", key, val, lo, hi);
-		return -1;
-	}
-	*out = (int)v;
-	return 0;
-}
-
-/* Apply one KEY=VALUE; policy switches go to the policy named before the dot. */
+/* Apply one KEY=VALUE: sysctl-like keys through the scenario's key table
+ * (the same names, ranges and messages as a scenario file's [vm],
+ * [transparent_hugepage] and [kernel]); policy switches go to the policy
+ * named before the dot. */
 static int apply_set(const char *kv, struct vm_sysctl *s, struct mm_policy *policy)
 {
 	char key[128], err[256];
 	const char *val = strchr(kv, '=') + 1;
 	size_t klen = (size_t)(val - 1 - kv);
+	int rc;
 
 	if (klen >= sizeof(key)) {
 		error("--set: key too long in '%s'", kv);
@@ -145,75 +139,13 @@ static int apply_set(const char *kv, struct vm_sysctl *s, struct mm_policy *poli
 	}
 	memcpy(key, kv, klen);
 	key[klen] = 0;
-	if (!strcmp(key, "vm.min_free_kbytes"))
-		return set_int(key, val, 128, 1 << 30, &s->user_min_free_kbytes);
-	if (!strcmp(key, "vm.watermark_scale_factor"))
-		return set_int(key, val, 1, 3000, &s->watermark_scale_factor);
-	if (!strcmp(key, "vm.watermark_boost_factor"))
-		return set_int(key, val, 0, 1 << 30, &s->watermark_boost_factor);
-	if (!strcmp(key, "vm.percpu_pagelist_high_fraction")) {
-		if (set_int(key, val, 0, 1 << 30, &s->percpu_pagelist_high_fraction))
-			return -1;
-		if (s->percpu_pagelist_high_fraction && s->percpu_pagelist_high_fraction < 8) {
-			error("--set %s: '%s' must be 0 or at least 8 (as the kernel requires)", key, val);
-			return -1;
-		}
-		return 0;
-	}
-	if (!strcmp(key, "vm.lowmem_reserve_ratio")) {
-		int r[MAX_NR_ZONES];
-		if (sscanf(val, "%d %d %d %d", &r[0], &r[1], &r[2], &r[3]) != 4 ||
-		    r[0] < 0 || r[1] < 0 || r[2] < 0 || r[3] < 0) {
-			error("--set %s: '%s' is not four non-negative integers", key, val);
-			return -1;
-		}
-		memcpy(s->lowmem_reserve_ratio, r, sizeof(r));
-		return 0;
-	}
-	if (!strcmp(key, "transparent_hugepage.enabled")) {
-		if (!strcmp(val, "always") || !strcmp(val, "madvise"))
-			s->thp_enabled = true;
-		else if (!strcmp(val, "never"))
-			s->thp_enabled = false;
-		if (!strcmp(val, "always"))
-			s->thp_enabled_mode = THP_ENABLED_ALWAYS;
-		else if (!strcmp(val, "madvise"))
-			s->thp_enabled_mode = THP_ENABLED_MADVISE;
-		else if (!strcmp(val, "never"))
-			s->thp_enabled_mode = THP_ENABLED_NEVER;
-		else {
-			error("--set %s: '%s' is not one of always, madvise, never", key, val);
-			return -1;
-		}
-		return 0;
-	}
-	if (!strcmp(key, "transparent_hugepage.defrag")) {
-		static const char *const modes[] = { "always", "defer", "defer+madvise", "madvise", "never" };
-		for (int i = 0; i < 5; i++)
-			if (!strcmp(val, modes[i])) {
-				s->thp_defrag = i;
-				return 0;
-			}
-		error("--set %s: '%s' is not one of always, defer, defer+madvise, madvise, never", key, val);
+	rc = scenario_apply_sysctl(s, key, val, err, sizeof(err));
+	if (rc < 0) {
+		error("%s", err);
 		return -1;
 	}
-	if (!strcmp(key, "vm.compaction_proactiveness"))
-		return set_int(key, val, 0, 100, &s->compaction_proactiveness);
-	if (!strcmp(key, "vm.extfrag_threshold"))
-		return set_int(key, val, 0, 1000, &s->extfrag_threshold);
-	if (!strcmp(key, "vm.swappiness"))
-		return set_int(key, val, 0, 200, &s->swappiness);
-	if (!strcmp(key, "kernel.config_compaction")) {
-		if (!strcmp(val, "yes"))
-			s->config_compaction = true;
-		else if (!strcmp(val, "no"))
-			s->config_compaction = false;
-		else {
-			error("--set %s: '%s' is not yes or no", key, val);
-			return -1;
-		}
+	if (rc > 0)
 		return 0;
-	}
 	{
 		const char *dot = strchr(key, '.');
 		if (dot && mm_policy_find(key) == NULL) {

@@ -14,6 +14,8 @@ static const struct verb {
 	{ "bench", cmd_bench, "allocator micro-benchmarks (pairs per second; not a test)" },
 	{ "list",  cmd_list,  "list policies and their switches" },
 	{ "plot",  cmd_plot,  "draw a results database with gnuplot (png, svg)" },
+	{ "run",   cmd_run,   "simulate one scenario file into a results database" },
+	{ "sweep", cmd_sweep, "run a scenario over varied keys and seeds, merge the results" },
 	{ "merge", cmd_merge, "merge results databases: mmsim merge -o OUT.db IN.db..." },
 	{ "compare", cmd_compare, "the RFC cover letter's table from a results database" },
 	{ NULL, NULL, NULL },

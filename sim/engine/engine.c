@@ -338,6 +338,8 @@ static void task_main(int argc, char **argv)
 	t->end = simgrid_get_clock();
 	t->exited = true;
 	e->nr_live_tasks--;
+	if (t->end > e->last_exit)
+		e->last_exit = t->end;
 	while (p->waiters)
 		task_stop_waiting(p->waiters);
 }

@@ -70,6 +70,7 @@ struct engine {
 	bool kswapd_awake;
 	unsigned long kswapd_runs;
 	double kswapd_cpu_ns, flusher_cpu_ns, kcompactd_cpu_ns;
+	double last_exit;                           /* virtual time the last process ended */
 };
 
 /* Initialise SimGrid (argv may carry --cfg=/--log= options, consumed) and
@@ -84,6 +85,13 @@ struct task *engine_spawn(struct engine *e, const char *name, const struct task_
 double engine_run(struct engine *e, double until);
 void engine_destroy(struct engine *e);
 double engine_now(void);
+
+/* An observer on the virtual clock: fn(e, arg) at every multiple of
+ * period from now (a daemon actor, like the sampler's; it ends with the
+ * last process).  fn runs in that actor and must not block.  Call after
+ * engine_init(); at most 8 per engine; -1 on a bad argument. */
+int engine_every(struct engine *e, const char *name, double period,
+                 void (*fn)(struct engine *, void *), void *arg);
 
 /* From inside a task: wait for a child to exit (make -j waiting for jobs). */
 void task_wait(struct task *child);

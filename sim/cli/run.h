@@ -1,0 +1,58 @@
+/* run.h - the run driver: one resolved scenario simulated, its results
+ * written to one database file (mmsim run; the sweep runs it once per
+ * child process, since SimGrid can be initialised once per process). */
+#ifndef MMSIM_CLI_RUN_H
+#define MMSIM_CLI_RUN_H
+
+#include <stdbool.h>
+#include "mmsim/scenario.h"
+
+/* exit codes beyond cli.h's (sysexits.h) */
+#define EXIT_NOINPUT  66        /* a scenario or manifest that cannot be read */
+#define EXIT_CANTCREAT 73       /* the output cannot be created or written */
+
+struct run_opts {
+	const char *out;                /* the run's database file */
+	const char *sweep_id;           /* NULL outside a sweep */
+	unsigned long check_every;      /* debug_vm: check the state every N operations (0: never) */
+	bool quiet;                     /* no summary line on stderr */
+};
+
+/* Boot, run and record a resolved scenario.  Everything goes through
+ * results.h in one transaction: on any failure the results are aborted
+ * and nothing is left at o->out.  Returns the exit code (EXIT_OK,
+ * EXIT_SOFTWARE for a failed simulation or a broken invariant,
+ * EXIT_CANTCREAT when the output cannot be written), after printing the
+ * message.  A failure after the engine has started ends the process with
+ * that code (_exit): SimGrid cannot be torn down or started again. */
+int run_scenario(const struct scenario *s, const struct run_opts *o);
+
+/* The virtual seconds a run goes on after its measured window closed,
+ * for the background workloads to stop and the machine to go idle
+ * before the last census. */
+#define RUN_DRAIN_SECONDS 60.0
+
+#endif
+
+/* Build and resolve a scenario: the file, then the --set overrides in
+ * order, then --policy and --seed (NULL: not given).  Returns EXIT_OK
+ * with *out set, or the exit code (EXIT_NOINPUT, EXIT_CONFIG) after
+ * printing the message. */
+int run_build_scenario(const char *path, char *const *sets, int nr_sets, const char *policy,
+                       const char *seed, struct scenario **out);
+
+/* Sweep manifests (DIR/manifest): one run per line, tab-separated:
+ *   SCENARIO <TAB> OUTPUT <TAB> SEED [<TAB> SECTION.KEY=VALUE]...
+ * SCENARIO is an absolute path, OUTPUT is relative to the manifest's
+ * directory.  Lines are numbered from 1. */
+struct manifest_line {
+	char *scenario, *out, *seed;    /* point into buf */
+	char *sets[64];
+	int nr_sets;
+	char *buf;
+	char *out_path;                 /* OUTPUT joined to the manifest's directory */
+};
+int  manifest_read(const char *path, unsigned long index, struct manifest_line *l, char *err, size_t errlen);
+void manifest_line_free(struct manifest_line *l);
+/* lines in the manifest, or -1 if it cannot be read */
+long manifest_count(const char *path);

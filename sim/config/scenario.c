@@ -1,0 +1,1097 @@
+/* scenario.c - scenario files: one table of keys, parsing (inih),
+ * overrides, resolution and the canonical text (see scenario.h and
+ * docs/scenario.md).
+ *
+ * The scenario keeps the values that were set explicitly, as text, in the
+ * order they were first set; a key that was never set has its table
+ * default.  Each value is checked when it is set, by parsing it into a
+ * scratch configuration (fixed keys) or by handing it to a scratch
+ * instance of the module that owns it (policy switches, workload
+ * parameters), so that the message can name where it came from.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ini.h>
+#include "mmsim/mm.h"
+#include "mmsim/policy.h"
+#include "mmsim/scenario.h"
+#include "workload.h"
+
+/* ------------------------------------------------------------ the table */
+
+enum kind {
+	K_SIZE,         /* uint64_t bytes, K/M/G/T suffix */
+	K_UINT,         /* unsigned in lo..hi */
+	K_ULONG,        /* unsigned long in lo..hi */
+	K_U64,          /* uint64_t */
+	K_INT,          /* int in lo..hi; "auto" is -1 where auto is allowed */
+	K_DOUBLE,       /* double in lo..hi */
+	K_DURATION,     /* double in (0, hi], or "auto" = 0 */
+	K_BOOL,         /* yes/no */
+	K_ENUM,         /* int: index in choices */
+	K_RATIO4,       /* int[4]: lowmem_reserve_ratio */
+	K_POLICY,       /* char[32]: a policy name */
+	K_WORKLOADS,    /* the workload list */
+	K_TEXT,         /* char[64] */
+};
+
+struct key_desc {
+	const char *section, *key, *def, *help;
+	enum kind kind;
+	size_t off;                     /* offsetof(struct scenario_config, ...) */
+	double lo, hi;
+	const char *const *choices;     /* K_ENUM: NULL-terminated */
+	bool allow_auto;                /* K_INT: "auto" stored as -1 */
+	/* a rule beyond the range; returns the message tail or NULL */
+	const char *(*check)(double v);
+};
+
+static const char *const thp_enabled_choices[] = { "always", "madvise", "never", NULL };
+static const char *const thp_defrag_choices[] = { "always", "defer", "defer+madvise", "madvise", "never", NULL };
+
+static const char *check_pcp_fraction(double v)
+{
+	return v != 0 && v < 8 ? "must be 0 or at least 8 (as the kernel requires)" : NULL;
+}
+
+#define OFF(f) offsetof(struct scenario_config, f)
+#define SYS(f) (offsetof(struct scenario_config, sysctl) + offsetof(struct vm_sysctl, f))
+
+/* The canonical order of the resolved text is the order of this table
+ * (with [policy.NAME] after [policy], [workload.NAME] after [workload]).
+ * Defaults of [vm], [transparent_hugepage] and [kernel] are the kernel's,
+ * the same as vm_sysctl_defaults() (tests/unit/test_scenario.c checks). */
+static const struct key_desc keys[] = {
+	{ "machine", "ram", "2G", "guest RAM (K/M/G/T suffix), laid out as QEMU's pc machine does",
+	  K_SIZE, OFF(ram), 0, 0, NULL, false, NULL },
+	{ "machine", "cpus", "4", "CPUs: cores of the simulated host, one set of per-cpu page lists each",
+	  K_UINT, OFF(cpus), 1, 1024, NULL, false, NULL },
+	{ "machine", "swap", "0", "size of the swap area (0: no swap)",
+	  K_SIZE, OFF(swap), 0, 0, NULL, false, NULL },
+	{ "machine", "swap_latency", "0.0001", "seconds of device latency per swap I/O",
+	  K_DOUBLE, OFF(swap_latency), 0, 10, NULL, false, NULL },
+	{ "machine", "swap_bandwidth", "1000000000", "swap device bandwidth, bytes per second (K/M/G suffix)",
+	  K_SIZE, OFF(swap_bandwidth), 1, 0, NULL, false, NULL },
+	{ "machine", "kernel_reserved", "9542", "pages the kernel image and early boot keep (never managed)",
+	  K_ULONG, OFF(kernel_reserved), 0, 1e12, NULL, false, NULL },
+
+	{ "vm", "min_free_kbytes", "auto", "vm.min_free_kbytes; auto: computed at boot as the kernel does",
+	  K_INT, SYS(user_min_free_kbytes), 128, 1 << 30, NULL, true, NULL },
+	{ "vm", "watermark_scale_factor", "10", "vm.watermark_scale_factor (distance between watermarks, 1/10000 of memory)",
+	  K_INT, SYS(watermark_scale_factor), 1, 3000, NULL, false, NULL },
+	{ "vm", "watermark_boost_factor", "15000", "vm.watermark_boost_factor (0: no boosting)",
+	  K_INT, SYS(watermark_boost_factor), 0, 1 << 30, NULL, false, NULL },
+	{ "vm", "extfrag_threshold", "500", "vm.extfrag_threshold (compaction vs reclaim, fragmentation index x1000)",
+	  K_INT, SYS(extfrag_threshold), 0, 1000, NULL, false, NULL },
+	{ "vm", "compaction_proactiveness", "20", "vm.compaction_proactiveness (kcompactd's proactive compaction, 0: off)",
+	  K_INT, SYS(compaction_proactiveness), 0, 100, NULL, false, NULL },
+	{ "vm", "swappiness", "60", "vm.swappiness (anon vs file reclaim)",
+	  K_INT, SYS(swappiness), 0, 200, NULL, false, NULL },
+	{ "vm", "percpu_pagelist_high_fraction", "0", "vm.percpu_pagelist_high_fraction (0: default pcp high)",
+	  K_INT, SYS(percpu_pagelist_high_fraction), 0, 1 << 30, NULL, false, check_pcp_fraction },
+	{ "vm", "lowmem_reserve_ratio", "256 256 32 0", "vm.lowmem_reserve_ratio, one ratio per zone",
+	  K_RATIO4, SYS(lowmem_reserve_ratio), 0, 0, NULL, false, NULL },
+
+	{ "transparent_hugepage", "enabled", "madvise", "/sys/kernel/mm/transparent_hugepage/enabled",
+	  K_ENUM, SYS(thp_enabled_mode), 0, 0, thp_enabled_choices, false, NULL },
+	{ "transparent_hugepage", "defrag", "madvise", "/sys/kernel/mm/transparent_hugepage/defrag",
+	  K_ENUM, SYS(thp_defrag), 0, 0, thp_defrag_choices, false, NULL },
+
+	{ "kernel", "config_compaction", "yes", "CONFIG_COMPACTION of the kernel booted",
+	  K_BOOL, SYS(config_compaction), 0, 0, NULL, false, NULL },
+
+	{ "policy", "name", "vanilla", "the allocator policy (see 'mmsim list policies')",
+	  K_POLICY, OFF(policy), 0, 0, NULL, false, NULL },
+
+	{ "workload", "names", "kbuild, thp_faulter", "the workloads, comma-separated, started in this order",
+	  K_WORKLOADS, 0, 0, 0, NULL, false, NULL },
+
+	{ "run", "seed", "1", "the run's seed (every workload's generators derive from it)",
+	  K_U64, OFF(seed), 0, 0, NULL, false, NULL },
+	{ "run", "duration", "auto", "seconds of virtual time measured; auto: until every measured workload ends",
+	  K_DURATION, OFF(duration), 0, 1e7, NULL, false, NULL },
+	{ "run", "quantum", "0.005", "seconds a process runs between its memory events",
+	  K_DOUBLE, OFF(quantum), 1e-6, 1, NULL, false, NULL },
+	{ "run", "sample_interval", "1", "seconds between samples of the counters (0: none)",
+	  K_DOUBLE, OFF(sample_interval), 0, 1e6, NULL, false, NULL },
+	{ "run", "census_interval", "10", "seconds between pageblock censuses and maps (0: only at the end)",
+	  K_DOUBLE, OFF(census_interval), 0, 1e6, NULL, false, NULL },
+	{ "run", "blockmap_groups", "64", "rows of the pageblock map (0: no map)",
+	  K_UINT, OFF(blockmap_groups), 0, 100000, NULL, false, NULL },
+	{ "run", "name", "", "the run's name in the results (empty: the policy's name)",
+	  K_TEXT, OFF(name), 0, 0, NULL, false, NULL },
+};
+#define NR_KEYS (sizeof(keys) / sizeof(keys[0]))
+
+static const char *const fixed_sections[] = {
+	"machine", "vm", "transparent_hugepage", "kernel", "policy", "workload", "run", NULL,
+};
+
+/* ------------------------------------------------------------ state */
+
+struct entry {
+	char *section, *key, *value;
+};
+
+struct scenario {
+	struct entry *e;
+	size_t n, cap;
+	char *origin;                   /* the last file loaded, for messages of resolve */
+	struct scenario_config cfg;
+	bool resolved;
+	char *text;
+	char hash[17];
+	char **pkeys, **pvalues;
+	size_t nparams, cap_params;
+};
+
+static void msg(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void msg(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+	if (!d) {
+		fputs("mmsim: out of memory\n", stderr);
+		abort();
+	}
+	return d;
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p) {
+		fputs("mmsim: out of memory\n", stderr);
+		abort();
+	}
+	return p;
+}
+
+struct scenario *scenario_new(void)
+{
+	struct scenario *s = calloc(1, sizeof(*s));
+	if (!s) {
+		fputs("mmsim: out of memory\n", stderr);
+		abort();
+	}
+	return s;
+}
+
+static void clear_resolved(struct scenario *s)
+{
+	free(s->text);
+	s->text = NULL;
+	for (size_t i = 0; i < s->nparams; i++) {
+		free(s->pkeys[i]);
+		free(s->pvalues[i]);
+	}
+	s->nparams = 0;
+	s->resolved = false;
+}
+
+void scenario_free(struct scenario *s)
+{
+	if (!s)
+		return;
+	clear_resolved(s);
+	free(s->pkeys);
+	free(s->pvalues);
+	for (size_t i = 0; i < s->n; i++) {
+		free(s->e[i].section);
+		free(s->e[i].key);
+		free(s->e[i].value);
+	}
+	free(s->e);
+	free(s->origin);
+	free(s);
+}
+
+static const char *lookup(const struct scenario *s, const char *section, const char *key)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->e[i].section, section) && !strcmp(s->e[i].key, key))
+			return s->e[i].value;
+	return NULL;
+}
+
+static void store(struct scenario *s, const char *section, const char *key, const char *value)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->e[i].section, section) && !strcmp(s->e[i].key, key)) {
+			free(s->e[i].value);
+			s->e[i].value = xstrdup(value);
+			clear_resolved(s);
+			return;
+		}
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 32;
+		s->e = xrealloc(s->e, s->cap * sizeof(*s->e));
+	}
+	s->e[s->n].section = xstrdup(section);
+	s->e[s->n].key = xstrdup(key);
+	s->e[s->n].value = xstrdup(value);
+	s->n++;
+	clear_resolved(s);
+}
+
+/* ------------------------------------------------------------ values */
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!*s || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_bytes(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	unsigned shift = 0;
+
+	if (!*s || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -1;
+	switch (*end) {
+	case 0: break;
+	case 'K': case 'k': shift = 10; end++; break;
+	case 'M': case 'm': shift = 20; end++; break;
+	case 'G': case 'g': shift = 30; end++; break;
+	case 'T': case 't': shift = 40; end++; break;
+	default: return -1;
+	}
+	if (*end == 'i' && shift)
+		end++;
+	if (*end == 'B' && shift)
+		end++;
+	if (*end || (shift && v > (~0ull >> shift)))
+		return -1;
+	*out = v << shift;
+	return 0;
+}
+
+static int parse_dbl(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || v != v)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_yesno(const char *s, bool *out)
+{
+	static const char *const yes[] = { "yes", "y", "true", "1", "on", NULL };
+	static const char *const no[] = { "no", "n", "false", "0", "off", NULL };
+	for (int i = 0; yes[i]; i++) {
+		if (!strcmp(s, yes[i])) {
+			*out = true;
+			return 0;
+		}
+		if (!strcmp(s, no[i])) {
+			*out = false;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Split a comma-separated name list; -1 with a message if a name is
+ * unknown or repeated or there are too many. */
+static int parse_workloads(const char *v, struct scenario_config *c, char *err, size_t errlen)
+{
+	char buf[512], *save = NULL, *tok;
+
+	if (strlen(v) >= sizeof(buf)) {
+		msg(err, errlen, "'%s' is too long", v);
+		return -1;
+	}
+	strcpy(buf, v);
+	c->nr_workloads = 0;
+	for (tok = strtok_r(buf, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
+		if (!workload_find(tok)) {
+			msg(err, errlen, "unknown workload '%s' (valid: %s)", tok, workload_names());
+			return -1;
+		}
+		for (unsigned i = 0; i < c->nr_workloads; i++)
+			if (!strcmp(c->workloads[i], tok)) {
+				msg(err, errlen, "workload '%s' named twice", tok);
+				return -1;
+			}
+		if (c->nr_workloads == SCENARIO_MAX_WORKLOADS) {
+			msg(err, errlen, "more than %d workloads", SCENARIO_MAX_WORKLOADS);
+			return -1;
+		}
+		snprintf(c->workloads[c->nr_workloads++], sizeof(c->workloads[0]), "%s", tok);
+	}
+	if (!c->nr_workloads) {
+		msg(err, errlen, "no workload named (valid: %s)", workload_names());
+		return -1;
+	}
+	return 0;
+}
+
+static void choices_text(const char *const *c, char *buf, size_t len)
+{
+	size_t at = 0;
+	buf[0] = 0;
+	for (int i = 0; c[i] && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? ", " : "", c[i]);
+}
+
+/* Parse v for key d into c; on error the message tail ("'x' is not ...") */
+static int parse_value(const struct key_desc *d, const char *v, struct scenario_config *c,
+                       char *err, size_t errlen)
+{
+	char *p = (char *)c + d->off;
+	uint64_t u;
+	double x;
+	bool b;
+
+	switch (d->kind) {
+	case K_SIZE:
+		if (parse_bytes(v, &u) || (d->lo > 0 && (double)u < d->lo)) {
+			msg(err, errlen, "'%s' is not a size (e.g. 2G, 512M)", v);
+			return -1;
+		}
+		memcpy(p, &u, sizeof(u));
+		return 0;
+	case K_U64:
+		if (parse_u64(v, &u)) {
+			msg(err, errlen, "'%s' is not a non-negative integer", v);
+			return -1;
+		}
+		memcpy(p, &u, sizeof(u));
+		return 0;
+	case K_UINT:
+	case K_ULONG:
+	case K_INT:
+		if (d->kind == K_INT && d->allow_auto && !strcmp(v, "auto")) {
+			*(int *)p = -1;
+			return 0;
+		}
+		if (parse_u64(v, &u) || (double)u < d->lo || (double)u > d->hi) {
+			msg(err, errlen, "'%s' is not an integer in %.0f..%.0f%s", v, d->lo, d->hi,
+			    d->allow_auto ? " or auto" : "");
+			return -1;
+		}
+		if (d->check && d->check((double)u)) {
+			msg(err, errlen, "'%s' %s", v, d->check((double)u));
+			return -1;
+		}
+		if (d->kind == K_UINT)
+			*(unsigned *)p = (unsigned)u;
+		else if (d->kind == K_ULONG)
+			*(unsigned long *)p = (unsigned long)u;
+		else
+			*(int *)p = (int)u;
+		return 0;
+	case K_DOUBLE:
+		if (parse_dbl(v, &x) || x < d->lo || x > d->hi) {
+			msg(err, errlen, "'%s' is not a number in %g..%g", v, d->lo, d->hi);
+			return -1;
+		}
+		*(double *)p = x;
+		return 0;
+	case K_DURATION:
+		if (!strcmp(v, "auto")) {
+			*(double *)p = 0;
+			return 0;
+		}
+		if (parse_dbl(v, &x) || !(x > 0) || x > d->hi) {
+			msg(err, errlen, "'%s' is not auto or a number of seconds in (0, %g]", v, d->hi);
+			return -1;
+		}
+		*(double *)p = x;
+		return 0;
+	case K_BOOL:
+		if (parse_yesno(v, &b)) {
+			msg(err, errlen, "'%s' is not yes or no", v);
+			return -1;
+		}
+		*(bool *)p = b;
+		return 0;
+	case K_ENUM:
+		for (int i = 0; d->choices[i]; i++)
+			if (!strcmp(v, d->choices[i])) {
+				*(int *)p = i;
+				return 0;
+			}
+		{
+			char buf[128];
+			choices_text(d->choices, buf, sizeof(buf));
+			msg(err, errlen, "'%s' is not one of %s", v, buf);
+		}
+		return -1;
+	case K_RATIO4: {
+		int r[4];
+		char tail;
+		if (sscanf(v, "%d %d %d %d %c", &r[0], &r[1], &r[2], &r[3], &tail) != 4 ||
+		    r[0] < 0 || r[1] < 0 || r[2] < 0 || r[3] < 0) {
+			msg(err, errlen, "'%s' is not four non-negative integers", v);
+			return -1;
+		}
+		memcpy(p, r, sizeof(r));
+		return 0;
+	}
+	case K_POLICY:
+		if (!mm_policy_find(v)) {
+			msg(err, errlen, "unknown policy '%s' (valid: %s)", v, mm_policy_names());
+			return -1;
+		}
+		snprintf(p, sizeof(c->policy), "%s", v);
+		return 0;
+	case K_WORKLOADS:
+		return parse_workloads(v, c, err, errlen);
+	case K_TEXT:
+		if (strlen(v) >= sizeof(c->name) || strpbrk(v, "\n\r")) {
+			msg(err, errlen, "'%s' is not a name of at most %zu characters", v, sizeof(c->name) - 1);
+			return -1;
+		}
+		snprintf(p, sizeof(c->name), "%s", v);
+		return 0;
+	}
+	return -1;
+}
+
+static const struct key_desc *find_key(const char *section, const char *key)
+{
+	for (size_t i = 0; i < NR_KEYS; i++)
+		if (!strcmp(keys[i].section, section) && !strcmp(keys[i].key, key))
+			return &keys[i];
+	return NULL;
+}
+
+static bool fixed_section(const char *section)
+{
+	for (int i = 0; fixed_sections[i]; i++)
+		if (!strcmp(fixed_sections[i], section))
+			return true;
+	return false;
+}
+
+/* "policy.NAME" / "workload.NAME": the module's name, or NULL */
+static const char *module_of(const char *section, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	if (strncmp(section, prefix, n) || section[n] != '.')
+		return NULL;
+	return section + n + 1;
+}
+
+static bool has_param(const struct param_desc *p, const char *key)
+{
+	for (; p && p->name; p++)
+		if (!strcmp(p->name, key))
+			return true;
+	return false;
+}
+
+static void param_names(const struct param_desc *p, char *buf, size_t len)
+{
+	size_t at = 0;
+	buf[0] = 0;
+	for (; p && p->name && at < len; p++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "", p->name);
+}
+
+/* Check one value of a [policy.NAME] or [workload.NAME] section on a
+ * scratch instance of the module.  where: the message prefix. */
+static int check_module_value(const char *section, const char *key, const char *value,
+                              const char *where, char *err, size_t errlen)
+{
+	const char *name;
+	char m[256], names[256];
+
+	if ((name = module_of(section, "policy"))) {
+		const struct mm_policy_ops *ops = mm_policy_find(name);
+		struct mm_policy *p;
+		int rc;
+
+		if (!ops) {
+			msg(err, errlen, "%s: unknown policy '%s' in [%s] (valid: %s)", where, name, section,
+			    mm_policy_names());
+			return -1;
+		}
+		if (!has_param(ops->params, key)) {
+			param_names(ops->params, names, sizeof(names));
+			msg(err, errlen, "%s: unknown key '%s' in [%s] (valid: %s)", where, key, section, names);
+			return -1;
+		}
+		if (mm_policy_create(name, &p, m, sizeof(m))) {
+			msg(err, errlen, "%s: %s", where, m);
+			return -1;
+		}
+		rc = mm_policy_set(p, key, value, m, sizeof(m));
+		mm_policy_destroy(p);
+		if (rc) {
+			msg(err, errlen, "%s: %s", where, m);
+			return -1;
+		}
+		return 0;
+	}
+	if ((name = module_of(section, "workload"))) {
+		const struct workload_ops *ops = workload_find(name);
+		struct workload *w;
+		int rc;
+
+		if (!ops) {
+			msg(err, errlen, "%s: unknown workload '%s' in [%s] (valid: %s)", where, name, section,
+			    workload_names());
+			return -1;
+		}
+		if (!has_param(ops->params, key)) {
+			param_names(ops->params, names, sizeof(names));
+			msg(err, errlen, "%s: unknown key '%s' in [%s] (valid: %s)", where, key, section,
+			    names[0] ? names : "none");
+			return -1;
+		}
+		if (workload_create(name, &w, m, sizeof(m))) {
+			msg(err, errlen, "%s: %s", where, m);
+			return -1;
+		}
+		rc = workload_set_param(w, key, value, m, sizeof(m));
+		workload_destroy(w);
+		if (rc) {
+			msg(err, errlen, "%s: %s", where, m);
+			return -1;
+		}
+		return 0;
+	}
+	msg(err, errlen, "%s: unknown section [%s]", where, section);
+	return -1;
+}
+
+int scenario_set_key(struct scenario *s, const char *skey, const char *value, const char *where,
+                     char *err, size_t errlen)
+{
+	/* skey is "section.key"; the key is after the last dot */
+	const char *dot = strrchr(skey, '.');
+	char section[192], m[256];
+	const struct key_desc *d;
+	size_t n;
+
+	if (!dot || dot == skey || !dot[1]) {
+		msg(err, errlen, "%s: '%s' is not SECTION.KEY", where, skey);
+		return -1;
+	}
+	n = (size_t)(dot - skey);
+	if (n >= sizeof(section)) {
+		msg(err, errlen, "%s: section too long", where);
+		return -1;
+	}
+	memcpy(section, skey, n);
+	section[n] = 0;
+	/* POLICY.SWITCH and WORKLOAD.PARAM, as demo's --set spells them */
+	if (!fixed_section(section) && !strchr(section, '.')) {
+		char full[192];
+		if (mm_policy_find(section))
+			snprintf(full, sizeof(full), "policy.%.150s", section);
+		else if (workload_find(section))
+			snprintf(full, sizeof(full), "workload.%.150s", section);
+		else {
+			msg(err, errlen, "%s: unknown section [%s]", where, section);
+			return -1;
+		}
+		snprintf(section, sizeof(section), "%s", full);
+	}
+	if (fixed_section(section)) {
+		struct scenario_config scratch;
+		if (!(d = find_key(section, dot + 1))) {
+			msg(err, errlen, "%s: unknown key '%s' in [%s]", where, dot + 1, section);
+			return -1;
+		}
+		memset(&scratch, 0, sizeof(scratch));
+		if (parse_value(d, value, &scratch, m, sizeof(m))) {
+			/* a file location gets the key added; --set KEY, --seed
+			 * and --policy name it already */
+			if (where[0] == '-')
+				msg(err, errlen, "%s: %s", where, m);
+			else
+				msg(err, errlen, "%s: [%s] %s: %s", where, section, dot + 1, m);
+			return -1;
+		}
+	} else if (check_module_value(section, dot + 1, value, where, err, errlen)) {
+		return -1;
+	}
+	store(s, section, dot + 1, value);
+	return 0;
+}
+
+int scenario_set(struct scenario *s, const char *kv, char *err, size_t errlen)
+{
+	const char *eq = strchr(kv, '=');
+	char key[160], where[200];
+	size_t n;
+
+	if (!eq || eq == kv) {
+		msg(err, errlen, "--set: '%s' is not KEY=VALUE", kv);
+		return -1;
+	}
+	n = (size_t)(eq - kv);
+	if (n >= sizeof(key)) {
+		msg(err, errlen, "--set: key too long in '%s'", kv);
+		return -1;
+	}
+	memcpy(key, kv, n);
+	key[n] = 0;
+	snprintf(where, sizeof(where), "--set %s", key);
+	return scenario_set_key(s, key, eq + 1, where, err, errlen);
+}
+
+/* ------------------------------------------------------------ files */
+
+struct parse_ctx {
+	struct scenario *s;
+	const char *origin;
+	int line;                       /* of the text the reader last returned */
+	int lines_done;
+	const char *str;                /* ini_parse_string's input */
+	FILE *f;
+	char *err;
+	size_t errlen;
+	bool failed;
+};
+
+/* Readers that count lines, so that the handler knows where it is
+ * (the inih of Debian 12 is built without INI_HANDLER_LINENO). */
+static char *count_line(struct parse_ctx *c, char *buf)
+{
+	size_t len = strlen(buf);
+	c->line = c->lines_done + 1;
+	if (len && buf[len - 1] == '\n')
+		c->lines_done++;
+	return buf;
+}
+
+static char *file_reader(char *buf, int num, void *stream)
+{
+	struct parse_ctx *c = stream;
+	if (!fgets(buf, num, c->f))
+		return NULL;
+	return count_line(c, buf);
+}
+
+static char *string_reader(char *buf, int num, void *stream)
+{
+	struct parse_ctx *c = stream;
+	const char *nl;
+	size_t n;
+
+	if (!*c->str || num < 2)
+		return NULL;
+	nl = strchr(c->str, '\n');
+	n = nl ? (size_t)(nl - c->str) + 1 : strlen(c->str);
+	if (n > (size_t)num - 1)
+		n = (size_t)num - 1;
+	memcpy(buf, c->str, n);
+	buf[n] = 0;
+	c->str += n;
+	return count_line(c, buf);
+}
+
+static int scenario_ini_handler(void *user, const char *section, const char *name, const char *value)
+{
+	struct parse_ctx *c = user;
+	char where[300], key[300];
+
+	if (c->failed)
+		return 1;               /* only the first error is reported */
+	snprintf(where, sizeof(where), "%s:%d", c->origin, c->line);
+	if (!*section) {
+		msg(c->err, c->errlen, "%s: key '%s' outside any section", where, name);
+		c->failed = true;
+		return 0;
+	}
+	if (!fixed_section(section) && !module_of(section, "policy") && !module_of(section, "workload")) {
+		msg(c->err, c->errlen, "%s: unknown section [%s]", where, section);
+		c->failed = true;
+		return 0;
+	}
+	if (fixed_section(section) && !find_key(section, name)) {
+		msg(c->err, c->errlen, "%s: unknown key '%s' in [%s]", where, name, section);
+		c->failed = true;
+		return 0;
+	}
+	snprintf(key, sizeof(key), "%s.%s", section, name);
+	if (scenario_set_key(c->s, key, value, where, c->err, c->errlen)) {
+		c->failed = true;
+		return 0;
+	}
+	return 1;
+}
+
+static int finish_parse(struct parse_ctx *c, int rc)
+{
+	if (c->failed)
+		return -1;
+	if (rc > 0) {
+		msg(c->err, c->errlen, "%s:%d: syntax error (expected [SECTION] or KEY = VALUE)", c->origin, rc);
+		return -1;
+	}
+	if (rc < 0) {
+		msg(c->err, c->errlen, "%s: cannot parse (out of memory)", c->origin);
+		return -1;
+	}
+	free(c->s->origin);
+	c->s->origin = xstrdup(c->origin);
+	return 0;
+}
+
+int scenario_load_file(struct scenario *s, const char *path, char *err, size_t errlen)
+{
+	struct parse_ctx c = { .s = s, .origin = path, .err = err, .errlen = errlen };
+	int rc;
+
+	c.f = fopen(path, "r");
+	if (!c.f) {
+		msg(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		return -2;
+	}
+	rc = ini_parse_stream(file_reader, &c, scenario_ini_handler, &c);
+	fclose(c.f);
+	return finish_parse(&c, rc);
+}
+
+int scenario_load_string(struct scenario *s, const char *text, const char *origin,
+                         char *err, size_t errlen)
+{
+	struct parse_ctx c = { .s = s, .origin = origin, .str = text, .err = err, .errlen = errlen };
+	return finish_parse(&c, ini_parse_stream(string_reader, &c, scenario_ini_handler, &c));
+}
+
+/* ------------------------------------------------------------ resolve */
+
+static const char *value_of(const struct scenario *s, const struct key_desc *d)
+{
+	const char *v = lookup(s, d->section, d->key);
+	return v ? v : d->def;
+}
+
+static const char *module_value(const struct scenario *s, const char *section, const struct param_desc *p)
+{
+	const char *v = lookup(s, section, p->name);
+	return v ? v : (p->def ? p->def : "");
+}
+
+/* the canonical text and the params, built together */
+struct textbuf {
+	char *buf;
+	size_t len, cap;
+};
+
+static void tb_add(struct textbuf *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void tb_add(struct textbuf *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
+		va_end(ap);
+		if (n >= 0 && (size_t)n < t->cap - t->len) {
+			t->len += (size_t)n;
+			return;
+		}
+		t->cap = t->cap * 2 + (size_t)n + 64;
+		t->buf = xrealloc(t->buf, t->cap);
+	}
+}
+
+static void add_param(struct scenario *s, struct textbuf *t, const char *section, const char *key,
+                      const char *value)
+{
+	char full[300];
+
+	tb_add(t, "%s = %s\n", key, value);
+	if (s->nparams == s->cap_params) {
+		s->cap_params = s->cap_params ? 2 * s->cap_params : 64;
+		s->pkeys = xrealloc(s->pkeys, s->cap_params * sizeof(*s->pkeys));
+		s->pvalues = xrealloc(s->pvalues, s->cap_params * sizeof(*s->pvalues));
+	}
+	snprintf(full, sizeof(full), "%s.%s", section, key);
+	s->pkeys[s->nparams] = xstrdup(full);
+	s->pvalues[s->nparams] = xstrdup(value);
+	s->nparams++;
+}
+
+static void add_fixed_section(struct scenario *s, struct textbuf *t, const char *section)
+{
+	tb_add(t, "%s[%s]\n", t->len ? "\n" : "", section);
+	for (size_t i = 0; i < NR_KEYS; i++)
+		if (!strcmp(keys[i].section, section))
+			add_param(s, t, section, keys[i].key, value_of(s, &keys[i]));
+}
+
+static void add_module_section(struct scenario *s, struct textbuf *t, const char *section,
+                               const struct param_desc *params)
+{
+	tb_add(t, "\n[%s]\n", section);
+	for (const struct param_desc *p = params; p && p->name; p++)
+		add_param(s, t, section, p->name, module_value(s, section, p));
+}
+
+/* was any key of this section set explicitly? */
+static bool section_mentioned(const struct scenario *s, const char *section)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->e[i].section, section))
+			return true;
+	return false;
+}
+
+static void build_text(struct scenario *s)
+{
+	struct textbuf t = { .buf = xrealloc(NULL, 4096), .cap = 4096 };
+	const struct scenario_config *c = &s->cfg;
+	char section[64];
+
+	t.buf[0] = 0;
+	for (int i = 0; fixed_sections[i]; i++) {
+		const char *sec = fixed_sections[i];
+		add_fixed_section(s, &t, sec);
+		if (!strcmp(sec, "policy")) {
+			/* the selected policy's switches, all of them; then the
+			 * sections of other policies the input gave (kept so that
+			 * the text re-runs as written, not applied) */
+			snprintf(section, sizeof(section), "policy.%s", c->policy);
+			add_module_section(s, &t, section, mm_policy_find(c->policy)->params);
+			for (int k = 0; mm_policy_table[k]; k++) {
+				snprintf(section, sizeof(section), "policy.%s", mm_policy_table[k]->name);
+				if (strcmp(mm_policy_table[k]->name, c->policy) && section_mentioned(s, section))
+					add_module_section(s, &t, section, mm_policy_table[k]->params);
+			}
+		} else if (!strcmp(sec, "workload")) {
+			for (unsigned w = 0; w < c->nr_workloads; w++) {
+				snprintf(section, sizeof(section), "workload.%s", c->workloads[w]);
+				add_module_section(s, &t, section, workload_find(c->workloads[w])->params);
+			}
+			for (int k = 0; workload_table[k]; k++) {
+				bool named = false;
+				for (unsigned w = 0; w < c->nr_workloads; w++)
+					named |= !strcmp(c->workloads[w], workload_table[k]->name);
+				snprintf(section, sizeof(section), "workload.%s", workload_table[k]->name);
+				if (!named && section_mentioned(s, section))
+					add_module_section(s, &t, section, workload_table[k]->params);
+			}
+		}
+	}
+	s->text = t.buf;
+	scenario_fnv1a(s->text, s->hash);
+}
+
+int scenario_resolve(struct scenario *s, char *err, size_t errlen)
+{
+	struct scenario_config *c = &s->cfg;
+	const char *where = s->origin ? s->origin : "scenario";
+	struct mm_layout layout;
+	struct mm_policy *policy;
+	char m[256];
+	bool measured = false;
+
+	clear_resolved(s);
+	memset(c, 0, sizeof(*c));
+	vm_sysctl_defaults(&c->sysctl);         /* the fields no key sets */
+	for (size_t i = 0; i < NR_KEYS; i++) {
+		if (parse_value(&keys[i], value_of(s, &keys[i]), c, m, sizeof(m))) {
+			msg(err, errlen, "%s: [%s] %s: %s", where, keys[i].section, keys[i].key, m);
+			return -1;
+		}
+	}
+	c->sysctl.thp_enabled = c->sysctl.thp_enabled_mode != THP_ENABLED_NEVER;
+
+	if (mm_layout_qemu(c->ram, c->kernel_reserved, &layout, m, sizeof(m))) {
+		msg(err, errlen, "%s: [machine] ram: %s", where, m);
+		return -1;
+	}
+
+	/* the policy and the workloads, created as the run will create them */
+	if (scenario_create_policy(s, &policy, m, sizeof(m))) {
+		msg(err, errlen, "%s: %s", where, m);
+		return -1;
+	}
+	mm_policy_destroy(policy);
+	for (unsigned i = 0; i < c->nr_workloads; i++) {
+		struct workload *w;
+		if (scenario_create_workload(s, i, &w, m, sizeof(m))) {
+			msg(err, errlen, "%s: %s", where, m);
+			return -1;
+		}
+		measured |= w->ops->measured;
+		workload_destroy(w);
+	}
+	if (c->duration == 0 && !measured) {
+		msg(err, errlen, "%s: [run] duration: 'auto' needs a measured workload (such as kbuild); "
+		    "give a number of seconds", where);
+		return -1;
+	}
+	build_text(s);
+	s->resolved = true;
+	return 0;
+}
+
+int scenario_create_policy(const struct scenario *s, struct mm_policy **out, char *err, size_t errlen)
+{
+	const struct scenario_config *c = &s->cfg;
+	char m[256], section[64];
+
+	if (mm_policy_create(c->policy, out, err, errlen))
+		return -1;
+	snprintf(section, sizeof(section), "policy.%s", c->policy);
+	for (const struct param_desc *p = (*out)->ops.params; p && p->name; p++) {
+		const char *v = lookup(s, section, p->name);
+		if (v && mm_policy_set(*out, p->name, v, m, sizeof(m)))
+			goto fail;
+	}
+	if (mm_policy_validate(*out, m, sizeof(m)))
+		goto fail;
+	return 0;
+fail:
+	mm_policy_destroy(*out);
+	*out = NULL;
+	msg(err, errlen, "[%s]: %s", section, m);
+	return -1;
+}
+
+int scenario_create_workload(const struct scenario *s, unsigned i, struct workload **out,
+                             char *err, size_t errlen)
+{
+	const struct scenario_config *c = &s->cfg;
+	char m[256], section[64];
+
+	if (workload_create(c->workloads[i], out, err, errlen))
+		return -1;
+	snprintf(section, sizeof(section), "workload.%s", c->workloads[i]);
+	for (const struct param_desc *p = (*out)->ops->params; p && p->name; p++) {
+		const char *v = lookup(s, section, p->name);
+		if (v && workload_set_param(*out, p->name, v, m, sizeof(m)))
+			goto fail;
+	}
+	if (workload_validate(*out, m, sizeof(m)))
+		goto fail;
+	return 0;
+fail:
+	workload_destroy(*out);
+	*out = NULL;
+	msg(err, errlen, "[%s]: %s", section, m);
+	return -1;
+}
+
+const struct scenario_config *scenario_config(const struct scenario *s)
+{
+	return &s->cfg;
+}
+
+const char *scenario_text(const struct scenario *s)
+{
+	return s->resolved ? s->text : NULL;
+}
+
+const char *scenario_hash(const struct scenario *s)
+{
+	return s->resolved ? s->hash : NULL;
+}
+
+size_t scenario_nr_params(const struct scenario *s)
+{
+	return s->resolved ? s->nparams : 0;
+}
+
+void scenario_param(const struct scenario *s, size_t i, const char **key, const char **value)
+{
+	*key = s->pkeys[i];
+	*value = s->pvalues[i];
+}
+
+/* FNV-1a, 64 bits: small, dependency-free, and enough to tell resolved
+ * configurations apart (not a cryptographic digest). */
+void scenario_fnv1a(const char *text, char out[17])
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		h ^= *p;
+		h *= 0x100000001b3ull;
+	}
+	snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
+void scenario_print_keys(FILE *f)
+{
+	const char *last = "";
+	for (size_t i = 0; i < NR_KEYS; i++) {
+		if (strcmp(last, keys[i].section))
+			fprintf(f, "%s[%s]\n", i ? "\n" : "", keys[i].section);
+		last = keys[i].section;
+		fprintf(f, "  %-30s %-22s %s\n", keys[i].key, *keys[i].def ? keys[i].def : "\"\"", keys[i].help);
+	}
+	fprintf(f, "\n[policy.NAME]   the switches of policy NAME ('mmsim list policies')\n"
+	           "[workload.NAME] the parameters of workload NAME\n");
+}
+
+/* ------------------------------------------------------------ demo's --set */
+
+int scenario_apply_sysctl(struct vm_sysctl *sysctl, const char *key, const char *value,
+                          char *err, size_t errlen)
+{
+	static const char *const sysctl_sections[] = { "vm", "transparent_hugepage", "kernel", NULL };
+	const char *dot = strchr(key, '.');
+	struct scenario_config c;
+	const struct key_desc *d;
+	char m[256];
+	size_t n;
+	int i;
+
+	if (!dot)
+		return 0;
+	n = (size_t)(dot - key);
+	for (i = 0; sysctl_sections[i]; i++)
+		if (strlen(sysctl_sections[i]) == n && !strncmp(sysctl_sections[i], key, n))
+			break;
+	if (!sysctl_sections[i])
+		return 0;
+	for (d = keys; d < keys + NR_KEYS; d++)
+		if (!strcmp(d->section, sysctl_sections[i]) && !strcmp(d->key, dot + 1))
+			break;
+	if (d == keys + NR_KEYS) {
+		msg(err, errlen, "--set %s: unknown key '%s' in [%s]", key, dot + 1, sysctl_sections[i]);
+		return -1;
+	}
+	memset(&c, 0, sizeof(c));
+	c.sysctl = *sysctl;
+	if (parse_value(d, value, &c, m, sizeof(m))) {
+		msg(err, errlen, "--set %s: %s", key, m);
+		return -1;
+	}
+	c.sysctl.thp_enabled = c.sysctl.thp_enabled_mode != THP_ENABLED_NEVER;
+	*sysctl = c.sysctl;
+	return 1;
+}

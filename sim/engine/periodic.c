@@ -1,0 +1,54 @@
+/* periodic.c - observers on the virtual clock: a daemon actor per
+ * engine_every() that calls a function every period of virtual time, as
+ * the sampler does for the counters.  The run uses it for the pageblock
+ * census and the free pageblock count, which the sampler does not copy. */
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+#include "engine_internal.h"
+
+#define MAX_PERIODIC 8
+
+static struct periodic {
+	struct engine *e;
+	double period;
+	void (*fn)(struct engine *, void *);
+	void *arg;
+} periodic[MAX_PERIODIC];
+static unsigned nr_periodic;
+
+static void periodic_main(int argc, char **argv)
+{
+	struct periodic *p = sg_actor_self_get_data();
+	double t0 = simgrid_get_clock();
+	unsigned long k = 0;
+
+	(void)argc;
+	(void)argv;
+	sg_actor_daemonize(sg_actor_self());
+	for (;;) {
+		/* multiples of the period from the start, as the sampler's */
+		sg_actor_sleep_until(t0 + (double)++k * p->period);
+		if (engine_stalled(p->e))
+			return;         /* let SimGrid see the deadlock (P6) */
+		p->fn(p->e, p->arg);
+	}
+}
+
+int engine_every(struct engine *e, const char *name, double period,
+                 void (*fn)(struct engine *, void *), void *arg)
+{
+	struct periodic *p;
+	sg_actor_t a;
+
+	if (!(period > 0) || !fn || nr_periodic == MAX_PERIODIC)
+		return -1;
+	p = &periodic[nr_periodic++];
+	p->e = e;
+	p->period = period;
+	p->fn = fn;
+	p->arg = arg;
+	a = sg_actor_init(name, engine_host());
+	sg_actor_set_data(a, p);
+	sg_actor_start(a, periodic_main, 0, NULL);
+	return 0;
+}

@@ -1,0 +1,327 @@
+/* test_scenario.c - scenario files (sim/config/scenario.c): defaults,
+ * files, overrides in order, the canonical resolved text and its hash,
+ * and the exact messages for bad input (file:line, key, section). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "mmsim/mm.h"
+#include "mmsim/policy.h"
+#include "mmsim/scenario.h"
+
+static char err[512];
+
+/* a scenario from text that must load and resolve */
+static struct scenario *good(const char *text)
+{
+	struct scenario *s = scenario_new();
+	if (scenario_load_string(s, text, "t.ini", err, sizeof(err)) || scenario_resolve(s, err, sizeof(err)))
+		fail_msg("unexpected error: %s", err);
+	return s;
+}
+
+/* text that must fail to load or resolve with exactly this message */
+static void bad(const char *text, const char *expected)
+{
+	struct scenario *s = scenario_new();
+	int rc = scenario_load_string(s, text, "t.ini", err, sizeof(err));
+	if (!rc)
+		rc = scenario_resolve(s, err, sizeof(err));
+	assert_int_equal(rc, -1);
+	assert_string_equal(err, expected);
+	scenario_free(s);
+}
+
+static void bad_set(const char *kv, const char *expected)
+{
+	struct scenario *s = scenario_new();
+	assert_int_equal(scenario_set(s, kv, err, sizeof(err)), -1);
+	assert_string_equal(err, expected);
+	scenario_free(s);
+}
+
+/* a value in the canonical text: "key = value" within [section] */
+static const char *param(const struct scenario *s, const char *key)
+{
+	for (size_t i = 0; i < scenario_nr_params(s); i++) {
+		const char *k, *v;
+		scenario_param(s, i, &k, &v);
+		if (!strcmp(k, key))
+			return v;
+	}
+	return NULL;
+}
+
+#define MINIMAL "[workload]\nnames = thp_faulter\n[run]\nduration = 2\n"
+
+static void test_defaults(void **state)
+{
+	struct scenario *s = good(MINIMAL);
+	const struct scenario_config *c = scenario_config(s);
+	struct vm_sysctl d;
+
+	(void)state;
+	vm_sysctl_defaults(&d);
+	/* the table's defaults are the kernel's, as vm_sysctl_defaults has them */
+	assert_int_equal(c->sysctl.user_min_free_kbytes, d.user_min_free_kbytes);
+	assert_int_equal(c->sysctl.watermark_scale_factor, d.watermark_scale_factor);
+	assert_int_equal(c->sysctl.watermark_boost_factor, d.watermark_boost_factor);
+	assert_int_equal(c->sysctl.extfrag_threshold, d.extfrag_threshold);
+	assert_int_equal(c->sysctl.compaction_proactiveness, d.compaction_proactiveness);
+	assert_int_equal(c->sysctl.swappiness, d.swappiness);
+	assert_int_equal(c->sysctl.percpu_pagelist_high_fraction, d.percpu_pagelist_high_fraction);
+	assert_memory_equal(c->sysctl.lowmem_reserve_ratio, d.lowmem_reserve_ratio, sizeof(d.lowmem_reserve_ratio));
+	assert_int_equal(c->sysctl.thp_enabled_mode, d.thp_enabled_mode);
+	assert_int_equal(c->sysctl.thp_enabled, d.thp_enabled);
+	assert_int_equal(c->sysctl.thp_defrag, d.thp_defrag);
+	assert_int_equal(c->sysctl.config_compaction, d.config_compaction);
+	assert_int_equal(c->sysctl.vfs_cache_pressure, d.vfs_cache_pressure);
+	assert_int_equal(c->sysctl.dirty_expire_centisecs, d.dirty_expire_centisecs);
+	assert_int_equal(c->ram, 2ull << 30);
+	assert_int_equal(c->cpus, 4);
+	assert_int_equal(c->swap, 0);
+	assert_int_equal(c->kernel_reserved, 9542);
+	assert_string_equal(c->policy, "vanilla");
+	assert_int_equal(c->nr_workloads, 1);
+	assert_string_equal(c->workloads[0], "thp_faulter");
+	assert_int_equal(c->seed, 1);
+	assert_true(c->duration == 2);
+	assert_true(c->quantum == 0.005);
+	assert_true(c->sample_interval == 1);
+	assert_true(c->census_interval == 10);
+	assert_int_equal(c->blockmap_groups, 64);
+	/* defaults appear in the text and the params */
+	assert_string_equal(param(s, "vm.min_free_kbytes"), "auto");
+	assert_string_equal(param(s, "workload.thp_faulter.region"), "256M");
+	assert_string_equal(param(s, "machine.ram"), "2G");
+	scenario_free(s);
+}
+
+static void test_values_and_overrides(void **state)
+{
+	struct scenario *s = scenario_new();
+	const struct scenario_config *c;
+
+	(void)state;
+	assert_int_equal(scenario_load_string(s,
+		"; a comment\n"
+		"[machine]\nram = 1G\ncpus = 8\nswap = 512M\n"
+		"[vm]\nwatermark_scale_factor = 100\nmin_free_kbytes = 4096\nlowmem_reserve_ratio = 1 2 3 4\n"
+		"[transparent_hugepage]\nenabled = never\ndefrag = defer+madvise\n"
+		"[kernel]\nconfig_compaction = no\n"
+		"[policy]\nname = hygiene\n"
+		"[policy.hygiene]\nno_fallback = no\n"
+		"[workload]\nnames = thp_faulter\n"
+		"[workload.thp_faulter]\nregion = 64M\n"
+		"[run]\nseed = 7\nduration = 3.5\n", "t.ini", err, sizeof(err)), 0);
+	/* --set overrides, later ones win; the sysctl spelling and the
+	 * POLICY.SWITCH / WORKLOAD.PARAM short forms */
+	assert_int_equal(scenario_set(s, "vm.watermark_scale_factor=200", err, sizeof(err)), 0);
+	assert_int_equal(scenario_set(s, "hygiene.no_fallback=yes", err, sizeof(err)), 0);
+	assert_int_equal(scenario_set(s, "thp_faulter.hold=3", err, sizeof(err)), 0);
+	assert_int_equal(scenario_set(s, "run.seed=9", err, sizeof(err)), 0);
+	assert_int_equal(scenario_set(s, "policy.vanilla.x=1", err, sizeof(err)), -1);
+	assert_int_equal(scenario_resolve(s, err, sizeof(err)), 0);
+	c = scenario_config(s);
+	assert_int_equal(c->ram, 1ull << 30);
+	assert_int_equal(c->cpus, 8);
+	assert_int_equal(c->swap, 512ull << 20);
+	assert_int_equal(c->sysctl.watermark_scale_factor, 200);
+	assert_int_equal(c->sysctl.user_min_free_kbytes, 4096);
+	assert_int_equal(c->sysctl.lowmem_reserve_ratio[3], 4);
+	assert_int_equal(c->sysctl.thp_enabled_mode, THP_ENABLED_NEVER);
+	assert_false(c->sysctl.thp_enabled);
+	assert_int_equal(c->sysctl.thp_defrag, THP_DEFRAG_DEFER_MADVISE);
+	assert_false(c->sysctl.config_compaction);
+	assert_string_equal(c->policy, "hygiene");
+	assert_int_equal(c->seed, 9);
+	assert_true(c->duration == 3.5);
+	assert_string_equal(param(s, "policy.hygiene.no_fallback"), "yes");
+	assert_string_equal(param(s, "policy.hygiene.migrate_free"), "yes");
+	assert_string_equal(param(s, "workload.thp_faulter.hold"), "3");
+	assert_string_equal(param(s, "workload.thp_faulter.region"), "64M");
+	scenario_free(s);
+}
+
+/* The text is canonical: the same settings in another order, or given
+ * by --set instead of the file, give the same text and hash; it
+ * re-reads to itself. */
+static void test_canonical_text(void **state)
+{
+	struct scenario *a = good("[run]\nduration = 2\nseed = 3\n[workload]\nnames = thp_faulter\n"
+	                          "[vm]\nswappiness = 100\n");
+	struct scenario *b = scenario_new(), *c;
+	const char *t;
+
+	(void)state;
+	assert_int_equal(scenario_load_string(b, "[vm]\nswappiness = 100\n[workload]\nnames = thp_faulter\n",
+	                                      "u.ini", err, sizeof(err)), 0);
+	assert_int_equal(scenario_set(b, "run.duration=2", err, sizeof(err)), 0);
+	assert_int_equal(scenario_set(b, "run.seed=3", err, sizeof(err)), 0);
+	assert_int_equal(scenario_resolve(b, err, sizeof(err)), 0);
+	assert_string_equal(scenario_text(a), scenario_text(b));
+	assert_string_equal(scenario_hash(a), scenario_hash(b));
+	assert_int_equal(strlen(scenario_hash(a)), 16);
+
+	t = scenario_text(a);
+	/* sections in the canonical order, every key present */
+	assert_true(strstr(t, "[machine]\nram = 2G\ncpus = 4\n") == t);
+	assert_true(strstr(t, "[vm]") < strstr(t, "[transparent_hugepage]"));
+	assert_true(strstr(t, "[policy]\nname = vanilla\n") < strstr(t, "[workload]\nnames = thp_faulter\n"));
+	assert_true(strstr(t, "[workload.thp_faulter]\nregion = 256M\n") < strstr(t, "[run]\nseed = 3\n"));
+	assert_non_null(strstr(t, "\nswappiness = 100\n"));
+	assert_non_null(strstr(t, "\nlowmem_reserve_ratio = 256 256 32 0\n"));
+
+	/* re-reading the text gives the same text */
+	c = good(t);
+	assert_string_equal(scenario_text(c), t);
+	scenario_free(c);
+
+	/* a different value, a different hash */
+	assert_int_equal(scenario_set(b, "run.seed=4", err, sizeof(err)), 0);
+	assert_int_equal(scenario_resolve(b, err, sizeof(err)), 0);
+	assert_string_not_equal(scenario_hash(a), scenario_hash(b));
+
+	/* the FNV-1a 64 test vectors */
+	{
+		char h[17];
+		scenario_fnv1a("", h);
+		assert_string_equal(h, "cbf29ce484222325");
+		scenario_fnv1a("a", h);
+		assert_string_equal(h, "af63dc4c8601ec8c");
+	}
+	scenario_free(a);
+	scenario_free(b);
+}
+
+/* switches of another policy are kept in the text but not applied */
+static void test_other_policy_section(void **state)
+{
+	struct scenario *s = good(MINIMAL "[policy.hygiene]\nmigrate_free = no\n");
+	const char *t = scenario_text(s);
+
+	(void)state;
+	assert_string_equal(scenario_config(s)->policy, "vanilla");
+	assert_non_null(strstr(t, "[policy.hygiene]\n"));
+	assert_string_equal(param(s, "policy.hygiene.migrate_free"), "no");
+	/* with hygiene selected, that switch alone is a combination the
+	 * policy refuses */
+	assert_int_equal(scenario_set(s, "policy.name=hygiene", err, sizeof(err)), 0);
+	assert_int_equal(scenario_resolve(s, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "t.ini: [policy.hygiene]: "));
+	assert_non_null(strstr(err, "needs migrate_free"));
+	scenario_free(s);
+}
+
+static void test_errors(void **state)
+{
+	(void)state;
+	bad("[vm]\nwatermark_scale = 10\n", "t.ini:2: unknown key 'watermark_scale' in [vm]");
+	bad("\n\n[vm]\nswappiness = 60\n[vmm]\nx = 1\n", "t.ini:6: unknown section [vmm]");
+	bad("[vm]\nwatermark_scale_factor = 0\n",
+	    "t.ini:2: [vm] watermark_scale_factor: '0' is not an integer in 1..3000");
+	bad("[machine]\nram = 12Q\n", "t.ini:2: [machine] ram: '12Q' is not a size (e.g. 2G, 512M)");
+	bad("[machine]\ncpus = four\n", "t.ini:2: [machine] cpus: 'four' is not an integer in 1..1024");
+	bad("[vm]\npercpu_pagelist_high_fraction = 4\n",
+	    "t.ini:2: [vm] percpu_pagelist_high_fraction: '4' must be 0 or at least 8 (as the kernel requires)");
+	bad("[vm]\nlowmem_reserve_ratio = 1 2\n", "t.ini:2: [vm] lowmem_reserve_ratio: '1 2' is not four non-negative integers");
+	bad("[transparent_hugepage]\nenabled = sometimes\n",
+	    "t.ini:2: [transparent_hugepage] enabled: 'sometimes' is not one of always, madvise, never");
+	bad("[kernel]\nconfig_compaction = maybe\n", "t.ini:2: [kernel] config_compaction: 'maybe' is not yes or no");
+	bad("[policy]\nname = hygeine\n", "t.ini:2: [policy] name: unknown policy 'hygeine' (valid: vanilla, hygiene)");
+	bad("[policy.hygeine]\nx = 1\n",
+	    "t.ini:2: unknown policy 'hygeine' in [policy.hygeine] (valid: vanilla, hygiene)");
+	bad("[policy.hygiene]\nbogus = yes\n",
+	    "t.ini:2: unknown key 'bogus' in [policy.hygiene] (valid: bdev_cache_movable, migrate_free, "
+	    "wmark_free_blocks, no_highatomic, no_watermark_boost, no_fallback, last_resort_fallback)");
+	bad("[workload]\nnames = kbuild, thp_fauler\n",
+	    "t.ini:2: [workload] names: unknown workload 'thp_fauler' (valid: kbuild, thp_faulter)");
+	bad("[workload.thp_faulter]\nregion = 1M\n",
+	    "t.ini:2: thp_faulter.region: bad value '1M' (a size of at least 2M)");
+	bad("[workload.thp_faulter]\nsize = 1M\n",
+	    "t.ini:2: unknown key 'size' in [workload.thp_faulter] (valid: region, hold, pause, touch_ns)");
+	bad("[run]\nduration = soon\n", "t.ini:2: [run] duration: 'soon' is not auto or a number of seconds in (0, 1e+07]");
+	bad("[run]\nduration = 0\n", "t.ini:2: [run] duration: '0' is not auto or a number of seconds in (0, 1e+07]");
+	bad("x = 1\n", "t.ini:1: key 'x' outside any section");
+	bad("[vm]\nthis line has no equals sign\n",
+	    "t.ini:2: syntax error (expected [SECTION] or KEY = VALUE)");
+	/* only the first error is reported */
+	bad("[vm]\nswappiness = 999\nbogus = 1\n", "t.ini:2: [vm] swappiness: '999' is not an integer in 0..200");
+	/* found when resolving: nothing measured and no duration */
+	bad("[workload]\nnames = thp_faulter\n",
+	    "t.ini: [run] duration: 'auto' needs a measured workload (such as kbuild); give a number of seconds");
+}
+
+/* The layout's message is the model's; only its prefix is pinned. */
+static void test_ram_too_small(void **state)
+{
+	struct scenario *s = scenario_new();
+	(void)state;
+	assert_int_equal(scenario_load_string(s, "[machine]\nram = 16M\n" MINIMAL, "t.ini", err, sizeof(err)), 0);
+	assert_int_equal(scenario_resolve(s, err, sizeof(err)), -1);
+	assert_true(strstr(err, "t.ini: [machine] ram: ") == err);
+	scenario_free(s);
+}
+
+static void test_set_errors(void **state)
+{
+	(void)state;
+	bad_set("nokey", "--set: 'nokey' is not KEY=VALUE");
+	bad_set("vm.nosuch=1", "--set vm.nosuch: unknown key 'nosuch' in [vm]");
+	bad_set("vm.watermark_scale_factor=0", "--set vm.watermark_scale_factor: '0' is not an integer in 1..3000");
+	bad_set("nosection=1", "--set nosection: 'nosection' is not SECTION.KEY");
+	bad_set("bogus.key=1", "--set bogus.key: unknown section [bogus]");
+	bad_set("hygiene.migrate_free=maybe", "--set hygiene.migrate_free: migrate_free: 'maybe' is not a boolean (yes or no)");
+	bad_set("transparent_hugepage.enabled=sometimes",
+	        "--set transparent_hugepage.enabled: 'sometimes' is not one of always, madvise, never");
+}
+
+/* demo/show/bench --set: the same keys and messages, applied to a sysctl */
+static void test_apply_sysctl(void **state)
+{
+	struct vm_sysctl s;
+
+	(void)state;
+	vm_sysctl_defaults(&s);
+	assert_int_equal(scenario_apply_sysctl(&s, "vm.watermark_scale_factor", "150", err, sizeof(err)), 1);
+	assert_int_equal(s.watermark_scale_factor, 150);
+	assert_int_equal(scenario_apply_sysctl(&s, "transparent_hugepage.enabled", "never", err, sizeof(err)), 1);
+	assert_false(s.thp_enabled);
+	assert_int_equal(scenario_apply_sysctl(&s, "hygiene.no_fallback", "no", err, sizeof(err)), 0);
+	assert_int_equal(scenario_apply_sysctl(&s, "vm.swappiness", "201", err, sizeof(err)), -1);
+	assert_string_equal(err, "--set vm.swappiness: '201' is not an integer in 0..200");
+	assert_int_equal(s.swappiness, 60);
+}
+
+static void test_file(void **state)
+{
+	struct scenario *s = scenario_new();
+	(void)state;
+	assert_int_equal(scenario_load_file(s, MMSIM_SOURCE_DIR "/configs/smoke.ini", err, sizeof(err)), 0);
+	assert_int_equal(scenario_resolve(s, err, sizeof(err)), 0);
+	assert_int_equal(scenario_config(s)->ram, 512ull << 20);
+	assert_int_equal(scenario_load_file(s, MMSIM_SOURCE_DIR "/configs/hugealloc.ini", err, sizeof(err)), 0);
+	assert_int_equal(scenario_load_file(s, "/nonexistent.ini", err, sizeof(err)), -2);
+	assert_true(strstr(err, "cannot open /nonexistent.ini: ") == err);
+	scenario_free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_values_and_overrides),
+		cmocka_unit_test(test_canonical_text),
+		cmocka_unit_test(test_other_policy_section),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_ram_too_small),
+		cmocka_unit_test(test_set_errors),
+		cmocka_unit_test(test_apply_sysctl),
+		cmocka_unit_test(test_file),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
