@@ -40,6 +40,12 @@
  *      pages excepted: patch 005 types every block FREE at boot, also the
  *      ones that hold the kernel image or a hole).  nr_reserved_highatomic
  *      == pageblock_nr_pages * the zone's MIGRATE_HIGHATOMIC blocks.
+ *  (f) Reverse maps.  Every page on an LRU list is PG_lru, not isolated,
+ *      and is what its owner's entry points at: an anonymous page the pte
+ *      of its process at its index (a THP: every pte of its pmd, in
+ *      order), or, unmapped, the swap slot it caches; a page cache page
+ *      the i_pages slot of its inode.  Migration and reclaim rewrite these
+ *      entries; a stale one is a use-after-free in the making.
  */
 #include <inttypes.h>
 #include <limits.h>
@@ -532,6 +538,8 @@ static void check_zone_pages(struct vm_checker *c, const struct zone *z)
 		          z->nr_reserved_highatomic, nr_highatomic);
 }
 
+static void check_lru_lists(struct vm_checker *c);
+
 unsigned long check_pgdat(const struct pglist_data *pgdat, const char *what)
 {
 	const size_t words = (pgdat->node_spanned_pages + 63) / 64;
@@ -564,6 +572,7 @@ unsigned long check_pgdat(const struct pglist_data *pgdat, const char *what)
 		if (populated_zone(z))
 			check_zone_pages(&c, z);
 	}
+	check_lru_lists(&c);
 	if (c.violations > CHECK_PRINT_MAX)
 		fprintf(stderr, "%s: %lu more violations not shown\n", c.what,
 		        c.violations - CHECK_PRINT_MAX);
@@ -571,6 +580,67 @@ out:
 	free(c.on_free_list);
 	free(c.on_pcp_list);
 	return c.violations;
+}
+
+static void check_lru_rmap(struct vm_checker *c, unsigned long pfn)
+{
+	const struct pglist_data *pgdat = c->pgdat;
+	const struct page *p = &pgdat->mem_map[pfn];
+	uint32_t want = ENTRY_PRESENT | (uint32_t)pfn;
+
+	if (!PageLRU(p) || PageTest(p, PG_isolated) || PageTail(p)) {
+		violation(c, NULL, pfn, "on an LRU list but not PG_lru, isolated, or a tail page");
+		return;
+	}
+	switch (p->owner) {
+	case PGOWN_ANON: {
+		const struct mm_struct *mm = p->mapping < pgdat->nr_mms ? pgdat->mms[p->mapping] : NULL;
+		if (!p->mapcount) {
+			if (!pgdat->swap.slot_page || p->private >= pgdat->swap.pages ||
+			    pgdat->swap.slot_page[p->private] != pfn + 1)
+				violation(c, NULL, pfn, "unmapped anon LRU page that no swap slot caches");
+			break;
+		}
+		if (!mm || p->index >= mm->nr_vpages) {
+			violation(c, NULL, pfn, "anon LRU page of no process, or beyond its area");
+			break;
+		}
+		for (unsigned long i = 0; i < (PageHead(p) ? 1ul << page_order(p) : 1); i++)
+			if (mm->pte[p->index + i] != want + i) {
+				violation(c, NULL, pfn, "anon LRU page: pte %lu of mm %u does not map it",
+				          (unsigned long)p->index + i, p->mapping);
+				break;
+			}
+		break;
+	}
+	case PGOWN_FILE:
+	case PGOWN_BDEV: {
+		const struct address_space *as = p->mapping < pgdat->nr_inodes ? pgdat->inodes[p->mapping] : NULL;
+		if (!as || p->index >= as->size || as->i_pages[p->index] != want)
+			violation(c, NULL, pfn, "page cache LRU page: i_pages[%u] of inode %u does not hold it",
+			          p->index, p->mapping);
+		break;
+	}
+	default:
+		violation(c, NULL, pfn, "LRU page owned by %s", page_owner_name((enum page_owner_kind)p->owner));
+	}
+}
+
+static void check_lru_lists(struct vm_checker *c)
+{
+	const struct pglist_data *pgdat = c->pgdat;
+
+	for (int l = 0; l < NR_LRU_LISTS; l++) {
+		uint32_t head = pgdat->lruvec.lists[l];
+		unsigned long n = 0;
+		for (uint32_t pfn = pgdat->mem_map[head].next; pfn != head; pfn = pgdat->mem_map[pfn].next) {
+			if (pfn >= pgdat->node_spanned_pages || ++n > pgdat->node_spanned_pages) {
+				violation(c, NULL, pfn, "LRU list %d is corrupt", l);
+				break;
+			}
+			check_lru_rmap(c, pfn);
+		}
+	}
 }
 
 /* The free counters of every populated zone, for the BUG report. */

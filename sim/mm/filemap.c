@@ -102,12 +102,28 @@ static int file_open(struct pglist_data *pgdat, struct mm_ctx *ctx, struct addre
 {
 	if (as->bdev)
 		return 0;
-	if (as->dentry == SLAB_OBJ_NONE &&
-	    (as->dentry = kmem_cache_alloc(pgdat, ctx, DENTRY_CACHE, GFP_KERNEL, as->ino)) == SLAB_OBJ_NONE)
-		return -1;
-	if (as->inode == SLAB_OBJ_NONE &&
-	    (as->inode = kmem_cache_alloc(pgdat, ctx, INODE_CACHE, GFP_KERNEL, as->ino)) == SLAB_OBJ_NONE)
-		return -1;
+	/* an allocation may sleep in reclaim, and meanwhile the shrinker may
+	 * drop the other object, or another opener allocate this one (d_alloc
+	 * racing d_splice_alias): take the first, free ours, look again */
+	for (int tries = 0; as->dentry == SLAB_OBJ_NONE || as->inode == SLAB_OBJ_NONE; tries++) {
+		static const enum kmem_cache_id caches[2] = { DENTRY_CACHE, INODE_CACHE };
+		uint32_t *slot[2] = { &as->dentry, &as->inode };
+
+		if (tries == 8)
+			return -1;
+		for (int i = 0; i < 2; i++) {
+			slab_obj_t obj;
+			if (*slot[i] != SLAB_OBJ_NONE)
+				continue;
+			obj = kmem_cache_alloc(pgdat, ctx, caches[i], GFP_KERNEL, as->ino);
+			if (obj == SLAB_OBJ_NONE)
+				return -1;
+			if (*slot[i] == SLAB_OBJ_NONE)
+				*slot[i] = obj;
+			else
+				kmem_cache_free(pgdat, ctx, caches[i], obj);
+		}
+	}
 	kmem_cache_touch(pgdat, DENTRY_CACHE, as->dentry);
 	kmem_cache_touch(pgdat, INODE_CACHE, as->inode);
 	return 0;
@@ -129,9 +145,9 @@ static struct page *page_cache_alloc(struct pglist_data *pgdat, struct mm_ctx *c
                                      struct address_space *as, unsigned long index)
 {
 	gfp_t gfp = as->bdev ? pol(pgdat)->bdev_mapping_gfp(pgdat->policy) : GFP_HIGHUSER_MOVABLE;
-	uint32_t e = as->i_pages[index];
 	struct page *p = alloc_pages(pgdat, ctx, gfp, 0);
 	unsigned long pfn;
+	uint32_t e;
 
 	if (!p)
 		return NULL;
@@ -147,6 +163,20 @@ static struct page *page_cache_alloc(struct pglist_data *pgdat, struct mm_ctx *c
 			return NULL;
 		}
 		p->private = bh;
+	}
+	/* the allocation may have slept (reclaim throttling), and another
+	 * reader added the page meanwhile: filemap_add_folio() fails with
+	 * -EEXIST and the reader uses that page */
+	e = as->i_pages[index];
+	if (entry_present(e)) {
+		if (as->bdev)
+			kmem_cache_free(pgdat, ctx, BUFFER_HEAD_CACHE, p->private);
+		p->private = 0;
+		p->owner = PGOWN_NONE;
+		p->mapping = p->index = 0;
+		__free_pages(pgdat, ctx, p, 0);
+		folio_mark_accessed(pgdat, entry_pfn(e));
+		return &pgdat->mem_map[entry_pfn(e)];
 	}
 	if (entry_nonres(e) && workingset_refault(pgdat, e & ENTRY_VAL_MASK, true))
 		SetPageFlag(p, PG_active);

@@ -441,9 +441,19 @@ static void zap_range(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_s
 		}
 		if (entry_present(e)) {
 			unsigned long pfn = entry_pfn(e);
-			if (PageLRU(&pgdat->mem_map[pfn]))
+			struct page *p = &pgdat->mem_map[pfn];
+			if (PageLRU(p))
 				lruvec_del_page(pgdat, pfn);
-			__free_pages(pgdat, ctx, &pgdat->mem_map[pfn], 0);
+			if (PageTest(p, PG_writeback)) {
+				/* mapped back while its swap write was in
+				 * flight: the write holds the page, and its
+				 * completion frees it (no slot caches it) */
+				p->mapcount = 0;
+				p->private = 0;
+				SetPageFlag(p, PG_reclaim);
+			} else {
+				__free_pages(pgdat, ctx, p, 0);
+			}
 			mm->rss_anon--;
 			mod_node_page_state(pgdat, NR_ANON_MAPPED, -1);
 		} else if (entry_nonres(e)) {

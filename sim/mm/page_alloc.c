@@ -1315,6 +1315,8 @@ void __free_pages(struct pglist_data *pgdat, struct mm_ctx *ctx, struct page *pa
 	VM_BUG_ON(pfn >= pgdat->node_spanned_pages || PageBuddy(page) || PagePcp(page) ||
 	          PageReserved(page) || PageTail(page));
 	VM_BUG_ON(page->refcount == 0 || page_order(page) != order);
+	/* PAGE_FLAGS_CHECK_AT_FREE: a page still on an LRU list */
+	VM_BUG_ON(PageLRU(page));
 	if (--page->refcount)           /* put_page_testzero() */
 		return;
 	cur_ctx = ctx;

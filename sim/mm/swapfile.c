@@ -91,7 +91,20 @@ void swap_free(struct pglist_data *pgdat, uint32_t slot)
 	struct swap_info *si = &pgdat->swap;
 
 	VM_BUG_ON(slot >= si->pages || !si->inuse);
-	/* a page still being written to the slot goes when its write ends */
+	/* free_swap_and_cache(): a written, unmapped swap cache page of the
+	 * slot goes now; one still being written goes when its write ends */
+	if (si->slot_page[slot]) {
+		unsigned long pfn = si->slot_page[slot] - 1;
+		struct page *p = &pgdat->mem_map[pfn];
+		if (PageLRU(p) && !PageTest(p, PG_writeback) && !p->mapcount && p->owner == PGOWN_ANON &&
+		    PageTest(p, PG_swapbacked) && p->private == slot) {
+			struct mm_ctx ctx = { 0 };
+			lruvec_del_page(pgdat, pfn);
+			p->private = 0;
+			si->slot_page[slot] = 0;
+			__free_pages(pgdat, mm_current() ? mm_current() : &ctx, p, 0);
+		}
+	}
 	si->slot_page[slot] = 0;
 	si->free_slots[si->nr_free_slots++] = slot;
 	si->inuse--;

@@ -155,6 +155,13 @@ static unsigned long shrink_inactive_list(struct pglist_data *pgdat, unsigned lo
 			putback(pgdat, pfn, false);
 			continue;
 		}
+		if (PageTest(p, PG_writeback)) {
+			/* still being written (a swap cache page mapped back
+			 * before its write ended): never a second write; mark
+			 * it for reclaim and activate it, as v6.2 does */
+			putback(pgdat, pfn, true);
+			continue;
+		}
 		if (!file && !p->mapcount) {
 			/* a clean swap cache page whose write has completed
 			 * (rotated to the tail by end_page_writeback): drop it
