@@ -925,7 +925,9 @@ void kcompactd_do_work(struct pglist_data *pgdat, struct mm_ctx *ctx)
 	const struct mm_policy_ops *ops = pol(pgdat);
 	int order = pgdat->kcompactd_max_order;
 	enum zone_type highest_zoneidx = pgdat->kcompactd_highest_zoneidx;
+	struct mm_ctx *saved = mm_current();
 
+	mm_set_current(ctx);            /* current is kcompactd */
 	count_vm_events(pgdat, KCOMPACTD_WAKE, 1);
 	for (int zi = 0; zi <= (int)highest_zoneidx; zi++) {
 		struct zone *zone = &pgdat->node_zones[zi];
@@ -964,6 +966,7 @@ void kcompactd_do_work(struct pglist_data *pgdat, struct mm_ctx *ctx)
 		pgdat->kcompactd_max_order = 0;
 	if (pgdat->kcompactd_highest_zoneidx >= highest_zoneidx)
 		pgdat->kcompactd_highest_zoneidx = MAX_NR_ZONES - 1;
+	mm_set_current(saved);
 }
 
 bool should_proactive_compact_node(struct pglist_data *pgdat)
@@ -976,7 +979,9 @@ bool should_proactive_compact_node(struct pglist_data *pgdat)
 bool proactive_compact_node(struct pglist_data *pgdat, struct mm_ctx *ctx)
 {
 	unsigned prev_score = fragmentation_score_node(pgdat);
+	struct mm_ctx *saved = mm_current();
 
+	mm_set_current(ctx);
 	for (int zi = 0; zi < MAX_NR_ZONES; zi++) {
 		struct zone *zone = &pgdat->node_zones[zi];
 		struct compact_control cc = {
@@ -997,5 +1002,6 @@ bool proactive_compact_node(struct pglist_data *pgdat, struct mm_ctx *ctx)
 		count_vm_events(pgdat, KCOMPACTD_MIGRATE_SCANNED, cc.total_migrate_scanned);
 		count_vm_events(pgdat, KCOMPACTD_FREE_SCANNED, cc.total_free_scanned);
 	}
+	mm_set_current(saved);
 	return fragmentation_score_node(pgdat) >= prev_score;
 }

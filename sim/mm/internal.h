@@ -123,7 +123,7 @@ void swap_cache_delete(struct pglist_data *pgdat, unsigned long pfn);
 double swap_writeback_wait(const struct pglist_data *pgdat, unsigned long nr);
 /* the page of a slot still in memory (a swap cache hit) or PFN_NONE */
 unsigned long swap_cache_take(struct pglist_data *pgdat, uint32_t slot);
-void swap_free(struct pglist_data *pgdat, uint32_t slot);
+void swap_free(struct pglist_data *pgdat, struct mm_ctx *ctx, uint32_t slot);
 void swap_set_shadow(struct pglist_data *pgdat, uint32_t slot, uint32_t shadow);
 uint32_t swap_get_shadow(const struct pglist_data *pgdat, uint32_t slot);
 static inline unsigned long get_nr_swap_pages(const struct pglist_data *pgdat)

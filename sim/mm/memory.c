@@ -357,7 +357,7 @@ int mm_access(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *m
 			unsigned long pfn = swap_cache_take(pgdat, e & ENTRY_VAL_MASK);
 			if (pfn != PFN_NONE) {
 				p = &pgdat->mem_map[pfn];
-				swap_free(pgdat, e & ENTRY_VAL_MASK);
+				swap_free(pgdat, ctx, e & ENTRY_VAL_MASK);
 				mm->swapents--;
 				SetPageFlag(p, PG_young);
 				ctx->kernel_ns += pgdat->costs.fault_ns;
@@ -379,7 +379,7 @@ int mm_access(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *m
 			if (workingset_refault(pgdat, swap_get_shadow(pgdat, slot), false))
 				SetPageFlag(p, PG_active);
 			ctx->io_wait_ns += 1e9 * blockdev_io(pgdat, &pgdat->swap.dev, 1, false, ctx_delay(ctx));
-			swap_free(pgdat, slot);
+			swap_free(pgdat, ctx, slot);
 			mm->swapents--;
 			count_vm_events(pgdat, PSWPIN, 1);
 			count_vm_events(pgdat, PGPGIN, PAGE_SIZE >> 10);
@@ -457,7 +457,7 @@ static void zap_range(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_s
 			mm->rss_anon--;
 			mod_node_page_state(pgdat, NR_ANON_MAPPED, -1);
 		} else if (entry_nonres(e)) {
-			swap_free(pgdat, e & ENTRY_VAL_MASK);
+			swap_free(pgdat, ctx, e & ENTRY_VAL_MASK);
 			mm->swapents--;
 		}
 		mm->pte[v] = 0;

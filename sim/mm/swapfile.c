@@ -86,7 +86,7 @@ uint32_t get_swap_page(struct pglist_data *pgdat)
 	return slot;
 }
 
-void swap_free(struct pglist_data *pgdat, uint32_t slot)
+void swap_free(struct pglist_data *pgdat, struct mm_ctx *ctx, uint32_t slot)
 {
 	struct swap_info *si = &pgdat->swap;
 
@@ -98,11 +98,10 @@ void swap_free(struct pglist_data *pgdat, uint32_t slot)
 		struct page *p = &pgdat->mem_map[pfn];
 		if (PageLRU(p) && !PageTest(p, PG_writeback) && !p->mapcount && p->owner == PGOWN_ANON &&
 		    PageTest(p, PG_swapbacked) && p->private == slot) {
-			struct mm_ctx ctx = { 0 };
 			lruvec_del_page(pgdat, pfn);
 			p->private = 0;
 			si->slot_page[slot] = 0;
-			__free_pages(pgdat, mm_current() ? mm_current() : &ctx, p, 0);
+			__free_pages(pgdat, ctx, p, 0);
 		}
 	}
 	si->slot_page[slot] = 0;
