@@ -11,9 +11,9 @@
  * (suitable_migration_source), when the work is done (compact_finished),
  * against which watermark, and what a task may capture.
  *
- * What the model leaves out: fast_find_migrateblock() and
- * fast_isolate_freepages() (searches of the free lists that only shorten
- * the scans), lock contention (COMPACT_CONTENDED never happens), and
+ * What the model leaves out: fast_find_migrateblock() (a search of the
+ * free lists for a migration source block, which only shortens the
+ * migrate scan), lock contention (COMPACT_CONTENDED never happens), and
  * too_many_isolated() throttling.  Scanned pfns are counted as the kernel
  * counts them, so compact_*_scanned compares with /proc/vmstat.
  *
@@ -411,6 +411,173 @@ static unsigned long isolate_freepages_block(struct compact_control *cc, unsigne
 	return total_isolated;
 }
 
+/* freelist_scan_limit(): how many free list entries a fast search looks
+ * at, fewer after each failure */
+static unsigned freelist_scan_limit(const struct compact_control *cc)
+{
+	unsigned shift = cc->fast_search_fail < 63 ? cc->fast_search_fail : 63;
+	return shift >= 32 ? 1 : (COMPACT_CLUSTER_MAX >> shift) + 1;
+}
+
+/* next_search_order(): orders below cc->order, wrapping around once */
+static int next_search_order(struct compact_control *cc, int order)
+{
+	order--;
+	if (order < 0)
+		order = cc->order - 1;
+	if (order == cc->search_order) {
+		cc->search_order--;
+		if (cc->search_order < 0)
+			cc->search_order = cc->order - 1;
+		return -1;
+	}
+	return order;
+}
+
+/* move_freelist_head(): rotate a free list so that pfn comes first, and a
+ * later search starts past the entries just looked at (O(1), as the
+ * kernel's list_cut_before + list_splice_tail) */
+static void move_freelist_head(struct pglist_data *pgdat, uint32_t head, uint32_t pfn)
+{
+	struct page *m = pgdat->mem_map;
+	uint32_t first = m[head].next, last = m[head].prev, before = m[pfn].prev;
+
+	if (first == pfn)
+		return;
+	/* [first .. before] goes after last */
+	m[head].next = pfn;
+	m[pfn].prev = head;
+	m[last].next = first;
+	m[first].prev = last;
+	m[before].next = head;
+	m[head].prev = before;
+}
+
+static void isolate_freepages_block_around(struct compact_control *cc, unsigned long pfn);
+
+/* fast_isolate_freepages(): look for targets on the movable free lists,
+ * preferring pfns in the top quarter of the space between the scanners,
+ * before scanning blocks linearly */
+static void fast_isolate_freepages(struct compact_control *cc)
+{
+	struct zone *zone = cc->zone;
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	unsigned limit = freelist_scan_limit(cc) >> 1 ? freelist_scan_limit(cc) >> 1 : 1;
+	unsigned long nr_scanned = 0, low_pfn, min_pfn, highest = 0, distance, page = PFN_NONE;
+	bool scan_start = false;
+
+	if (cc->order <= 0)
+		return;
+	/* starting the scan: search deeper, and take the highest pfn found */
+	if (cc->free_pfn >= zone->compact_init_free_pfn) {
+		limit = pageblock_nr_pages >> 1;
+		scan_start = true;
+	}
+	distance = cc->free_pfn - cc->migrate_pfn;
+	low_pfn = pageblock_start_pfn(cc->free_pfn - (distance >> 2));
+	min_pfn = pageblock_start_pfn(cc->free_pfn - (distance >> 1));
+	if (min_pfn > low_pfn)
+		low_pfn = min_pfn;
+	if (cc->search_order > cc->order - 1)
+		cc->search_order = cc->order - 1;
+	for (int order = cc->search_order; page == PFN_NONE && order >= 0; order = next_search_order(cc, order)) {
+		struct free_area *area = &zone->free_area[order];
+		uint32_t head = area->free_list[MIGRATE_MOVABLE], freepage = PFN_NONE;
+		unsigned order_scanned = 0;
+		unsigned long high_pfn = 0;
+
+		if (!area->nr_free)
+			continue;
+		for (uint32_t pfn = pgdat->mem_map[head].prev; pfn != head; pfn = pgdat->mem_map[pfn].prev) {
+			order_scanned++;
+			nr_scanned++;
+			freepage = pfn;
+			if (pfn >= highest)
+				highest = pageblock_start_pfn(pfn) > zone->zone_start_pfn ? pageblock_start_pfn(pfn)
+				                                                            : zone->zone_start_pfn;
+			if (pfn >= low_pfn) {
+				cc->fast_search_fail = 0;
+				cc->search_order = order;
+				page = pfn;
+				break;
+			}
+			if (pfn >= min_pfn && pfn > high_pfn) {
+				high_pfn = pfn;
+				limit >>= 1;    /* a candidate: shorten the scan */
+			}
+			if (order_scanned >= limit)
+				break;
+		}
+		if (page == PFN_NONE && high_pfn) {
+			page = high_pfn;
+			freepage = (uint32_t)high_pfn;
+		}
+		if (freepage != PFN_NONE)
+			move_freelist_head(pgdat, head, freepage);
+		if (page != PFN_NONE) {
+			unsigned long isolated = __isolate_free_page(zone, page, (unsigned)order);
+			if (isolated) {
+				for (unsigned long i = 0; i < isolated; i++) {
+					struct page *p = &pgdat->mem_map[page + i];
+					p->flags &= PAGE_ZONE_MASK;
+					p->refcount = 1;
+					p->private = 0;
+					push_freepage(cc, page + i);
+				}
+				nr_scanned += isolated - 1;
+				count_vm_events(pgdat, COMPACTISOLATED, isolated);
+			} else {
+				/* isolation failed: abort the search */
+				order = cc->search_order + 1;
+				page = PFN_NONE;
+			}
+		}
+		if (cc->nr_freepages >= cc->nr_migratepages)
+			break;
+		limit = limit >> 1 ? limit >> 1 : 1;
+	}
+	if (page == PFN_NONE) {
+		cc->fast_search_fail++;
+		if (scan_start) {
+			/* the highest pfn found above min, or be pessimistic */
+			if (highest >= min_pfn) {
+				page = highest;
+				cc->free_pfn = highest;
+			} else if (cc->direct_compaction && min_pfn >= zone->zone_start_pfn) {
+				page = min_pfn;
+				cc->free_pfn = min_pfn;
+			}
+		}
+	}
+	if (highest && highest >= zone->compact_cached_free_pfn) {
+		highest -= pageblock_nr_pages;
+		zone->compact_cached_free_pfn = highest;
+	}
+	cc->total_free_scanned += nr_scanned;
+	charge(cc, (double)nr_scanned * pgdat->costs.compact_scan_ns);
+	if (page != PFN_NONE)
+		isolate_freepages_block_around(cc, page);
+}
+
+/* fast_isolate_around(): more targets from the block of the one found */
+static void isolate_freepages_block_around(struct compact_control *cc, unsigned long pfn)
+{
+	struct zone *zone = cc->zone;
+	unsigned long start_pfn, end_pfn;
+
+	if (cc->nr_freepages >= cc->nr_migratepages)
+		return;
+	/* minimise scanning during async compaction */
+	if (cc->direct_compaction && cc->mode == MIGRATE_ASYNC)
+		return;
+	start_pfn = pageblock_start_pfn(pfn) > zone->zone_start_pfn ? pageblock_start_pfn(pfn) : zone->zone_start_pfn;
+	end_pfn = pageblock_end_pfn(pfn) < zone_end_pfn(zone) ? pageblock_end_pfn(pfn) : zone_end_pfn(zone);
+	isolate_freepages_block(cc, &start_pfn, end_pfn, 1);
+	/* the block is (nearly) full: skip it in the future */
+	if (start_pfn == end_pfn)
+		set_pageblock_skip(zone->zone_pgdat, pfn, true);
+}
+
 /* isolate_freepages(): from the cached free pfn down, block by block, to
  * the migrate scanner's block */
 static void isolate_freepages(struct compact_control *cc)
@@ -422,6 +589,13 @@ static void isolate_freepages(struct compact_control *cc)
 	unsigned long low_pfn = pageblock_end_pfn(cc->migrate_pfn);
 	unsigned stride = cc->mode == MIGRATE_ASYNC ? COMPACT_CLUSTER_MAX : 1;
 
+	/* a small search of the free lists first */
+	fast_isolate_freepages(cc);
+	if (cc->nr_freepages)
+		return;
+	isolate_start_pfn = cc->free_pfn;
+	block_start_pfn = pageblock_start_pfn(isolate_start_pfn);
+	block_end_pfn = block_start_pfn + pageblock_nr_pages;
 	if (block_end_pfn > zone_end_pfn(zone))
 		block_end_pfn = zone_end_pfn(zone);
 	for (; block_start_pfn >= low_pfn; block_end_pfn = block_start_pfn,
@@ -714,6 +888,8 @@ static enum compact_result compact_zone(struct compact_control *cc, struct captu
 
 	cc->total_migrate_scanned = cc->total_free_scanned = 0;
 	cc->nr_migratepages = cc->nr_freepages = 0;
+	cc->search_order = cc->order;
+	cc->fast_search_fail = 0;
 	cc->migratetype = gfp_migratetype(cc->gfp_mask);
 	if (!is_via_compact_memory(cc->order)) {
 		unsigned long mark = pol(pgdat)->compaction_wmark(pgdat->policy, zone, cc->direct_compaction,

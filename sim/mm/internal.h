@@ -186,6 +186,8 @@ struct compact_control {
 	bool proactive_compaction;
 	bool finish_pageblock;
 	bool contended;
+	int search_order;               /* fast_isolate_freepages(): where to look first */
+	unsigned fast_search_fail;      /* its failures in a row: shorter searches */
 	unsigned long migrate_pfn, free_pfn;
 	unsigned long total_migrate_scanned, total_free_scanned;
 	/* the isolated pages: sources to migrate, free targets (order 0) */

@@ -1,0 +1,376 @@
+/* test_compaction.c - compaction on constructed memory.
+ *
+ * Every test builds the same kind of machine: one DMA32 zone of 16
+ * pageblocks (no watermarks, so every page is usable), a process whose
+ * anonymous pages fill all but four blocks, those plugged with kernel
+ * allocations, then three anonymous pages in four unmapped, scattered:
+ * every block holds movable pages and free pages in small pieces, and no
+ * free page of pageblock order exists.  What happens next is compaction's
+ * doing alone (there is no swap: reclaim frees nothing).
+ */
+#include "testlib.h"
+
+#define BLOCKS 16
+
+struct fragmented {
+	struct machine *m;
+	struct mm_struct *mm;
+	unsigned long nr;               /* virtual pages of the area */
+};
+
+static struct zone *dma32(struct fragmented *f)
+{
+	return tl_zone(f->m, ZONE_DMA32);
+}
+
+static void build(struct fragmented *f, const char *policy)
+{
+	struct vm_sysctl s = tl_sysctl_nowmark();
+	struct pglist_data *pgdat;
+	unsigned long base;
+
+	memset(f, 0, sizeof(*f));
+	f->m = tl_boot_dma32(policy, NULL, BLOCKS, &s);
+	pgdat = &f->m->pgdat;
+	pgdat->debug_check_interval = 0;        /* checked at the end of each step */
+	f->mm = mm_alloc(pgdat, &f->m->ctx);
+	assert_non_null(f->mm);
+	/* anonymous memory over all but four blocks (page tables and fork's
+	 * objects take a little of those) */
+	f->nr = (unsigned long)zone_page_state(dma32(f), NR_FREE_PAGES) - 4 * pageblock_nr_pages;
+	base = mm_mmap(f->mm, f->nr);
+	assert_int_equal(base, 0);
+	assert_int_equal(mm_access(pgdat, &f->m->ctx, f->mm, 0, f->nr, true), 0);
+	drain_all_pages(pgdat);
+	/* plug what is left with kernel memory, largest pieces first, of
+	 * both types (so that no policy's placement rule leaves a hole),
+	 * below the watermarks (__GFP_MEMALLOC) */
+	for (int t = 0; t < 2; t++)
+		for (int order = MAX_ORDER - 1; order >= 0; order--)
+			while (alloc_pages(pgdat, &f->m->ctx,
+			                   GFP_NOWAIT | __GFP_NOWARN | __GFP_MEMALLOC | (t ? 0 : __GFP_MOVABLE),
+			                   (unsigned)order))
+				;
+	drain_all_pages(pgdat);
+	assert_int_equal(zone_page_state(dma32(f), NR_FREE_PAGES), 0);
+	/* three pages in four go, in a scattered pattern (a regular one
+	 * would hide every free page from async compaction's strided scan) */
+	for (unsigned long v = 0; v < f->nr; v++)
+		if (((uint32_t)(v * 2654435761u) >> 12) % 4)
+			mm_unmap(pgdat, &f->m->ctx, f->mm, v, 1);
+	drain_all_pages(pgdat);
+	for (unsigned o = pageblock_order; o < MAX_ORDER; o++)
+		assert_int_equal(dma32(f)->free_area[o].nr_free, 0);
+	assert_true(zone_page_state(dma32(f), NR_FREE_PAGES) > 4 * (long)pageblock_nr_pages);
+	assert_int_equal(check_pgdat(pgdat, "fragmented"), 0);
+}
+
+/* every mapped page is where its pte says, and knows it */
+static void assert_rmap(struct fragmented *f)
+{
+	struct pglist_data *pgdat = &f->m->pgdat;
+	unsigned long mapped = 0;
+
+	for (unsigned long v = 0; v < f->mm->nr_vpages; v++) {
+		uint32_t e = f->mm->pte[v];
+		struct page *p;
+		if (!entry_present(e))
+			continue;
+		p = &pgdat->mem_map[entry_pfn(e)];
+		assert_int_equal(p->owner, PGOWN_ANON);
+		assert_int_equal(p->mapping, f->mm->id);
+		assert_int_equal(p->index, v);
+		assert_true(PageLRU(p));
+		mapped++;
+	}
+	assert_int_equal(mapped, f->mm->rss_anon);
+	assert_int_equal(lruvec_lru_size(pgdat, LRU_INACTIVE_ANON) + lruvec_lru_size(pgdat, LRU_ACTIVE_ANON),
+	                 mapped);
+	assert_int_equal(check_pgdat(pgdat, "after compaction"), 0);
+}
+
+/* a long-term pin (FOLL_LONGTERM) on the first mapped page of each block */
+static void pin_one_per_block(struct fragmented *f)
+{
+	struct pglist_data *pgdat = &f->m->pgdat;
+	unsigned long last_block = ~0ul;
+
+	for (unsigned long v = 0; v < f->mm->nr_vpages; v++) {
+		uint32_t e = f->mm->pte[v];
+		if (!entry_present(e) || entry_pfn(e) >> pageblock_order == last_block)
+			continue;
+		last_block = entry_pfn(e) >> pageblock_order;
+		SetPageFlag(&pgdat->mem_map[entry_pfn(e)], PG_pinned);
+	}
+}
+
+static enum compact_result compact(struct fragmented *f, enum compact_priority prio,
+                                   struct capture_control *capc)
+{
+	struct pglist_data *pgdat = &f->m->pgdat;
+	struct alloc_context ac = { .highest_zoneidx = (enum zone_type)gfp_zone(GFP_TRANSHUGE),
+	                            .migratetype = MIGRATE_MOVABLE };
+	struct mm_ctx ctx = { .cpu = 0 };
+	enum compact_result r;
+
+	*capc = (struct capture_control){ .order = pageblock_order, .compact_order = pageblock_order,
+	                                  .migratetype = MIGRATE_MOVABLE, .page = PFN_NONE };
+	ctx.capture_control = capc;
+	mm_set_current(&ctx);
+	r = try_to_compact_pages(pgdat, &ctx, GFP_TRANSHUGE, pageblock_order, ALLOC_WMARK_MIN, &ac, prio, capc);
+	mm_set_current(NULL);
+	return r;
+}
+
+/* hand a captured block back to the allocator */
+static void release_captured(struct fragmented *f, unsigned long pfn)
+{
+	struct page *p = &f->m->pgdat.mem_map[pfn];
+	p->refcount = 1;
+	set_page_order(p, pageblock_order);
+	__free_pages(&f->m->pgdat, &f->m->ctx, p, pageblock_order);
+}
+
+/* movable pages scattered over every block: a THP fault's async direct
+ * compaction empties a block, and the freed block is captured */
+static void test_direct_compaction_assembles_thp(void **state)
+{
+	struct fragmented f;
+	struct pglist_data *pgdat;
+	struct page *thp;
+	(void)state;
+
+	build(&f, "vanilla");
+	pgdat = &f.m->pgdat;
+	thp = alloc_pages(pgdat, &f.m->ctx, GFP_TRANSHUGE, pageblock_order);
+	assert_non_null(thp);
+	assert_int_equal(tl_pfn(f.m, thp) % pageblock_nr_pages, 0);
+	assert_int_equal(pgdat->vm_events[COMPACTSTALL], 1);
+	assert_int_equal(pgdat->vm_events[COMPACTSUCCESS], 1);
+	assert_int_equal(pgdat->vm_events[COMPACTFAIL], 0);
+	/* async compaction came first: no reclaim was tried */
+	assert_int_equal(pgdat->vm_events[ALLOCSTALL_DMA32] + pgdat->vm_events[ALLOCSTALL_MOVABLE], 0);
+	/* a quarter block's worth of pages moved at least */
+	assert_true(pgdat->vm_events[PGMIGRATE_SUCCESS] >= pageblock_nr_pages / 4);
+	assert_true(pgdat->vm_events[COMPACTISOLATED] >= 2 * pgdat->vm_events[PGMIGRATE_SUCCESS]);
+	assert_true(pgdat->vm_events[COMPACTMIGRATE_SCANNED] > 0);
+	assert_true(pgdat->vm_events[COMPACTFREE_SCANNED] > 0);
+	assert_int_equal(pgdat->vm_events[KCOMPACTD_MIGRATE_SCANNED], 0);
+	assert_rmap(&f);
+	__free_pages(pgdat, &f.m->ctx, thp, pageblock_order);
+	assert_int_equal(check_pgdat(pgdat, "thp freed"), 0);
+}
+
+/* the block compaction frees goes to the compacting task, not the lists */
+static void test_capture_hands_over_the_block(void **state)
+{
+	struct fragmented f;
+	struct capture_control capc;
+	enum compact_result r;
+	long free_before;
+	(void)state;
+
+	build(&f, "vanilla");
+	free_before = zone_page_state(dma32(&f), NR_FREE_PAGES);
+	r = compact(&f, COMPACT_PRIO_ASYNC, &capc);
+	assert_int_equal(r, COMPACT_SUCCESS);
+	assert_int_not_equal(capc.page, PFN_NONE);
+	assert_int_equal(capc.page % pageblock_nr_pages, 0);
+	assert_false(PageBuddy(&f.m->pgdat.mem_map[capc.page]));
+	/* nothing of pageblock order reached the free lists */
+	for (unsigned o = pageblock_order; o < MAX_ORDER; o++)
+		assert_int_equal(dma32(&f)->free_area[o].nr_free, 0);
+	/* the captured block is off the free counts; migration moved pages
+	 * without changing how much is free (once the sources left on this
+	 * CPU's pcp list are drained) */
+	drain_all_pages(&f.m->pgdat);
+	assert_int_equal(zone_page_state(dma32(&f), NR_FREE_PAGES), free_before - (long)pageblock_nr_pages);
+	release_captured(&f, capc.page);
+	assert_rmap(&f);
+}
+
+/* a pinned page in every block: nothing can be freed whole, compaction
+ * fails, the fault falls back, and compaction of the zone is deferred */
+static void test_pinned_page_in_every_block_fails_and_defers(void **state)
+{
+	struct fragmented f;
+	struct pglist_data *pgdat;
+	(void)state;
+
+	build(&f, "vanilla");
+	pgdat = &f.m->pgdat;
+	pin_one_per_block(&f);
+	assert_null(alloc_pages(pgdat, &f.m->ctx, GFP_TRANSHUGE, pageblock_order));
+	assert_true(pgdat->vm_events[COMPACTSTALL] >= 1);
+	assert_int_equal(pgdat->vm_events[COMPACTSUCCESS], 0);
+	assert_int_equal(pgdat->vm_events[COMPACTFAIL], pgdat->vm_events[COMPACTSTALL]);
+	/* the sync-light pass after reclaim scanned the zone and deferred */
+	assert_true(dma32(&f)->compact_defer_shift >= 1);
+	assert_true(dma32(&f)->compact_order_failed <= (int)pageblock_order);
+	assert_true(compaction_deferred(dma32(&f), pageblock_order));
+	/* pinned pages stayed where they were */
+	for (unsigned long v = 0; v < f.mm->nr_vpages; v++) {
+		uint32_t e = f.mm->pte[v];
+		if (entry_present(e) && PageTest(&pgdat->mem_map[entry_pfn(e)], PG_pinned))
+			assert_int_equal(pgdat->mem_map[entry_pfn(e)].index, v);
+	}
+	assert_rmap(&f);
+}
+
+/* blocks that an unmovable fallback claimed still hold movable pages:
+ * async direct compaction of a movable request leaves those blocks alone,
+ * sync compaction takes pages from them */
+static unsigned long claim_even_blocks_unmovable(struct fragmented *f, unsigned long *pfns, unsigned long cap)
+{
+	struct pglist_data *pgdat = &f->m->pgdat;
+	struct zone *z = dma32(f);
+	unsigned long n = 0;
+
+	for (unsigned long pfn = z->zone_start_pfn; pfn < zone_end_pfn(z); pfn += pageblock_nr_pages)
+		if ((pfn / pageblock_nr_pages) % 2 == 0 && get_pageblock_migratetype(pgdat, pfn) == MIGRATE_MOVABLE) {
+			move_freepages_block(z, pfn, MIGRATE_UNMOVABLE, NULL);
+			set_pageblock_migratetype(pgdat, pfn, MIGRATE_UNMOVABLE);
+		}
+	/* the mapped pages in those blocks */
+	for (unsigned long v = 0; v < f->mm->nr_vpages && n < cap; v++) {
+		uint32_t e = f->mm->pte[v];
+		if (entry_present(e) && get_pageblock_migratetype(pgdat, entry_pfn(e)) == MIGRATE_UNMOVABLE)
+			pfns[n++] = v;
+	}
+	return n;
+}
+
+static unsigned long moved_from_unmovable_blocks(struct fragmented *f, const unsigned long *vpages,
+                                                 unsigned long n)
+{
+	struct pglist_data *pgdat = &f->m->pgdat;
+	unsigned long moved = 0;
+
+	for (unsigned long i = 0; i < n; i++) {
+		uint32_t e = f->mm->pte[vpages[i]];
+		if (get_pageblock_migratetype(pgdat, entry_pfn(e)) != MIGRATE_UNMOVABLE)
+			moved++;
+	}
+	return moved;
+}
+
+static void test_async_skips_blocks_sync_scans(void **state)
+{
+	static unsigned long vp[BLOCKS * pageblock_nr_pages];
+	struct fragmented a, s;
+	struct capture_control capc;
+	unsigned long na, ns, scanned_async, scanned_sync;
+	(void)state;
+
+	build(&a, "vanilla");
+	na = claim_even_blocks_unmovable(&a, vp, BLOCKS * pageblock_nr_pages);
+	assert_true(na > 0);
+	compact(&a, COMPACT_PRIO_ASYNC, &capc);
+	scanned_async = a.m->pgdat.vm_events[COMPACTMIGRATE_SCANNED];
+	assert_int_equal(moved_from_unmovable_blocks(&a, vp, na), 0);
+	if (capc.page != PFN_NONE)
+		release_captured(&a, capc.page);
+	assert_rmap(&a);
+	tl_destroy(a.m);
+
+	build(&s, "vanilla");
+	ns = claim_even_blocks_unmovable(&s, vp, BLOCKS * pageblock_nr_pages);
+	assert_int_equal(ns, na);
+	/* the whole zone, no skip hints: the scanners meet */
+	compact(&s, MIN_COMPACT_PRIORITY, &capc);
+	scanned_sync = s.m->pgdat.vm_events[COMPACTMIGRATE_SCANNED];
+	assert_true(moved_from_unmovable_blocks(&s, vp, ns) > 0);
+	assert_true(scanned_sync > scanned_async);
+	if (capc.page != PFN_NONE)
+		release_captured(&s, capc.page);
+	assert_rmap(&s);
+}
+
+/* the same, under hygiene: movable blocks are clean, so compaction scans
+ * only them, whatever its mode (the cover letter) */
+static void test_hygiene_scans_only_movable_blocks(void **state)
+{
+	static unsigned long vp[BLOCKS * pageblock_nr_pages];
+	struct fragmented h;
+	struct capture_control capc;
+	unsigned long n;
+	(void)state;
+
+	build(&h, "hygiene");
+	n = claim_even_blocks_unmovable(&h, vp, BLOCKS * pageblock_nr_pages);
+	assert_true(n > 0);
+	compact(&h, MIN_COMPACT_PRIORITY, &capc);
+	assert_int_equal(moved_from_unmovable_blocks(&h, vp, n), 0);
+	assert_true(h.m->pgdat.vm_events[PGMIGRATE_SUCCESS] > 0);
+	if (capc.page != PFN_NONE)
+		release_captured(&h, capc.page);
+	assert_rmap(&h);
+}
+
+/* every anonymous page pinned: a scan isolates nothing and marks every
+ * block skip; the next scan looks at one pfn per block, until kswapd's
+ * reset clears the bits */
+static void test_skip_bits_avoid_rescans_until_reset(void **state)
+{
+	struct fragmented f;
+	struct capture_control capc;
+	struct pglist_data *pgdat;
+	unsigned long s1, s2, s3;
+	(void)state;
+
+	build(&f, "vanilla");
+	pgdat = &f.m->pgdat;
+	for (unsigned long v = 0; v < f.mm->nr_vpages; v++)
+		if (entry_present(f.mm->pte[v]))
+			SetPageFlag(&pgdat->mem_map[entry_pfn(f.mm->pte[v])], PG_pinned);
+	assert_int_not_equal(compact(&f, COMPACT_PRIO_SYNC_LIGHT, &capc), COMPACT_SUCCESS);
+	s1 = pgdat->vm_events[COMPACTMIGRATE_SCANNED];
+	assert_true(s1 > BLOCKS * pageblock_nr_pages / 4);
+	assert_true(dma32(&f)->compact_blockskip_flush);
+	/* not deferred for the next attempt */
+	compaction_defer_reset(dma32(&f), pageblock_order, true);
+	dma32(&f)->compact_order_failed = MAX_ORDER;
+	compact(&f, COMPACT_PRIO_SYNC_LIGHT, &capc);
+	s2 = pgdat->vm_events[COMPACTMIGRATE_SCANNED] - s1;
+	assert_true(s2 <= BLOCKS);
+	/* kswapd going to sleep clears them (reset_isolation_suitable) */
+	reset_isolation_suitable(pgdat);
+	assert_false(dma32(&f)->compact_blockskip_flush);
+	compaction_defer_reset(dma32(&f), pageblock_order, true);
+	dma32(&f)->compact_order_failed = MAX_ORDER;
+	compact(&f, COMPACT_PRIO_SYNC_LIGHT, &capc);
+	s3 = pgdat->vm_events[COMPACTMIGRATE_SCANNED] - s1 - s2;
+	assert_int_equal(s3, s1);
+	assert_int_equal(pgdat->vm_events[PGMIGRATE_SUCCESS], 0);
+	assert_rmap(&f);
+}
+
+/* without CONFIG_COMPACTION the fault falls back without compacting */
+static void test_no_compaction_without_config(void **state)
+{
+	struct fragmented f;
+	struct pglist_data *pgdat;
+	(void)state;
+
+	build(&f, "vanilla");
+	pgdat = &f.m->pgdat;
+	pgdat->config_compaction = false;
+	assert_null(alloc_pages(pgdat, &f.m->ctx, GFP_TRANSHUGE, pageblock_order));
+	assert_int_equal(pgdat->vm_events[COMPACTSTALL], 0);
+	assert_int_equal(pgdat->vm_events[COMPACTMIGRATE_SCANNED], 0);
+	assert_int_equal(pgdat->vm_events[PGMIGRATE_SUCCESS], 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_direct_compaction_assembles_thp, tl_teardown),
+		cmocka_unit_test_teardown(test_capture_hands_over_the_block, tl_teardown),
+		cmocka_unit_test_teardown(test_pinned_page_in_every_block_fails_and_defers, tl_teardown),
+		cmocka_unit_test_teardown(test_async_skips_blocks_sync_scans, tl_teardown),
+		cmocka_unit_test_teardown(test_hygiene_scans_only_movable_blocks, tl_teardown),
+		cmocka_unit_test_teardown(test_skip_bits_avoid_rescans_until_reset, tl_teardown),
+		cmocka_unit_test_teardown(test_no_compaction_without_config, tl_teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
