@@ -268,6 +268,20 @@ static int write_results(struct results_db *db, struct run_state *r, const struc
 		if (results_add_vmstat(db, id, vm_event_names[i],
 		                       (int64_t)(r->win_end.vm_events[i] - r->win_start.vm_events[i])))
 			return -1;
+	/* the node counters that only grow (in /proc/vmstat beside the
+	 * events: workingset_refault_file is the cover letter's "File
+	 * refaults"), as deltas too */
+	{
+		static const enum node_stat_item monotonic[] = {
+			WORKINGSET_REFAULT_ANON, WORKINGSET_REFAULT_FILE, WORKINGSET_ACTIVATE_ANON,
+			WORKINGSET_ACTIVATE_FILE, NR_VMSCAN_WRITE, NR_DIRTIED, NR_WRITTEN,
+		};
+		for (size_t i = 0; i < sizeof(monotonic) / sizeof(monotonic[0]); i++)
+			if (results_add_vmstat(db, id, node_stat_names[monotonic[i]],
+			                       (int64_t)(r->win_end.node_stat[monotonic[i]] -
+			                                 r->win_start.node_stat[monotonic[i]])))
+				return -1;
+	}
 	/* workload metrics, then the run's own */
 	for (unsigned w = 0; w < r->set.n; w++) {
 		const struct workload *wl = r->set.w[w];
