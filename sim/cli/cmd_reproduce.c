@@ -198,10 +198,6 @@ int cmd_reproduce(int argc, char **argv)
 		error("cannot open %s: %s", scenario, strerror(errno));
 		return EXIT_NOINPUT;
 	}
-	/* sweep_execute makes only the last directory: out/reproduce needs -p */
-	rc = make_dir(dir);
-	if (rc)
-		return rc;
 	snprintf(db, sizeof(db), "%s/sweep.db", dir);
 	snprintf(plots, sizeof(plots), "%s/plots", dir);
 
@@ -210,13 +206,13 @@ int cmd_reproduce(int argc, char **argv)
 	rc = sweep_execute(&(struct sweep_spec){
 		.scenario = scenario, .sets = sets, .nr_sets = nr_sets, .vary = &policies,
 		.nr_vary = 1, .seeds = seeds, .jobs = jobs, .dir = dir });
-	if (rc) {
+	if (rc == EXIT_SOFTWARE)
 		/* the sweep named the failed runs; a table of the others would
 		 * compare unequal sets of seeds */
-		error("reproduce: no table: the runs are not all complete (run the same command "
-		      "again to resume)");
+		error("reproduce: no table while runs are missing (the same command runs "
+		      "only what is missing)");
+	if (rc)
 		return rc;
-	}
 
 	if (results_compare(stdout, db, &co, err, sizeof(err))) {
 		error("reproduce: %s: %s", db, err);

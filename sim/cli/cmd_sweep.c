@@ -252,9 +252,9 @@ static long stop_after(void)
 	return v && *v ? strtol(v, NULL, 10) : -1;
 }
 
-/* Run a sweep: check every line, write DIR/manifest, run what is not yet
- * complete, merge into DIR/sweep.db (mmsim sweep; mmsim reproduce).
- * DIR must exist or be creatable by one mkdir.  Returns the exit code,
+/* Run a sweep: check every line, write DIR/manifest (DIR and its parents
+ * created if missing), run what is not yet complete, merge into
+ * DIR/sweep.db (mmsim sweep; mmsim reproduce).  Returns the exit code,
  * the message printed. */
 int sweep_execute(const struct sweep_spec *sp)
 {
@@ -295,10 +295,9 @@ int sweep_execute(const struct sweep_spec *sp)
 	if (rc)
 		return rc;
 
-	if (mkdir(dir, 0777) && errno != EEXIST) {
-		error("cannot create %s: %s", dir, strerror(errno));
+	/* only now that every line is valid: a bad sweep writes nothing */
+	if (make_dir(dir))
 		return EXIT_CANTCREAT;
-	}
 	snprintf(manifest, sizeof(manifest), "%s/manifest", dir);
 	snprintf(newman, sizeof(newman), "%s/manifest.new", dir);
 	snprintf(merged, sizeof(merged), "%s/sweep.db", dir);
