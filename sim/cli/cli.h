@@ -61,6 +61,45 @@ void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	{ "set", required_argument, NULL, 0 }, \
 	{ "check-every", required_argument, NULL, 0 }
 
+/* cmd_sweep.c: a sweep as a data structure, for the verbs that run one
+ * (sweep, reproduce) */
+#define SWEEP_MAX_VARY 16
+#define SWEEP_MAX_VALUES 64
+struct sweep_vary {
+	char *key;                      /* SECTION.KEY */
+	char *values[SWEEP_MAX_VALUES];
+	int n;
+};
+struct sweep_spec {
+	const char *scenario;           /* the scenario file, as given */
+	char *const *sets;              /* SECTION.KEY=VALUE common to all runs */
+	int nr_sets;
+	struct sweep_vary *vary;        /* the varied keys; the last varies fastest */
+	int nr_vary;
+	unsigned long seeds;            /* seeds 1..seeds for every combination */
+	unsigned long jobs;             /* runs at a time */
+	const char *dir;                /* DIR/manifest, DIR/run-NNNN.db, DIR/sweep.db */
+};
+/* Check every run, write the manifest, run the runs not yet complete,
+ * merge into DIR/sweep.db; the exit code, after printing any message. */
+int sweep_execute(const struct sweep_spec *sp);
+
+/* cmd_plot.c: draw a results database (mmsim plot; mmsim reproduce) */
+struct plot_opts {
+	const char *db;                 /* the results database, opened read-only */
+	const char *dir;                /* where the plots go (created, mkdir -p) */
+	int png, svg;                   /* the formats */
+	const char *metric;             /* the sweep plot's metric (NULL: the default) */
+	const char *param;              /* the swept parameter (NULL: detected) */
+	const char *run;                /* NULL, or the one run whose blockmap is drawn */
+	int no_sweep;                   /* no sweep plot (nothing but the policy varies) */
+	int quiet;                      /* do not list the files written on stdout */
+};
+/* The exit code (EXIT_OK; 65, 66, 69, 70, 73, 74), the message printed. */
+int plot_draw(const struct plot_opts *o);
+/* mkdir -p DIR; EXIT_CANTCREAT with the message printed */
+int make_dir(const char *dir);
+
 int cmd_demo(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_show(int argc, char **argv);
@@ -70,5 +109,6 @@ int cmd_run(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_reproduce(int argc, char **argv);
 
 #endif

@@ -45,6 +45,7 @@ struct plot_ctx {
 	char *policy[MAX_POLICIES];
 	int nr_policies;
 	int gnuplot_failed;             /* a plot failed to draw; go on with the others */
+	int quiet;                      /* do not list the files written */
 };
 
 static void plot_usage(FILE *f)
@@ -190,7 +191,8 @@ static int out_close(struct plot_ctx *c, FILE *f, const char *name)
 		error("cannot write '%s/%s': %s", c->dir, name, strerror(errno));
 		return EX_IOERR;
 	}
-	printf("%s/%s\n", c->dir, name);
+	if (!c->quiet)
+		printf("%s/%s\n", c->dir, name);
 	return 0;
 }
 
@@ -303,7 +305,8 @@ static int draw(struct plot_ctx *c, const char *name, const char *tmpl, const ch
 			c->gnuplot_failed = 1;
 			continue;
 		}
-		printf("%s\n", img);
+		if (!c->quiet)
+			printf("%s\n", img);
 	}
 	return 0;
 }
@@ -1145,7 +1148,7 @@ static int open_db(struct plot_ctx *c)
 	return 0;
 }
 
-static int make_dir(const char *dir)
+int make_dir(const char *dir)
 {
 	char path[4096];
 	size_t len = strlen(dir);
@@ -1189,38 +1192,35 @@ int cmd_plot(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct plot_ctx c = { .png = 1, .svg = 1 };
-	const char *metric = DEFAULT_METRIC, *param = NULL, *run = NULL;
-	struct metric mt;
-	char dir[4096];
-	int opt, rc;
+	struct plot_opts o = { .png = 1, .svg = 1 };
+	int opt;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
-			c.dir = optarg;
+			o.dir = optarg;
 			break;
 		case 'f':
 			if (!strcmp(optarg, "png") || !strcmp(optarg, "svg") || !strcmp(optarg, "both")) {
-				c.png = strcmp(optarg, "svg") != 0;
-				c.svg = strcmp(optarg, "png") != 0;
+				o.png = strcmp(optarg, "svg") != 0;
+				o.svg = strcmp(optarg, "png") != 0;
 			} else {
 				error("plot: unknown format '%s' (valid: png, svg, both)", optarg);
 				return EXIT_USAGE;
 			}
 			break;
 		case 'm':
-			metric = optarg;
+			o.metric = optarg;
 			break;
 		case 'k':
-			param = optarg;
+			o.param = optarg;
 			break;
 		case 'r':
-			run = optarg;
+			o.run = optarg;
 			break;
 		case 'd':
-			c.db_path = optarg;
+			o.db = optarg;
 			break;
 		case 'h':
 			plot_usage(stdout);
@@ -1230,19 +1230,31 @@ int cmd_plot(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind < argc && !c.db_path)
-		c.db_path = argv[optind++];
+	if (optind < argc && !o.db)
+		o.db = argv[optind++];
 	if (optind < argc) {
 		error("plot: unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
-	if (!c.db_path || !c.dir) {
-		error("plot: %s", !c.db_path ? "no database given (mmsim plot DB -o DIR)"
+	if (!o.db || !o.dir) {
+		error("plot: %s", !o.db ? "no database given (mmsim plot DB -o DIR)"
 		                             : "no output directory given (-o DIR)");
 		return EXIT_USAGE;
 	}
+	return plot_draw(&o);
+}
+
+/* mmsim plot's work, also reproduce's: the plots of o->db into o->dir */
+int plot_draw(const struct plot_opts *o)
+{
+	struct plot_ctx c = { .db_path = o->db, .png = o->png, .svg = o->svg, .quiet = o->quiet };
+	const char *metric = o->metric ? o->metric : DEFAULT_METRIC, *param = o->param, *run = o->run;
+	struct metric mt;
+	char dir[4096];
+	int rc;
+
+	snprintf(dir, sizeof(dir), "%s", o->dir);
 	/* "-o out/" and "-o out" name the same files */
-	snprintf(dir, sizeof(dir), "%s", c.dir);
 	for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/'; n--)
 		dir[n - 1] = '\0';
 	c.dir = dir;
@@ -1286,7 +1298,7 @@ int cmd_plot(int argc, char **argv)
 		rc = plot_blocks(&c);
 	if (!rc)
 		rc = plot_blockmaps(&c, run);
-	if (!rc)
+	if (!rc && !o->no_sweep)
 		rc = plot_sweep(&c, &mt, param);
 	if (!rc && c.gnuplot_failed)
 		rc = EX_SOFTWARE;

@@ -30,14 +30,8 @@
 #include "run.h"
 #include "results.h"
 
-#define MAX_VARY 16
-#define MAX_VALUES 64
-
-struct vary {
-	char *key;
-	char *values[MAX_VALUES];
-	int n;
-};
+#define MAX_VARY SWEEP_MAX_VARY
+#define MAX_VALUES SWEEP_MAX_VALUES
 
 static void usage(FILE *f)
 {
@@ -59,7 +53,7 @@ static void usage(FILE *f)
 }
 
 /* Split "KEY=V1,V2" into v (strings point into a copy). */
-static int parse_vary(const char *arg, struct vary *v)
+static int parse_vary(const char *arg, struct sweep_vary *v)
 {
 	char *copy = strdup(arg), *eq, *save = NULL, *t;
 
@@ -98,7 +92,7 @@ struct plan {
 	char *scenario;                 /* absolute path */
 	char *const *sets;
 	int nr_sets;
-	struct vary *vary;
+	struct sweep_vary *vary;
 	int nr_vary;
 	unsigned long seeds;
 	unsigned long nr_runs;
@@ -258,23 +252,17 @@ static long stop_after(void)
 	return v && *v ? strtol(v, NULL, 10) : -1;
 }
 
-int cmd_sweep(int argc, char **argv)
+/* Run a sweep: check every line, write DIR/manifest (DIR and its parents
+ * created if missing), run what is not yet complete, merge into
+ * DIR/sweep.db (mmsim sweep; mmsim reproduce).  Returns the exit code,
+ * the message printed. */
+int sweep_execute(const struct sweep_spec *sp)
 {
-	static const struct option opts[] = {
-		{ "vary", required_argument, NULL, 'V' },
-		{ "seeds", required_argument, NULL, 'n' },
-		{ "set", required_argument, NULL, 'S' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	static struct vary vary[MAX_VARY];
-	char *sets[MAX_SETS], manifest[PATH_MAX], newman[PATH_MAX], merged[PATH_MAX], err[512];
+	char manifest[PATH_MAX], newman[PATH_MAX], merged[PATH_MAX], err[512];
 	char scenario[PATH_MAX];
-	const char *dir = NULL;
-	unsigned long jobs = 1, seeds = 1;
-	int nr_vary = 0, nr_sets = 0, c, rc = EXIT_OK;
+	const char *dir = sp->dir;
+	unsigned long jobs = sp->jobs ? sp->jobs : 1;
+	int rc = EXIT_OK;
 	struct plan p;
 	struct job *running;
 	struct progress pr = { .tty = isatty(STDERR_FILENO) };
@@ -283,80 +271,33 @@ int cmd_sweep(int argc, char **argv)
 	const char **inputs;
 	size_t nr_inputs = 0;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "j:o:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'V':
-			if (nr_vary == MAX_VARY) {
-				error("--vary: more than %d keys", MAX_VARY);
-				return EXIT_USAGE;
-			}
-			if (parse_vary(optarg, &vary[nr_vary]))
-				return EXIT_USAGE;
-			nr_vary++;
-			break;
-		case 'n':
-			if (parse_ulong(optarg, &seeds) || seeds < 1 || seeds > 100000) {
-				error("--seeds: '%s' is not a number of seeds (1..100000)", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'S':
-			if (nr_sets == MAX_SETS) {
-				error("--set: more than %d settings", MAX_SETS);
-				return EXIT_USAGE;
-			}
-			sets[nr_sets++] = optarg;
-			break;
-		case 'j':
-			if (parse_ulong(optarg, &jobs) || jobs < 1 || jobs > 1024) {
-				error("-j: '%s' is not a number of jobs (1..1024)", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'o':
-			dir = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_OK;
-		default:
-			usage(stderr);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind + 1 != argc || !dir) {
-		error(optind + 1 != argc ? "sweep: give one scenario file" : "sweep: no output directory (-o DIR)");
-		usage(stderr);
-		return EXIT_USAGE;
-	}
-	for (int i = 0; i < nr_sets; i++)
-		if (strchr(sets[i], '\t') || strchr(sets[i], '\n')) {
+	for (int i = 0; i < sp->nr_sets; i++)
+		if (strchr(sp->sets[i], '\t') || strchr(sp->sets[i], '\n')) {
 			error("--set: a value may not hold a tab or a newline");
 			return EXIT_USAGE;
 		}
-	if (!realpath(argv[optind], scenario)) {
-		error("cannot open %s: %s", argv[optind], strerror(errno));
+	if (!realpath(sp->scenario, scenario)) {
+		error("cannot open %s: %s", sp->scenario, strerror(errno));
 		return EXIT_NOINPUT;
 	}
 
-	p = (struct plan){ .scenario = scenario, .sets = sets, .nr_sets = nr_sets, .vary = vary,
-	                   .nr_vary = nr_vary, .seeds = seeds, .nr_runs = seeds };
-	for (int i = 0; i < nr_vary; i++) {
-		if (p.nr_runs > 100000 / (unsigned long)vary[i].n) {
+	p = (struct plan){ .scenario = scenario, .sets = sp->sets, .nr_sets = sp->nr_sets,
+	                   .vary = sp->vary, .nr_vary = sp->nr_vary, .seeds = sp->seeds,
+	                   .nr_runs = sp->seeds };
+	for (int i = 0; i < sp->nr_vary; i++) {
+		if (p.nr_runs > 100000 / (unsigned long)sp->vary[i].n) {
 			error("sweep: more than 100000 runs");
 			return EXIT_USAGE;
 		}
-		p.nr_runs *= (unsigned long)vary[i].n;
+		p.nr_runs *= (unsigned long)sp->vary[i].n;
 	}
 	rc = check_plan(&p);
 	if (rc)
 		return rc;
 
-	if (mkdir(dir, 0777) && errno != EEXIST) {
-		error("cannot create %s: %s", dir, strerror(errno));
+	/* only now that every line is valid: a bad sweep writes nothing */
+	if (make_dir(dir))
 		return EXIT_CANTCREAT;
-	}
 	snprintf(manifest, sizeof(manifest), "%s/manifest", dir);
 	snprintf(newman, sizeof(newman), "%s/manifest.new", dir);
 	snprintf(merged, sizeof(merged), "%s/sweep.db", dir);
@@ -461,6 +402,76 @@ int cmd_sweep(int argc, char **argv)
 	free(inputs);
 	free(failed_idx);
 	free(running);
+	return rc;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "vary", required_argument, NULL, 'V' },
+		{ "seeds", required_argument, NULL, 'n' },
+		{ "set", required_argument, NULL, 'S' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static struct sweep_vary vary[MAX_VARY];
+	char *sets[MAX_SETS];
+	const char *dir = NULL;
+	unsigned long jobs = 1, seeds = 1;
+	int nr_vary = 0, nr_sets = 0, c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "j:o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'V':
+			if (nr_vary == MAX_VARY) {
+				error("--vary: more than %d keys", MAX_VARY);
+				return EXIT_USAGE;
+			}
+			if (parse_vary(optarg, &vary[nr_vary]))
+				return EXIT_USAGE;
+			nr_vary++;
+			break;
+		case 'n':
+			if (parse_ulong(optarg, &seeds) || seeds < 1 || seeds > 100000) {
+				error("--seeds: '%s' is not a number of seeds (1..100000)", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'S':
+			if (nr_sets == MAX_SETS) {
+				error("--set: more than %d settings", MAX_SETS);
+				return EXIT_USAGE;
+			}
+			sets[nr_sets++] = optarg;
+			break;
+		case 'j':
+			if (parse_ulong(optarg, &jobs) || jobs < 1 || jobs > 1024) {
+				error("-j: '%s' is not a number of jobs (1..1024)", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'o':
+			dir = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_OK;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind + 1 != argc || !dir) {
+		error(optind + 1 != argc ? "sweep: give one scenario file" : "sweep: no output directory (-o DIR)");
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	rc = sweep_execute(&(struct sweep_spec){
+		.scenario = argv[optind], .sets = sets, .nr_sets = nr_sets, .vary = vary,
+		.nr_vary = nr_vary, .seeds = seeds, .jobs = jobs, .dir = dir });
 	for (int i = 0; i < nr_vary; i++)
 		free(vary[i].key);
 	return rc;

@@ -18,6 +18,7 @@ static const struct verb {
 	{ "sweep", cmd_sweep, "run a scenario over varied keys and seeds, merge the results" },
 	{ "merge", cmd_merge, "merge results databases: mmsim merge -o OUT.db IN.db..." },
 	{ "compare", cmd_compare, "the RFC cover letter's table from a results database" },
+	{ "reproduce", cmd_reproduce, "the RFC experiment: vanilla and hygiene over seeds, table and plots" },
 	{ NULL, NULL, NULL },
 };
 
@@ -25,7 +26,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: mmsim [--version] [--help] COMMAND [ARGS]\n\ncommands:\n");
 	for (const struct verb *v = verbs; v->name; v++)
-		fprintf(f, "   %-8s %s\n", v->name, v->help);
+		fprintf(f, "   %-9s %s\n", v->name, v->help);
 	fprintf(f, "\nSee 'mmsim help COMMAND' or 'mmsim COMMAND --help' for a command's options.\n"
 	           "Exit codes: 0 success, 64 bad usage, 70 internal error or invariant violation,\n"
 	           "78 bad configuration value.\n");

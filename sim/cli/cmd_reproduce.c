@@ -1,0 +1,231 @@
+/* cmd_reproduce.c - mmsim reproduce: the RFC experiment in one command.
+ *
+ * The cover letter of "mm: reliable huge page allocator" compares the
+ * vanilla allocator with the patched one on the same workload over
+ * several runs.  This verb is that comparison: a sweep of one scenario
+ * (configs/hugealloc.ini unless named) over policy.name=vanilla,hygiene
+ * and seeds 1..N (sweep_execute: resumable, one process per run), then
+ * the cover letter's table of the merged database (results_compare,
+ * vanilla first) on stdout and the plots (plot_draw) in DIR/plots.
+ *
+ * Nothing here simulates: it only strings together what sweep, compare
+ * and plot already do, so that the experiment is the same whichever way
+ * it is run.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <glob.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+#include "results.h"
+
+/* The source tree this binary was built from (CMakeLists.txt defines it
+ * for this file), where the default scenario lives. */
+#ifndef MMSIM_SOURCE_DIR
+#define MMSIM_SOURCE_DIR ""
+#endif
+
+#define DEFAULT_SCENARIO "configs/hugealloc.ini"
+#define DEFAULT_SEEDS 3
+#define DEFAULT_DIR "out/reproduce"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+	        "usage: mmsim reproduce [SCENARIO] [--seeds N] [-j JOBS] [-o DIR] [--set SECTION.KEY=V]...\n\n"
+	        "The RFC experiment: runs SCENARIO with policy.name=vanilla and =hygiene,\n"
+	        "seeds 1..N each (a sweep: DIR/manifest, DIR/run-NNNN.db, merged into\n"
+	        "DIR/sweep.db), prints the cover letter's table (vanilla, then hygiene)\n"
+	        "and draws the plots into DIR/plots.  Run again, it skips the runs\n"
+	        "already complete (a stopped reproduction resumes where it stopped).\n\n"
+	        "  SCENARIO              the scenario file (default: " DEFAULT_SCENARIO " of the\n"
+	        "                        source tree mmsim was built from)\n"
+	        "  --seeds N             seeds 1..N per policy (default %d; the validation\n"
+	        "                        uses 10)\n"
+	        "  -j, --jobs JOBS       runs at a time (default: the online CPUs, here %ld)\n"
+	        "  -o, --output DIR      where the runs, the database and the plots go\n"
+	        "                        (default " DEFAULT_DIR ", created if missing)\n"
+	        "  --set KEY=VALUE       an override common to all runs (repeatable);\n"
+	        "                        not policy.name or run.seed, which reproduce sets\n\n"
+	        "Exit status: 0 when every run is complete, the table printed and the plots\n"
+	        "drawn; 70 if a run failed (named, with its log), 69 without gnuplot (after\n"
+	        "the table), 64/66/73/78 for bad usage, input, output or configuration.\n",
+	        DEFAULT_SEEDS, sysconf(_SC_NPROCESSORS_ONLN));
+}
+
+/* 1 if path names a readable file */
+static int readable(const char *path)
+{
+	return access(path, R_OK) == 0;
+}
+
+/* The default scenario: first in the source tree the binary was built
+ * from (the path is compiled in), else - a tree moved or copied since -
+ * in the executable's directory or up to three directories above it
+ * (build/release/mmsim -> the tree's root).  0, or -1 with a message. */
+static int default_scenario(char *out, size_t n)
+{
+	char exe[PATH_MAX], *dir;
+	ssize_t len;
+
+	if (MMSIM_SOURCE_DIR[0]) {
+		snprintf(out, n, "%s/%s", MMSIM_SOURCE_DIR, DEFAULT_SCENARIO);
+		if (readable(out))
+			return 0;
+	}
+	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len > 0) {
+		exe[len] = '\0';
+		dir = dirname(exe);
+		for (int up = 0; up <= 3; up++) {
+			snprintf(out, n, "%s/%s", dir, DEFAULT_SCENARIO);
+			if (readable(out))
+				return 0;
+			dir = dirname(dir);
+		}
+	}
+	error("reproduce: no default scenario: %s%s%s is missing and no %s is found above "
+	      "the executable; name the scenario file (mmsim reproduce SCENARIO)",
+	      MMSIM_SOURCE_DIR, MMSIM_SOURCE_DIR[0] ? "/" : "", DEFAULT_SCENARIO, DEFAULT_SCENARIO);
+	return -1;
+}
+
+/* reproduce chooses the policy and the seed of every run itself: an
+ * override of either would make both columns the same policy or every
+ * seed the same run */
+static int own_key(const char *set)
+{
+	static const char *const keys[] = { "policy.name", "run.seed", NULL };
+	size_t len = strcspn(set, "=");
+
+	for (const char *const *k = keys; *k; k++)
+		if (len == strlen(*k) && !strncmp(set, *k, len))
+			return 1;
+	return 0;
+}
+
+/* where the plots are: the images drawn, one a line */
+static void list_plots(const char *plots)
+{
+	char pattern[PATH_MAX + 16];
+	glob_t g;
+
+	snprintf(pattern, sizeof(pattern), "%s/*.png", plots);
+	printf("Plots:    %s/\n", plots);
+	if (glob(pattern, 0, NULL, &g) == 0) {
+		for (size_t i = 0; i < g.gl_pathc; i++)
+			printf("          %s\n", g.gl_pathv[i]);
+		globfree(&g);
+	}
+	printf("          (each also as .svg, with its .dat data and .gp script; plots/README.md)\n");
+}
+
+int cmd_reproduce(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "seeds", required_argument, NULL, 'n' },
+		{ "set", required_argument, NULL, 'S' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static char key[] = "policy.name", vanilla[] = "vanilla", hygiene[] = "hygiene";
+	struct sweep_vary policies = { .key = key, .values = { vanilla, hygiene }, .n = 2 };
+	struct compare_opts co = { .baseline = "vanilla" };
+	char *sets[MAX_SETS], scenario[PATH_MAX], db[PATH_MAX], plots[PATH_MAX], err[1024];
+	const char *dir = DEFAULT_DIR;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned long seeds = DEFAULT_SEEDS, jobs = cpus > 0 ? (unsigned long)cpus : 1;
+	int nr_sets = 0, c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "j:o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (parse_ulong(optarg, &seeds) || seeds < 1 || seeds > 100000) {
+				error("--seeds: '%s' is not a number of seeds (1..100000)", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'S':
+			if (nr_sets == MAX_SETS) {
+				error("--set: more than %d settings", MAX_SETS);
+				return EXIT_USAGE;
+			}
+			if (own_key(optarg)) {
+				error("--set %s: reproduce sets policy.name (vanilla, hygiene) and run.seed "
+				      "(1..N) itself", optarg);
+				return EXIT_USAGE;
+			}
+			sets[nr_sets++] = optarg;
+			break;
+		case 'j':
+			if (parse_ulong(optarg, &jobs) || jobs < 1 || jobs > 1024) {
+				error("-j: '%s' is not a number of jobs (1..1024)", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'o':
+			dir = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_OK;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind > 1) {
+		error("reproduce: one scenario file at most");
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (jobs > 1024)
+		jobs = 1024;
+	if (optind < argc)
+		snprintf(scenario, sizeof(scenario), "%s", argv[optind]);
+	else if (default_scenario(scenario, sizeof(scenario)))
+		return EXIT_NOINPUT;
+	if (!readable(scenario)) {
+		error("cannot open %s: %s", scenario, strerror(errno));
+		return EXIT_NOINPUT;
+	}
+	snprintf(db, sizeof(db), "%s/sweep.db", dir);
+	snprintf(plots, sizeof(plots), "%s/plots", dir);
+
+	fprintf(stderr, "mmsim: reproduce: %s, policies vanilla and hygiene, seeds 1..%lu: "
+	        "%lu runs, %lu at a time, in %s\n", scenario, seeds, 2 * seeds, jobs, dir);
+	rc = sweep_execute(&(struct sweep_spec){
+		.scenario = scenario, .sets = sets, .nr_sets = nr_sets, .vary = &policies,
+		.nr_vary = 1, .seeds = seeds, .jobs = jobs, .dir = dir });
+	if (rc == EXIT_SOFTWARE)
+		/* the sweep named the failed runs; a table of the others would
+		 * compare unequal sets of seeds */
+		error("reproduce: no table while runs are missing (the same command runs "
+		      "only what is missing)");
+	if (rc)
+		return rc;
+
+	if (results_compare(stdout, db, &co, err, sizeof(err))) {
+		error("reproduce: %s: %s", db, err);
+		return EXIT_DATAERR;
+	}
+	fflush(stdout);
+
+	rc = plot_draw(&(struct plot_opts){
+		.db = db, .dir = plots, .png = 1, .svg = 1, .no_sweep = 1, .quiet = 1 });
+	printf("\nDatabase: %s   (mmsim compare %s --spread: min..max over seeds)\n", db, db);
+	if (rc == EXIT_OK)
+		list_plots(plots);
+	else
+		error("reproduce: the plots in %s are incomplete (see above)", plots);
+	return rc;
+}

@@ -1,0 +1,135 @@
+# reproduce.cmake - mmsim reproduce on configs/mini.ini with one seed (two
+# runs of about 1.5 s each): the table has the cover letter's 25 rows in
+# order with two columns, vanilla then hygiene; the plots are drawn; run
+# again, it runs nothing and prints the same table.  The numbers are not
+# checked (the model moves; tests/scenario checks the mechanisms).
+#
+# Also: how the default scenario is found (checked with a bad --set, which
+# stops every run before it starts: the default configs/hugealloc.ini must
+# not be run here), and the usage errors.
+include("${CMAKE_CURRENT_LIST_DIR}/_common.cmake")
+
+find_program(GNUPLOT gnuplot)
+if(NOT GNUPLOT)
+	message(FATAL_ERROR "golden reproduce: needs gnuplot in PATH; install it with scripts/install-deps.sh")
+endif()
+
+set(DIR "${CMAKE_CURRENT_BINARY_DIR}/out/reproduce")
+file(REMOVE_RECURSE "${CMAKE_CURRENT_BINARY_DIR}/out")
+set(REPRODUCE reproduce "${SRC}/configs/mini.ini" --seeds 1 -j 2 -o "${DIR}")
+
+set(ROWS
+	"Real time" "User time" "System time"
+	"THP fault alloc" "THP fault fallback" "THP fault fail rate %"
+	"Direct compact stall" "Direct compact fail" "Direct compact success"
+	"Direct compact success rate %"
+	"Compact daemon scanned migrate" "Compact daemon scanned free"
+	"Compact direct scanned migrate" "Compact direct scanned free"
+	"Compact migrate scanned daemon %" "Compact free scanned daemon %"
+	"Alloc stall"
+	"Pages kswapd scanned" "Pages kswapd reclaimed"
+	"Pages direct scanned" "Pages direct reclaimed" "Pages scanned kswapd %"
+	"Swap out" "Swap in" "File refaults")
+
+# check_table(OUT): OUT is the header, the Runs line (1 run a column),
+# the 25 rows in order with two "value (change%)" columns, and where the
+# database and the plots are
+function(check_table out)
+	set(cell "[-0-9.]+ \\( *[-+]([0-9.]+|inf)%\\)")
+	string(REPLACE "\n" ";" lines "${out}")
+	list(GET lines 0 header)
+	list(GET lines 1 runs)
+	if(NOT header MATCHES "^ +HUGEALLOC-VANILLA +HUGEALLOC-HYGIENE$")
+		golden_fail("the header is '${header}', expected HUGEALLOC-VANILLA then HUGEALLOC-HYGIENE")
+	endif()
+	if(NOT runs MATCHES "^Runs +1 +1$")
+		golden_fail("the Runs line is '${runs}', expected one run a column")
+	endif()
+	set(i 2)
+	foreach(row IN LISTS ROWS)
+		list(GET lines ${i} line)
+		string(REGEX MATCH "^(.*[^ ]) +${cell} +${cell}$" m "${line}")
+		if(NOT m OR NOT CMAKE_MATCH_1 STREQUAL row)
+			golden_fail("line ${i} of the table is '${line}', expected the row '${row}' with two columns")
+		endif()
+		math(EXPR i "${i} + 1")
+	endforeach()
+	list(GET lines ${i} blank)
+	if(NOT blank STREQUAL "")
+		golden_fail("after the 25 rows: '${blank}', expected the end of the table")
+	endif()
+	if(NOT out MATCHES "\nDatabase: ${DIR}/sweep.db " OR NOT out MATCHES "\nPlots: +${DIR}/plots/\n")
+		golden_fail("stdout does not say where the database and the plots are:\n${out}")
+	endif()
+	set(GOLDEN_FAILURES ${GOLDEN_FAILURES} PARENT_SCOPE)
+endfunction()
+
+# ---- the reproduction
+mmsim_run(r ${REPRODUCE})
+if(NOT r_RC STREQUAL "0")
+	golden_fail("mmsim reproduce: exit '${r_RC}': ${r_ERR}")
+	golden_finish()
+endif()
+file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/first.stdout" "${r_OUT}")
+check_table("${r_OUT}")
+if(NOT r_ERR MATCHES "2 runs \\(2 run now, 0 already complete\\)")
+	golden_fail("the first reproduce did not run both runs: ${r_ERR}")
+endif()
+foreach(plot thp_success blocks blockmap-vanilla-seed1 blockmap-hygiene-seed1)
+	foreach(ext png svg dat gp)
+		if(NOT EXISTS "${DIR}/plots/${plot}.${ext}")
+			golden_fail("no ${DIR}/plots/${plot}.${ext}")
+		endif()
+	endforeach()
+	if(NOT r_OUT MATCHES "${DIR}/plots/${plot}.png\n")
+		golden_fail("stdout does not list ${plot}.png")
+	endif()
+endforeach()
+if(GOLDEN_FAILURES EQUAL 0)
+	message(STATUS "ok: the table (25 rows, vanilla and hygiene) and the plots")
+endif()
+
+# ---- again: nothing runs, the same table
+set(first "${r_OUT}")
+file(TIMESTAMP "${DIR}/run-0001.db" t1)
+mmsim_run(r ${REPRODUCE})
+file(TIMESTAMP "${DIR}/run-0001.db" t2)
+if(NOT r_RC STREQUAL "0" OR NOT r_ERR MATCHES "2 runs \\(0 run now, 2 already complete\\)"
+		OR NOT t1 STREQUAL t2)
+	golden_fail("the second reproduce: exit '${r_RC}', run-0001.db ${t1} -> ${t2}, stderr: ${r_ERR}")
+elseif(NOT r_OUT STREQUAL first)
+	file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/second.stdout" "${r_OUT}")
+	golden_fail("the second reproduce printed another table (first.stdout, second.stdout)")
+else()
+	message(STATUS "ok: run again, reproduce skips both runs and prints the same table")
+endif()
+
+# ---- the default scenario: the source tree's configs/hugealloc.ini.  The
+# bad value stops the sweep while it checks the runs: nothing runs and
+# nothing is written.
+mmsim_run(r reproduce --set vm.swappiness=999 --seeds 1 -j 1 -o "${CMAKE_CURRENT_BINARY_DIR}/out/default")
+if(NOT r_RC STREQUAL "78" OR NOT r_ERR MATCHES "reproduce: ${SRC}/configs/hugealloc.ini, "
+		OR EXISTS "${CMAKE_CURRENT_BINARY_DIR}/out/default")
+	golden_fail("reproduce without a scenario: exit '${r_RC}' (expected 78), stderr: ${r_ERR}")
+else()
+	message(STATUS "ok: the default scenario is ${SRC}/configs/hugealloc.ini")
+endif()
+
+# ---- usage errors: 64, nothing on stdout
+foreach(args "--set;policy.name=hygiene" "--set;run.seed=2" "a.ini;b.ini" "--seeds;0" "-j;0" "--bogus")
+	mmsim_run(r reproduce ${args})
+	if(NOT r_RC STREQUAL "64" OR NOT r_ERR MATCHES "mmsim: error: |unrecognized option"
+			OR NOT r_OUT STREQUAL "")
+		golden_fail("mmsim reproduce ${args}: exit '${r_RC}' (expected 64), stderr: ${r_ERR}")
+	endif()
+endforeach()
+mmsim_run(r reproduce "${CMAKE_CURRENT_BINARY_DIR}/no-such.ini" -o "${CMAKE_CURRENT_BINARY_DIR}/out/none")
+if(NOT r_RC STREQUAL "66" OR EXISTS "${CMAKE_CURRENT_BINARY_DIR}/out/none")
+	golden_fail("a missing scenario: exit '${r_RC}' (expected 66), stderr: ${r_ERR}")
+endif()
+mmsim_run(r reproduce --help)
+if(NOT r_RC STREQUAL "0" OR NOT r_OUT MATCHES "^usage: mmsim reproduce ")
+	golden_fail("reproduce --help: exit '${r_RC}', stdout: ${r_OUT}")
+endif()
+
+golden_finish()
