@@ -80,11 +80,14 @@ struct kbuild {
 	unsigned long ar_rss;
 	double link_ns;
 	unsigned long link_rss, vmlinux_pages;
+	unsigned tree_files;
 
 	/* the tree (after scale) */
 	unsigned nr_units, nr_archives, nr_jobs, nr_steps;
 	double *zipf_cdf;               /* headers entries */
 	struct address_space **src, **hdr, **obj, **arc, *vmlinux, *bdev;
+	struct address_space **tree;    /* the files make only stats */
+	unsigned nr_tree, tree_next;
 	unsigned long bdev_dirs, bdev_bitmap, bdev_journal, journal_next;
 
 	/* make */
@@ -152,6 +155,9 @@ static const struct param_desc kbuild_params[] = {
 	{ "link_time", "CPU seconds of the final link (ld passes, kallsyms, modpost)", "20" },
 	{ "link_rss", "peak anonymous memory of the final link, bytes (K/M/G)", "400M" },
 	{ "vmlinux_size", "size of the linked vmlinux, bytes (K/M/G)", "60M" },
+	{ "tree_files", "files of the tree make stats beyond those compiled (prerequisites, Makefiles, "
+	                "Kconfig, the other headers), times scale: each brings a dentry and an inode "
+	                "into the slab caches", "70000" },
 	{ NULL, NULL, NULL },
 };
 
@@ -311,6 +317,10 @@ static int kb_set_param(struct workload *w, const char *key, const char *value, 
 	} else if (!strcmp(key, "vmlinux_size")) {
 		expect = "a size";
 		bad = parse_pages(value, &kb->vmlinux_pages);
+	} else if (!strcmp(key, "tree_files")) {
+		expect = "an integer 0..10000000";
+		bad = parse_double(value, 0, 1e7, &d) || d != (unsigned)d;
+		kb->tree_files = (unsigned)d;
 	} else {
 		snprintf(err, errlen, "unknown parameter '%s' of workload kbuild", key);
 		return -1;
@@ -480,6 +490,7 @@ static uint32_t hdr_id(const struct kbuild *kb, unsigned h) { return kb->nr_unit
 static uint32_t obj_id(const struct kbuild *kb, unsigned i) { return kb->nr_units + kb->headers + i; }
 static uint32_t arc_id(const struct kbuild *kb, unsigned a) { return 2 * kb->nr_units + kb->headers + a; }
 static uint32_t vmlinux_id(const struct kbuild *kb) { return 2 * kb->nr_units + kb->headers + kb->nr_archives; }
+static uint32_t tree_id(const struct kbuild *kb, unsigned i) { return vmlinux_id(kb) + 1 + i; }
 
 /* open(): a path lookup that misses the dcache reads the directory block
  * and the inode-table block through the block-device cache (ext4's
@@ -816,6 +827,31 @@ static void reap(struct kbuild *kb, struct kb_slot *s)
 	kb->nr_running--;
 }
 
+/* make stats the prerequisites of the next target: its share of the
+ * tree's files that no job reads (a path lookup, then the dentry and the
+ * inode in the caches: filemap_read of nothing is an open) */
+static int make_stat_tree(struct kbuild *kb, struct mm_ctx *ctx)
+{
+	struct pglist_data *pgdat = kb->w->pgdat;
+	unsigned per = (kb->nr_tree + kb->nr_units - 1) / (kb->nr_units ? kb->nr_units : 1);
+
+	for (unsigned i = 0; i < per && kb->tree_next < kb->nr_tree; i++) {
+		unsigned f = kb->tree_next++;
+		slab_obj_t filp;
+
+		if (!kb->tree[f] && !(kb->tree[f] = inode_create(pgdat, 0, false)))
+			return -1;
+		if ((filp = kb_open(kb, ctx, kb->tree[f], tree_id(kb, f))) == SLAB_OBJ_NONE)
+			return -1;
+		if (filemap_read(pgdat, ctx, kb->tree[f], 0, 0)) {
+			kb_close(kb, ctx, filp);
+			return -1;
+		}
+		kb_close(kb, ctx, filp);
+	}
+	return 0;
+}
+
 static double make_quantum(struct task *t, struct mm_ctx *ctx, void *arg)
 {
 	struct kbuild *kb = arg;
@@ -839,6 +875,8 @@ static double make_quantum(struct task *t, struct mm_ctx *ctx, void *arg)
 			continue;
 		if (!step_ready(kb, kb->next_step))
 			break;
+		if (kb->next_step < kb->nr_units && make_stat_tree(kb, ctx))
+			return -1;
 		s->step = kb->next_step++;
 		kb->status[s->step] = ST_RUNNING;
 		user += kb->make_target_ns;
@@ -912,7 +950,11 @@ static int kb_start(struct workload *w, char *err, size_t errlen)
 
 	/* the filesystem's metadata: inode table, directories, bitmaps and
 	 * the journal, one block-device inode */
-	files = vmlinux_id(kb) + 1;
+	kb->nr_tree = (unsigned)ceil(kb->tree_files * kb->scale);
+	kb->tree = calloc(kb->nr_tree ? kb->nr_tree : 1, sizeof(*kb->tree));
+	if (!kb->tree)
+		goto nomem;
+	files = tree_id(kb, kb->nr_tree);
 	itable = (files + INODES_PER_BLOCK - 1) / INODES_PER_BLOCK;
 	kb->bdev_dirs = itable;
 	kb->bdev_bitmap = kb->bdev_dirs + (files + DIRENTS_PER_BLOCK - 1) / DIRENTS_PER_BLOCK;
@@ -1027,6 +1069,8 @@ static void kb_fini(struct workload *w)
 	free(kb->obj);
 	free(kb->hdr);
 	free(kb->arc);
+	free(kb->tree);
+	kb->tree = NULL;
 	free(kb->slots);
 	free(kb->status);
 	free(kb->step_utime);
