@@ -917,7 +917,12 @@ void wakeup_kcompactd(struct pglist_data *pgdat, int order, enum zone_type highe
 		return;
 	if (!kcompactd_node_suitable(pgdat))
 		return;
-	pgdat->kcompactd_wake(pgdat, pgdat->kcompactd_wake_arg);
+	{
+		/* the wake yields to other actors: keep current */
+		struct mm_ctx *cur = mm_current();
+		pgdat->kcompactd_wake(pgdat, pgdat->kcompactd_wake_arg);
+		mm_set_current(cur);
+	}
 }
 
 void kcompactd_do_work(struct pglist_data *pgdat, struct mm_ctx *ctx)

@@ -42,7 +42,11 @@ bool out_of_memory(struct pglist_data *pgdat, struct mm_ctx *ctx, gfp_t gfp, uns
 		return false;
 	count_vm_events(pgdat, OOM_KILL, 1);
 	oom_reap_mm(pgdat, victim);
-	if (pgdat->oom_notify)
+	if (pgdat->oom_notify) {
+		/* waking the victim yields to other actors: keep current */
+		struct mm_ctx *cur = mm_current();
 		pgdat->oom_notify(pgdat, victim, pgdat->oom_arg);
+		mm_set_current(cur);
+	}
 	return true;
 }

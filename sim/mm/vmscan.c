@@ -603,8 +603,13 @@ void wakeup_kswapd(struct zone *zone, gfp_t gfp, int order, enum zone_type highe
 		return;
 	}
 	pgdat->kswapd_wakeups++;
-	if (pgdat->kswapd_wake)
+	if (pgdat->kswapd_wake) {
+		/* the wake yields to other actors (a SimGrid simcall), which
+		 * set current: restore ours, as reclaim_throttle() does */
+		struct mm_ctx *cur = mm_current();
 		pgdat->kswapd_wake(pgdat, pgdat->kswapd_wake_arg);
+		mm_set_current(cur);
+	}
 }
 
 void kswapd_take_request(struct pglist_data *pgdat, int *order, enum zone_type *highest_zoneidx)
