@@ -83,6 +83,7 @@ static struct ra_obj heap_pop(void)
 static void ra_free(struct pglist_data *pgdat, struct ra_obj o, struct random_alloc_stats *st)
 {
 	struct mm_ctx ctx = { .cpu = o.cpu };
+	ClearPageFlag(o.page, PG_lru);      /* off its (pretend) LRU: __free_pages refuses LRU pages */
 	__free_pages(pgdat, &ctx, o.page, o.order);
 	st->live_objects--;
 	st->live_pages -= 1ul << o.order;

@@ -10,6 +10,7 @@
 #include "mmsim/debug_vm.h"
 #include "mmsim/engine.h"
 #include "simple.h"
+#include "workload.h"
 
 static double now(void)
 {
@@ -75,7 +76,12 @@ static double bench_mixed(struct pglist_data *pgdat, unsigned long pairs, uint64
 /* The memory-pressure benchmark: 8 CPUs, 4 GiB, 4 GiB of swap, eight
  * processes of 600 MiB each touching random 20 MiB windows of their memory
  * for a minute: free memory sits at the watermarks, kswapd is busy,
- * allocations stall in direct reclaim, swap is in use. */
+ * allocations stall in direct reclaim, swap is in use.  Beside them the
+ * THP faulter (the thp_faulter workload: 1 GiB regions, madvise
+ * (MADV_HUGEPAGE), touched, held 0.1 s, unmapped, 2 s pauses in which the
+ * hogs' swap-ins and reclaim scatter pages over the blocks it freed) asks
+ * for order-9 pages, so that direct compaction and kcompactd work; it
+ * stops when the hogs end. */
 struct pressure {
 	const struct machine_opts *m;
 	const char *policy;
@@ -83,11 +89,31 @@ struct pressure {
 	double below_low, below_high;   /* share of samples below the watermarks */
 };
 
+struct hogs_watch {
+	struct task *hogs[8];
+	struct workload_set *set;
+};
+
+/* the hogs are the measured part: when they have all exited, the
+ * background faulter is told to stop (workload_stopping) */
+static void watch_hogs(struct engine *e, void *arg)
+{
+	struct hogs_watch *w = arg;
+	(void)e;
+	for (unsigned i = 0; i < 8; i++)
+		if (w->hogs[i] && !w->hogs[i]->exited)
+			return;
+	w->set->stopping = true;
+}
+
 static int pressure_child(void *arg)
 {
 	struct pressure *pr = arg;
 	static struct pglist_data pgdat;
 	static struct anon_hog hogs[8];
+	static struct workload_set set;
+	static struct hogs_watch watch;
+	struct workload *faulter;
 	struct mm_policy *policy;
 	struct engine e;
 	struct engine_config cfg;
@@ -108,7 +134,21 @@ static int pressure_child(void *arg)
 	}
 	for (unsigned i = 0; i < 8; i++) {
 		anon_hog_init(&hogs[i], 153600, 1000, 5120, pr->seconds, 1, i);
-		engine_spawn(&e, "hog", &anon_hog_ops, &hogs[i]);
+		watch.hogs[i] = engine_spawn(&e, "hog", &anon_hog_ops, &hogs[i]);
+	}
+	if (workload_create("thp_faulter", &faulter, err, sizeof(err)) ||
+	    workload_set_param(faulter, "region", "1G", err, sizeof(err)) ||
+	    workload_set_param(faulter, "hold", "0.1", err, sizeof(err)) ||
+	    workload_set_param(faulter, "pause", "2", err, sizeof(err)) ||
+	    workload_validate(faulter, err, sizeof(err)) ||
+	    workload_set_add(&set, faulter) || workload_set_start(&set, &e, &pgdat, 1, err, sizeof(err))) {
+		error("%s", err);
+		return EXIT_SOFTWARE;
+	}
+	watch.set = &set;
+	if (engine_every(&e, "hogs_watch", 0.05, watch_hogs, &watch)) {
+		error("bench --pressure: cannot watch the hogs");
+		return EXIT_SOFTWARE;
 	}
 	t0 = now();
 	sim = engine_run(&e, 0);
@@ -143,6 +183,23 @@ static int pressure_child(void *arg)
 	       pgdat.vm_events[PGSCAN_KSWAPD],
 	       pgdat.vm_events[PGSCAN_DIRECT], pgdat.vm_events[ALLOCSTALL_MOVABLE],
 	       pgdat.vm_events[PSWPOUT], pgdat.vm_events[PSWPIN], pgdat.vm_events[OOM_KILL]);
+	{
+		const unsigned long *v = pgdat.vm_events;
+		unsigned long faults = v[THP_FAULT_ALLOC] + v[THP_FAULT_FALLBACK];
+		struct metric met[4];
+		double cycles = faulter->ops->report(faulter, met, 4) > 0 ? met[0].value : 0;
+
+		printf("%-10s thp_fault_alloc %lu, thp_fault_fallback %lu (fail rate %.2f%%, %.0f faulter cycles); "
+		       "compact_stall %lu, compact_success %lu, compact_fail %lu, compact_migrate_scanned %lu, "
+		       "compact_free_scanned %lu, compact_daemon_wake %lu, compact_daemon_migrate_scanned %lu, "
+		       "compact_daemon_free_scanned %lu, pgmigrate_success %lu; kcompactd cpu %.3f s\n",
+		       "", v[THP_FAULT_ALLOC], v[THP_FAULT_FALLBACK],
+		       faults ? 100.0 * (double)v[THP_FAULT_FALLBACK] / (double)faults : 0.0, cycles,
+		       v[COMPACTSTALL], v[COMPACTSUCCESS], v[COMPACTFAIL], v[COMPACTMIGRATE_SCANNED],
+		       v[COMPACTFREE_SCANNED], v[KCOMPACTD_WAKE], v[KCOMPACTD_MIGRATE_SCANNED],
+		       v[KCOMPACTD_FREE_SCANNED], v[PGMIGRATE_SUCCESS], e.kcompactd_cpu_ns * 1e-9);
+	}
+	workload_destroy(faulter);
 	return check_pgdat(&pgdat, "bench --pressure") ? EXIT_SOFTWARE : EXIT_OK;
 }
 
@@ -151,8 +208,8 @@ static int bench_pressure(const struct machine_opts *m, double seconds)
 	int rc = EXIT_OK;
 
 	printf("memory-pressure benchmark: %u CPUs, %lu MiB RAM, %lu MiB swap, 8 x 600 MiB processes, "
-	       "%.0f s of touching\n", m->cpus, (unsigned long)(m->ram >> 20), (unsigned long)(m->swap >> 20),
-	       seconds);
+	       "%.0f s of touching, a THP faulter (1 GiB regions, madvise)\n", m->cpus,
+	       (unsigned long)(m->ram >> 20), (unsigned long)(m->swap >> 20), seconds);
 	printf("%-10s %8s %8s %10s %14s %10s %10s\n", "policy", "sim s", "wall s", "sim/wall", "mem events/s",
 	       "< high", "< low");
 	for (int i = 0; mm_policy_table[i] && rc == EXIT_OK; i++) {
@@ -215,8 +272,9 @@ int cmd_bench(int argc, char **argv)
 			       "order-9 (THP); and bytes of model state per simulated page.\n"
 			       "Defaults: 4G RAM, 20000000 pairs.\n"
 			       "With --pressure: the memory-pressure scenario on the virtual clock (8 CPUs,\n"
-			       "4G RAM, 4G swap by default), simulated seconds per wall second and memory\n"
-			       "events (allocations, frees, faults, pages scanned) per wall second.\n\n"
+			       "4G RAM, 4G swap by default): eight anonymous hogs and a THP faulter;\n"
+			       "simulated seconds per wall second, memory events (allocations, frees,\n"
+			       "faults, pages scanned) per wall second, THP fault and compaction counters.\n\n"
 			       "  --pairs N             pairs per order-0 measurement (others scale down)\n"
 			       "  --pressure            run the memory-pressure benchmark instead\n"
 			       "  --seconds S           its duration of touching (default 60)\n"

@@ -202,11 +202,13 @@ static inline struct page *tl_alloc(struct machine *m, gfp_t gfp, unsigned order
 static inline void tl_free_cpu(struct machine *m, unsigned cpu, struct page *p, unsigned order)
 {
 	struct mm_ctx ctx = { .cpu = cpu };
+	ClearPageFlag(p, PG_lru);       /* tl_mark_lru pages are on no list; __free_pages refuses LRU pages */
 	__free_pages(&m->pgdat, &ctx, p, order);
 }
 
 static inline void tl_free(struct machine *m, struct page *p, unsigned order)
 {
+	ClearPageFlag(p, PG_lru);       /* as in tl_free_cpu */
 	__free_pages(&m->pgdat, &m->ctx, p, order);
 }
 

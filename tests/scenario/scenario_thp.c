@@ -1,0 +1,405 @@
+/* scenario_thp.c - the THP fault path and compaction on a running machine:
+ * the thp_faulter workload (mmap, madvise(MADV_HUGEPAGE), touch, hold,
+ * munmap) alone on an idle guest, and beside a small kernel build that
+ * fragments memory under the vanilla allocator.  Asserts:
+ *   (a) alone, nearly every THP fault succeeds without compaction, and
+ *       nr_anon_transparent_hugepages returns to 0 once the faulter ends;
+ *   (b) beside the build, faults fall back, and the pageblock census shows
+ *       why (unmovable/reclaimable blocks, mixed blocks);
+ *   (c) the compaction counters agree with one another (stall = success +
+ *       fail, daemon scanning within all scanning, no daemon work when
+ *       nothing wakes kcompactd, migrations when compaction succeeded);
+ *   (d) the same seed gives the same vm_events;
+ *   (e) with CONFIG_COMPACTION off, no compaction counter moves.
+ * Each simulation runs in a child (engine_fork_run) and reports through
+ * shared memory; the invariant checker runs during every simulation.
+ * Machines are small (1 GiB, 2 CPUs) so that the file stays fast under
+ * ASan too. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <cmocka.h>
+#include "mmsim/census.h"
+#include "mmsim/debug_vm.h"
+#include "mmsim/engine.h"
+#include "mmsim/policy.h"
+#include "kbuild.h"
+#include "workload.h"
+
+struct result {
+	int status;                     /* 0, or where the child failed */
+	char err[256];
+	double t;
+	unsigned long vm_events[NR_VM_EVENT_ITEMS];
+	long node_stat[NR_VM_NODE_STAT_ITEMS];      /* at the end */
+	long max_anon_thps;             /* over the sampler's records */
+	double faulter_cycles;
+	struct kbuild_stats kbuild;
+	bool kbuild_ran;
+	struct block_census census;     /* at the end */
+	unsigned long check_failures;
+};
+
+struct scenario {
+	const char *policy;
+	uint64_t ram;
+	unsigned cpus;
+	unsigned long swap_pages;
+	bool no_compaction;             /* kernel.config_compaction = no */
+	int proactiveness;              /* vm.compaction_proactiveness; -1: default (20) */
+	const char *region;             /* thp_faulter.region */
+	const char *const *kbuild;      /* kbuild parameters (key, value, ..., NULL); NULL: no build */
+	double seconds;                 /* without a build: how long the faulter runs */
+	uint64_t seed;
+	struct result *res;
+};
+
+/* ---- a measured dummy: ends the measured window after `seconds` ---- */
+struct timer {
+	double seconds;
+	bool slept;
+	struct workload *w;
+};
+
+static double timer_quantum(struct task *t, struct mm_ctx *ctx, void *arg)
+{
+	struct timer *tm = arg;
+	(void)ctx;
+	if (!tm->slept) {
+		tm->slept = true;
+		t->sleep = tm->seconds;
+		return 0;
+	}
+	workload_finished(tm->w);
+	return -1;
+}
+
+static const struct task_ops timer_task_ops = { .quantum = timer_quantum };
+
+static int timer_start(struct workload *w, char *err, size_t errlen)
+{
+	struct timer *tm = w->priv;
+	tm->w = w;
+	if (!engine_spawn(w->engine, "timer", &timer_task_ops, tm)) {
+		snprintf(err, errlen, "timer: cannot spawn");
+		return -1;
+	}
+	return 0;
+}
+
+static const struct workload_ops timer_ops = {
+	.name = "timer",
+	.desc = "ends the measured window after a fixed time",
+	.measured = true,
+	.start = timer_start,
+};
+
+static void sample_max(struct engine *e, struct result *r)
+{
+	for (size_t i = 0; i < e->nr_samples; i++)
+		if (e->samples[i].node_stat[NR_ANON_THPS] > r->max_anon_thps)
+			r->max_anon_thps = e->samples[i].node_stat[NR_ANON_THPS];
+}
+
+static int child(void *arg)
+{
+	struct scenario *sc = arg;
+	struct result *r = sc->res;
+	static struct pglist_data pgdat;
+	static struct workload_set set;
+	static struct timer tm;
+	static struct workload timer_w;
+	struct workload *build = NULL, *faulter;
+	struct metric m[4];
+	struct mm_layout layout;
+	struct vm_sysctl sysctl;
+	struct mm_policy *policy;
+	struct engine e;
+	struct engine_config cfg;
+	int argc = 1;
+	char *argv[] = { "scenario", NULL };
+
+	if (mm_layout_qemu(sc->ram, 9542, &layout, r->err, sizeof(r->err)))
+		return 10;
+	vm_sysctl_defaults(&sysctl);
+	sysctl.config_compaction = !sc->no_compaction;
+	if (sc->proactiveness >= 0)
+		sysctl.compaction_proactiveness = sc->proactiveness;
+	if (mm_policy_create(sc->policy, &policy, r->err, sizeof(r->err)) ||
+	    mm_policy_validate(policy, r->err, sizeof(r->err)))
+		return 11;
+	if (pgdat_init(&pgdat, &layout, sc->cpus, &sysctl, policy, r->err, sizeof(r->err)))
+		return 12;
+	if (sc->swap_pages && swap_setup(&pgdat, sc->swap_pages, 100e-6, 1e9, r->err, sizeof(r->err)))
+		return 13;
+	pgdat.debug_check_interval = 200000;
+	engine_config_defaults(&cfg);
+	cfg.cpus = sc->cpus;
+	cfg.sample_interval = 0.1;
+	if (engine_init(&e, &pgdat, &cfg, &argc, argv, r->err, sizeof(r->err)))
+		return 14;
+	if (sc->kbuild) {
+		if (workload_create("kbuild", &build, r->err, sizeof(r->err)))
+			return 15;
+		for (const char *const *p = sc->kbuild; *p; p += 2)
+			if (workload_set_param(build, p[0], p[1], r->err, sizeof(r->err)))
+				return 16;
+		if (workload_validate(build, r->err, sizeof(r->err)))
+			return 17;
+		workload_set_add(&set, build);
+	} else {
+		tm.seconds = sc->seconds;
+		timer_w.ops = &timer_ops;
+		timer_w.priv = &tm;
+		timer_w.t_end = -1;
+		workload_set_add(&set, &timer_w);
+	}
+	if (workload_create("thp_faulter", &faulter, r->err, sizeof(r->err)) ||
+	    workload_set_param(faulter, "region", sc->region, r->err, sizeof(r->err)) ||
+	    workload_validate(faulter, r->err, sizeof(r->err)))
+		return 18;
+	workload_set_add(&set, faulter);
+	if (workload_set_start(&set, &e, &pgdat, sc->seed, r->err, sizeof(r->err)))
+		return 19;
+	/* every process ends: the build's, the timer, then the faulter
+	 * (stopping) */
+	r->t = engine_run(&e, 0);
+	sample_max(&e, r);
+	if (faulter->ops->report(faulter, m, 4) > 0)
+		r->faulter_cycles = m[0].value;
+	if (build) {
+		kbuild_get_stats(build, &r->kbuild);
+		r->kbuild_ran = true;
+		workload_destroy(build);
+	}
+	workload_destroy(faulter);
+	memcpy(r->vm_events, pgdat.vm_events, sizeof(r->vm_events));
+	memcpy(r->node_stat, pgdat.vm_node_stat, sizeof(r->node_stat));
+	pageblock_census(&pgdat, &r->census);
+	r->check_failures = check_pgdat(&pgdat, "scenario end");
+	return 0;
+}
+
+static struct result *run(struct scenario sc)
+{
+	struct result *r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int status;
+
+	assert_true(r != MAP_FAILED);
+	memset(r, 0, sizeof(*r));
+	sc.res = r;
+	status = engine_fork_run(child, &sc);
+	if (status)
+		fprintf(stderr, "child failed (%d): %s\n", status, r->err);
+	assert_int_equal(status, 0);
+	assert_int_equal(r->check_failures, 0);
+	return r;
+}
+
+#define EV(r, i) ((r)->vm_events[i])
+
+static void show(const char *what, const struct result *r)
+{
+	print_message("%s: t %.2f s, cycles %.0f, thp_fault_alloc %lu, thp_fault_fallback %lu, "
+	              "compact_stall %lu (success %lu, fail %lu), compact_migrate_scanned %lu, "
+	              "compact_free_scanned %lu, compact_daemon_wake %lu, daemon migrate %lu, free %lu, "
+	              "pgmigrate_success %lu, allocstall %lu, pswpout %lu, oom_kill %lu, "
+	              "max nr_anon_thps %ld, end nr_anon_thps %ld\n",
+	              what, r->t, r->faulter_cycles, EV(r, THP_FAULT_ALLOC), EV(r, THP_FAULT_FALLBACK),
+	              EV(r, COMPACTSTALL), EV(r, COMPACTSUCCESS), EV(r, COMPACTFAIL),
+	              EV(r, COMPACTMIGRATE_SCANNED), EV(r, COMPACTFREE_SCANNED), EV(r, KCOMPACTD_WAKE),
+	              EV(r, KCOMPACTD_MIGRATE_SCANNED), EV(r, KCOMPACTD_FREE_SCANNED),
+	              EV(r, PGMIGRATE_SUCCESS), EV(r, ALLOCSTALL_MOVABLE), EV(r, PSWPOUT), EV(r, OOM_KILL),
+	              r->max_anon_thps, r->node_stat[NR_ANON_THPS]);
+	if (r->kbuild_ran)
+		print_message("%s: census unmovable %lu (mixed %lu), reclaimable %lu (mixed %lu), "
+		              "movable %lu (mixed %lu); build units %u/%u, real %.2f s\n", what,
+		              r->census.blocks[MIGRATE_UNMOVABLE], r->census.mixed_blocks[MIGRATE_UNMOVABLE],
+		              r->census.blocks[MIGRATE_RECLAIMABLE], r->census.mixed_blocks[MIGRATE_RECLAIMABLE],
+		              r->census.blocks[MIGRATE_MOVABLE], r->census.mixed_blocks[MIGRATE_MOVABLE],
+		              r->kbuild.units_done, r->kbuild.units, r->kbuild.real_time);
+}
+
+/* (c) what must hold between the compaction counters of any run */
+static void assert_compaction_consistent(const struct result *r)
+{
+	assert_int_equal(EV(r, COMPACTSUCCESS) + EV(r, COMPACTFAIL), EV(r, COMPACTSTALL));
+	assert_true(EV(r, KCOMPACTD_MIGRATE_SCANNED) <= EV(r, COMPACTMIGRATE_SCANNED));
+	assert_true(EV(r, KCOMPACTD_FREE_SCANNED) <= EV(r, COMPACTFREE_SCANNED));
+	/* a direct compaction that succeeded, or kcompactd's, moved pages;
+	 * a success by capture alone may not have: only the sum is asked */
+	if (EV(r, COMPACTSUCCESS) > 0)
+		assert_true(EV(r, PGMIGRATE_SUCCESS) > 0);
+}
+
+/* the idle machine: a 1 GiB, 2-CPU guest, no swap; the faulter maps 64 MiB
+ * at a time for 4 virtual seconds */
+static struct scenario idle(int proactiveness)
+{
+	return (struct scenario){ .policy = "vanilla", .ram = 1ull << 30, .cpus = 2,
+	                          .proactiveness = proactiveness, .region = "64M", .seconds = 4,
+	                          .seed = 1 };
+}
+
+/* (a) alone, the faulter's THP faults succeed from free pageblocks */
+static void test_idle_faults_succeed(void **state)
+{
+	struct result *r;
+	unsigned long alloc, fallback;
+	(void)state;
+
+	/* with nothing to wake kcompactd and no proactive compaction */
+	r = run(idle(0));
+	show("idle, proactiveness 0", r);
+	alloc = EV(r, THP_FAULT_ALLOC);
+	fallback = EV(r, THP_FAULT_FALLBACK);
+	assert_true(r->faulter_cycles >= 2);
+	assert_true(alloc >= 32 * 2);                   /* 32 THPs a cycle */
+	assert_true(fallback * 100 < (alloc + fallback) * 5);
+	assert_true(r->max_anon_thps > 0);
+	assert_int_equal(r->node_stat[NR_ANON_THPS], 0);
+	assert_true(EV(r, COMPACTSTALL) <= 1);
+	assert_compaction_consistent(r);
+	/* (c) no kcompactd work: nothing woke it, proactive compaction off */
+	assert_int_equal(EV(r, KCOMPACTD_WAKE), 0);
+	assert_int_equal(EV(r, KCOMPACTD_MIGRATE_SCANNED), 0);
+	assert_int_equal(EV(r, KCOMPACTD_FREE_SCANNED), 0);
+	/* no reclaim either: the machine is idle */
+	assert_int_equal(EV(r, ALLOCSTALL_MOVABLE), 0);
+
+	/* the default proactiveness changes nothing of that on an idle machine */
+	r = run(idle(-1));
+	show("idle, proactiveness 20", r);
+	alloc = EV(r, THP_FAULT_ALLOC);
+	fallback = EV(r, THP_FAULT_FALLBACK);
+	assert_true(alloc >= 32 * 2);
+	assert_true(fallback * 100 < (alloc + fallback) * 5);
+	assert_int_equal(r->node_stat[NR_ANON_THPS], 0);
+	assert_true(EV(r, COMPACTSTALL) <= 1);
+	assert_compaction_consistent(r);
+}
+
+/* the fragmenting load: a kernel build at 2% of its size (54 units) with
+ * 12 jobs on 2 CPUs of a 1 GiB guest with 512 MiB of swap: cc1 jobs of
+ * ~90 MiB each (about 1 GiB wanted at once), page cache, slab, page
+ * tables, swapping; beside it, the faulter with its default 256 MiB region */
+static const char *const build12[] = { "scale", "0.02", "jobs", "12", NULL };
+/* the same with 8 jobs: in this run kswapd never asks kcompactd for an
+ * order (all its wakes are for order 0) */
+static const char *const build8[] = { "scale", "0.02", "jobs", "8", NULL };
+
+static struct scenario busy(const char *const *build, int proactiveness)
+{
+	return (struct scenario){ .policy = "vanilla", .ram = 1ull << 30, .cpus = 2, .swap_pages = 131072,
+	                          .proactiveness = proactiveness, .region = "256M", .kbuild = build,
+	                          .seed = 1 };
+}
+
+static void assert_census_explains(const struct block_census *c)
+{
+	unsigned long mixed = 0, polluting = 0;
+
+	/* kernel memory has blocks of its own types ... */
+	assert_true(c->blocks[MIGRATE_UNMOVABLE] + c->blocks[MIGRATE_RECLAIMABLE] > 0);
+	/* ... and some of them (or movable ones) hold pages of other kinds */
+	for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
+		mixed += c->mixed_blocks[mt];
+		for (int k = 0; k < NR_CENSUS_KINDS; k++)
+			polluting += c->mixed_pages[mt][k];
+	}
+	assert_true(mixed > 0);
+	assert_true(polluting > 0);
+}
+
+/* (b) under the build, vanilla's THP faults fall back, and the census
+ * shows polluted blocks; (c) the counters agree; (d) the same seed gives
+ * the same counters */
+static void test_build_fragments(void **state)
+{
+	struct result a, *r;
+	(void)state;
+
+	a = *run(busy(build12, -1));
+	r = &a;
+	show("build -j12, vanilla", r);
+	assert_true(r->kbuild.finished);
+	assert_int_equal(r->kbuild.units_done, r->kbuild.units);
+	assert_true(EV(r, THP_FAULT_ALLOC) > 0);
+	assert_true(EV(r, THP_FAULT_FALLBACK) > 0);
+	assert_true(r->max_anon_thps > 0);
+	assert_int_equal(r->node_stat[NR_ANON_THPS], 0);
+	assert_census_explains(&r->census);
+	/* (c): direct compaction ran, succeeded and failed; kcompactd's
+	 * proactive compaction scanned, within all compaction's scanning */
+	assert_compaction_consistent(r);
+	assert_true(EV(r, COMPACTSUCCESS) > 0);
+	assert_true(EV(r, COMPACTFAIL) > 0);
+	assert_true(EV(r, KCOMPACTD_MIGRATE_SCANNED) > 0);
+	assert_true(EV(r, KCOMPACTD_MIGRATE_SCANNED) < EV(r, COMPACTMIGRATE_SCANNED));
+	/* (d) */
+	r = run(busy(build12, -1));
+	assert_memory_equal(a.vm_events, r->vm_events, sizeof(a.vm_events));
+	assert_memory_equal(a.node_stat, r->node_stat, sizeof(a.node_stat));
+	assert_true(a.t == r->t);
+}
+
+/* (c) without proactive compaction, and with nothing waking kcompactd,
+ * all compaction is direct; with it, kcompactd scans */
+static void test_no_kcompactd_work(void **state)
+{
+	struct result *r;
+	(void)state;
+
+	r = run(busy(build8, 0));
+	show("build -j8, vanilla, proactiveness 0", r);
+	assert_true(r->kbuild.finished);
+	assert_true(EV(r, COMPACTSTALL) > 0);
+	assert_compaction_consistent(r);
+	assert_int_equal(EV(r, KCOMPACTD_WAKE), 0);
+	assert_int_equal(EV(r, KCOMPACTD_MIGRATE_SCANNED), 0);
+	assert_int_equal(EV(r, KCOMPACTD_FREE_SCANNED), 0);
+	/* the same build with the default proactiveness (20) */
+	r = run(busy(build8, -1));
+	show("build -j8, vanilla, proactiveness 20", r);
+	assert_compaction_consistent(r);
+	assert_true(EV(r, KCOMPACTD_MIGRATE_SCANNED) > 0);
+	assert_true(EV(r, KCOMPACTD_FREE_SCANNED) > 0);
+}
+
+/* (e) without CONFIG_COMPACTION, no compaction counter moves, under the
+ * same build; THP faults still happen, and fall back */
+static void test_no_compaction(void **state)
+{
+	struct scenario sc = busy(build12, -1);
+	static const enum vm_event_item items[] = {
+		PGMIGRATE_SUCCESS, PGMIGRATE_FAIL, COMPACTMIGRATE_SCANNED, COMPACTFREE_SCANNED,
+		COMPACTISOLATED, COMPACTSTALL, COMPACTFAIL, COMPACTSUCCESS, KCOMPACTD_WAKE,
+		KCOMPACTD_MIGRATE_SCANNED, KCOMPACTD_FREE_SCANNED,
+	};
+	struct result *r;
+	(void)state;
+
+	sc.no_compaction = true;
+	r = run(sc);
+	show("build -j12, vanilla, no compaction", r);
+	assert_true(r->kbuild.finished);
+	assert_true(EV(r, THP_FAULT_ALLOC) > 0);
+	assert_true(EV(r, THP_FAULT_FALLBACK) > 0);
+	for (size_t i = 0; i < sizeof(items) / sizeof(items[0]); i++)
+		assert_int_equal(EV(r, items[i]), 0);
+	assert_compaction_consistent(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_idle_faults_succeed),
+		cmocka_unit_test(test_build_fragments),
+		cmocka_unit_test(test_no_kcompactd_work),
+		cmocka_unit_test(test_no_compaction),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
