@@ -20,6 +20,7 @@ struct hygiene {
 	bool no_watermark_boost;    /* 011: kill watermark boosting */
 	bool no_fallback;           /* cover letter: no fallback into other types' blocks */
 	bool last_resort_fallback;  /* one fallback pass before OOM (upstream defrag_mode) */
+	bool kswapd_compaction_suitable; /* RFC 20/26: kswapd stops where compaction can go on */
 };
 
 static const struct param_desc hygiene_params[] = {
@@ -30,6 +31,8 @@ static const struct param_desc hygiene_params[] = {
 	{ "no_watermark_boost", "patch 011: remove watermark boosting", "yes" },
 	{ "no_fallback", "cover letter: no fallback into blocks of another type (with compaction)", "yes" },
 	{ "last_resort_fallback", "allow one fallback pass before OOM (the later upstream defrag_mode)", "no" },
+	{ "kswapd_compaction_suitable", "RFC patch 20: kswapd is balanced once compaction_suitable() says "
+	  "compaction can go on, and hands over to kcompactd (no order-0 drop)", "yes" },
 	{ NULL, NULL, NULL },
 };
 
@@ -51,6 +54,7 @@ static int hygiene_set_param(struct mm_policy *p, const char *key, const char *v
 	else if (!strcmp(key, "no_watermark_boost")) sw = &h->no_watermark_boost;
 	else if (!strcmp(key, "no_fallback")) sw = &h->no_fallback;
 	else if (!strcmp(key, "last_resort_fallback")) sw = &h->last_resort_fallback;
+	else if (!strcmp(key, "kswapd_compaction_suitable")) sw = &h->kswapd_compaction_suitable;
 	if (!sw) {
 		char names[256] = "";
 		for (const struct param_desc *d = hygiene_params; d->name; d++) {
@@ -200,6 +204,14 @@ static gfp_t hygiene_bdev_mapping_gfp(const struct mm_policy *p)
 	return H(p)->bdev_cache_movable ? GFP_USER | __GFP_MOVABLE : GFP_USER;
 }
 
+/* RFC patch 20 ("mm: vmscan: use compaction_suitable() check in kswapd"):
+ * kswapd's balance check accepts a zone where compaction can go on, and
+ * the open-coded order-0 drop after compact_gap goes */
+static bool hygiene_kswapd_compaction_suitable(const struct mm_policy *p)
+{
+	return H(p)->kswapd_compaction_suitable && p->pgdat->config_compaction;
+}
+
 static bool hygiene_reclaim_retry_defers(const struct mm_policy *p)
 {
 	return blocks_mode(p);
@@ -316,4 +328,5 @@ const struct mm_policy_ops hygiene_policy_ops = {
 	.compaction_capture = hygiene_compaction_capture,
 	.compact_retry_costly_limits = hygiene_compact_retry_costly_limits,
 	.wakeup_kswapd_wakes_kcompactd = hygiene_wakeup_kswapd_wakes_kcompactd,
+	.kswapd_compaction_suitable = hygiene_kswapd_compaction_suitable,
 };

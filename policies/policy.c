@@ -50,6 +50,7 @@ static int policy_table_check(const struct mm_policy_ops *o, char *err, size_t e
 		(const void *)o->suitable_migration_source, (const void *)o->compact_finished,
 		(const void *)o->compaction_wmark, (const void *)o->compaction_capture,
 		(const void *)o->compact_retry_costly_limits, (const void *)o->wakeup_kswapd_wakes_kcompactd,
+		(const void *)o->kswapd_compaction_suitable,
 	};
 	for (size_t i = 0; i < sizeof(mandatory) / sizeof(mandatory[0]); i++)
 		if (!mandatory[i]) {

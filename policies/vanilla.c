@@ -150,6 +150,14 @@ static bool vanilla_wakeup_kswapd_wakes_kcompactd(const struct mm_policy *p, gfp
 	return !(gfp & __GFP_DIRECT_RECLAIM);
 }
 
+/* v6.2 kswapd: balanced only by the watermark; after compact_gap pages it
+ * drops to order 0 */
+static bool vanilla_kswapd_compaction_suitable(const struct mm_policy *p)
+{
+	(void)p;
+	return false;
+}
+
 const struct mm_policy_ops vanilla_policy_ops = {
 	.name = "vanilla",
 	.desc = "Linux v6.2 page allocator: fallbacks, highatomic reserves, watermark boosting",
@@ -179,4 +187,5 @@ const struct mm_policy_ops vanilla_policy_ops = {
 	.compaction_capture = vanilla_compaction_capture,
 	.compact_retry_costly_limits = vanilla_compact_retry_costly_limits,
 	.wakeup_kswapd_wakes_kcompactd = vanilla_wakeup_kswapd_wakes_kcompactd,
+	.kswapd_compaction_suitable = vanilla_kswapd_compaction_suitable,
 };

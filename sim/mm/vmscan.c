@@ -570,6 +570,11 @@ bool pgdat_balanced(struct pglist_data *pgdat, int order, enum zone_type highest
 		any = true;
 		if (zone_watermark_ok(pgdat, zone, (unsigned)order, high_wmark_pages(zone), highest_zoneidx, 0))
 			return true;
+		/* RFC patch 20: the allocation can't succeed, but there is
+		 * enough order-0 memory for compaction to go on */
+		if (order && pol(pgdat)->kswapd_compaction_suitable(pgdat->policy) &&
+		    compaction_suitable(zone, order, 0, highest_zoneidx) == COMPACT_CONTINUE)
+			return true;
 	}
 	return !any;
 }
@@ -704,7 +709,8 @@ void balance_pgdat_step(struct pglist_data *pgdat, struct mm_ctx *ctx, struct ks
 	 * the request is reclaimed, balance for order 0 */
 	nr_reclaimed = sc.nr_reclaimed;
 	r->nr_reclaimed += nr_reclaimed;
-	if (r->order && r->nr_reclaimed >= compact_gap((unsigned)r->order))
+	if (r->order && r->nr_reclaimed >= compact_gap((unsigned)r->order) &&
+	    !pol(pgdat)->kswapd_compaction_suitable(pgdat->policy))
 		r->order = 0;
 	if (sc.nr_scanned >= sc.nr_to_reclaim)
 		raise_priority = false;

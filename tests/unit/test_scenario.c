@@ -237,7 +237,7 @@ static void test_errors(void **state)
 	    "t.ini:2: unknown policy 'hygeine' in [policy.hygeine] (valid: vanilla, hygiene)");
 	bad("[policy.hygiene]\nbogus = yes\n",
 	    "t.ini:2: unknown key 'bogus' in [policy.hygiene] (valid: bdev_cache_movable, migrate_free, "
-	    "wmark_free_blocks, no_highatomic, no_watermark_boost, no_fallback, last_resort_fallback)");
+	    "wmark_free_blocks, no_highatomic, no_watermark_boost, no_fallback, last_resort_fallback, kswapd_compaction_suitable)");
 	bad("[workload]\nnames = kbuild, thp_fauler\n",
 	    "t.ini:2: [workload] names: unknown workload 'thp_fauler' (valid: kbuild, thp_faulter)");
 	bad("[workload.thp_faulter]\nregion = 1M\n",

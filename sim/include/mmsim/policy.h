@@ -106,6 +106,10 @@ struct mm_policy_ops {
 	/* wakeup_kswapd() on a balanced node: wake kcompactd for this gfp?
 	 * (v6.2: only requests that cannot compact themselves; patch 009: all) */
 	bool (*wakeup_kswapd_wakes_kcompactd)(const struct mm_policy *, gfp_t gfp);
+	/* pgdat_balanced()/kswapd_shrink_node(): v6.2 drops kswapd to order 0
+	 * after compact_gap pages; RFC patch 20 instead counts a zone where
+	 * compaction_suitable() says compaction can go on as balanced */
+	bool (*kswapd_compaction_suitable)(const struct mm_policy *);
 
 	/* ---- users of memory ---- */
 	/* bdev_alloc_inode()'s mapping gfp for the block-device page cache */
