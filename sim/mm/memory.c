@@ -117,8 +117,10 @@ unsigned long mm_grow(struct mm_struct *mm, unsigned long nr)
 		mm->pte = realloc(mm->pte, cap * sizeof(uint32_t));
 		mm->pgtables = realloc(mm->pgtables, tables * sizeof(uint32_t));
 		mm->pmd_flags = realloc(mm->pmd_flags, tables);
-		if (!mm->pte || !mm->pgtables || !mm->pmd_flags)
+		mm->young = realloc(mm->young, cap / 64 * sizeof(uint64_t));
+		if (!mm->pte || !mm->pgtables || !mm->pmd_flags || !mm->young)
 			abort();
+		memset(mm->young + mm->cap_vpages / 64, 0, (cap - mm->cap_vpages) / 64 * sizeof(uint64_t));
 		memset(mm->pte + mm->cap_vpages, 0, (cap - mm->cap_vpages) * sizeof(uint32_t));
 		memset(mm->pgtables + old_tables, 0, (tables - old_tables) * sizeof(uint32_t));
 		memset(mm->pmd_flags + old_tables, 0, tables - old_tables);
@@ -274,7 +276,7 @@ void split_huge_page(struct pglist_data *pgdat, unsigned long head)
 {
 	struct page *h = &pgdat->mem_map[head];
 	struct mm_struct *mm = pgdat->mms[h->mapping];
-	uint32_t keep = h->flags & ((1u << PG_active) | (1u << PG_referenced) | (1u << PG_young) |
+	uint32_t keep = (mm_page_fold_young(pgdat, h), h->flags) & ((1u << PG_active) | (1u << PG_referenced) | (1u << PG_young) |
 	                            (1u << PG_swapbacked) | (1u << PG_workingset) | PAGE_ZONE_MASK);
 	bool on_lru = PageLRU(h);
 
@@ -317,6 +319,7 @@ static void zap_huge_pmd(struct pglist_data *pgdat, struct mm_ctx *ctx, struct m
 	__free_pages(pgdat, ctx, &pgdat->mem_map[head], HPAGE_PMD_ORDER);
 	for (unsigned long i = 0; i < PTRS_PER_PTE; i++)
 		mm->pte[base + i] = 0;
+	mm_young_test_clear(mm, base, PTRS_PER_PTE);
 	mm->pmd_flags[pmd] &= (uint8_t)~PMD_TRANS_HUGE;
 	mm->rss_anon -= PTRS_PER_PTE;
 	mod_node_page_state(pgdat, NR_ANON_MAPPED, -(long)PTRS_PER_PTE);
@@ -329,17 +332,22 @@ int mm_access(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *m
 	(void)write;
 	if (pgdat->swap.wb_len)
 		swap_writeback_complete(pgdat, false);
-	for (unsigned long v = vpage; v < vpage + nr && v < mm->nr_vpages; v++) {
+	unsigned long end = vpage + nr < mm->nr_vpages ? vpage + nr : mm->nr_vpages;
+
+	for (unsigned long v = vpage; v < end; v++) {
 		uint32_t e = mm->pte[v];
 		struct page *p;
 
 		if (mm->oom_victim)
 			return -1;
 		if (entry_present(e)) {
-			p = &pgdat->mem_map[entry_pfn(e)];
-			if (PageTail(p))
-				p = &pgdat->mem_map[p->next];
-			SetPageFlag(p, PG_young);
+			/* a run of present pages: set their ptes' accessed bits
+			 * (PG_young, see mm_page_fold_young); nothing here can
+			 * make the process an OOM victim */
+			do
+				mm->young[v / 64] |= 1ull << (v % 64);
+			while (++v < end && entry_present(mm->pte[v]));
+			v--;
 			continue;
 		}
 		if (!e && v % PTRS_PER_PTE == 0 && thp_fault_allowed(pgdat, mm, v / PTRS_PER_PTE)) {
@@ -406,6 +414,7 @@ bool try_to_swap_out(struct pglist_data *pgdat, unsigned long pfn)
 		return false;
 	swap_set_shadow(pgdat, slot, workingset_eviction(pgdat, pfn));
 	mm->pte[p->index] = ENTRY_NONRES | slot;
+	mm->young[p->index / 64] &= ~(1ull << (p->index % 64));     /* PG_young is cleared below */
 	mm->rss_anon--;
 	mm->swapents++;
 	mod_node_page_state(pgdat, NR_ANON_MAPPED, -1);
@@ -461,6 +470,7 @@ static void zap_range(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_s
 			mm->swapents--;
 		}
 		mm->pte[v] = 0;
+		mm->young[v / 64] &= ~(1ull << (v % 64));
 	}
 }
 
@@ -512,5 +522,6 @@ void mmput(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm)
 	free(mm->pte);
 	free(mm->pgtables);
 	free(mm->pmd_flags);
+	free(mm->young);
 	free(mm);
 }
