@@ -326,6 +326,22 @@ static void zap_huge_pmd(struct pglist_data *pgdat, struct mm_ctx *ctx, struct m
 	mod_node_page_state(pgdat, NR_ANON_THPS, -1);
 }
 
+/* set the accessed bits of vpages [s, e), a word at a time */
+static void mm_young_set(struct mm_struct *mm, unsigned long s, unsigned long e)
+{
+	uint64_t *w = mm->young;
+
+	if (s / 64 == (e - 1) / 64) {
+		w[s / 64] |= (~0ull >> (64 - (e - s))) << (s % 64);
+		return;
+	}
+	w[s / 64] |= ~0ull << (s % 64);
+	for (unsigned long i = s / 64 + 1; i < e / 64; i++)
+		w[i] = ~0ull;
+	if (e % 64)
+		w[e / 64] |= ~0ull >> (64 - e % 64);
+}
+
 int mm_access(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm,
               unsigned long vpage, unsigned long nr, bool write)
 {
@@ -344,9 +360,10 @@ int mm_access(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *m
 			/* a run of present pages: set their ptes' accessed bits
 			 * (PG_young, see mm_page_fold_young); nothing here can
 			 * make the process an OOM victim */
-			do
-				mm->young[v / 64] |= 1ull << (v % 64);
-			while (++v < end && entry_present(mm->pte[v]));
+			unsigned long s = v;
+			while (++v < end && entry_present(mm->pte[v]))
+				;
+			mm_young_set(mm, s, v);
 			v--;
 			continue;
 		}
