@@ -52,6 +52,15 @@ void change_pageblock_range(struct pglist_data *pgdat, unsigned long pfn, unsign
 void free_one_page(struct zone *zone, unsigned long pfn, unsigned order, int mt);
 void free_boot_page(struct zone *zone, unsigned long pfn, unsigned order, int mt);
 
+/* prefetch a struct page for writing (no effect on the model: the hot
+ * per-page loops are bound by cache misses on mem_map, and prefetching a
+ * few pages ahead overlaps them); PFN_NONE is ignored */
+static inline void prefetch_pfn(const struct pglist_data *pgdat, uint32_t pfn)
+{
+	if (pfn != PFN_NONE)
+		__builtin_prefetch(&pgdat->mem_map[pfn], 1);
+}
+
 /* sentinel list helpers (mm_init.c lays the sentinels out) */
 static inline bool list_empty_pfn(const struct pglist_data *pgdat, uint32_t head)
 {

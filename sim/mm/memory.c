@@ -448,12 +448,24 @@ bool try_to_swap_out(struct pglist_data *pgdat, unsigned long pfn)
 
 /* zap_pte_range() over [start, end): a THP mapped by a pmd goes whole
  * (zap_huge_pmd) when the range covers it, and is split first when not */
+#define ZAP_PREFETCH 16
 static void zap_range(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm,
                       unsigned long start, unsigned long end)
 {
 	for (unsigned long v = start; v < end; v++) {
 		uint32_t e = mm->pte[v];
 		unsigned long pmd = v / PTRS_PER_PTE;
+
+		/* prefetch the struct page ZAP_PREFETCH ptes ahead, and the LRU
+		 * neighbours of the one half as far (loaded by now), which
+		 * lruvec_del_page will write */
+		if (v + ZAP_PREFETCH < end && entry_present(mm->pte[v + ZAP_PREFETCH]))
+			prefetch_pfn(pgdat, entry_pfn(mm->pte[v + ZAP_PREFETCH]));
+		if (v + ZAP_PREFETCH / 2 < end && entry_present(mm->pte[v + ZAP_PREFETCH / 2])) {
+			const struct page *n = &pgdat->mem_map[entry_pfn(mm->pte[v + ZAP_PREFETCH / 2])];
+			prefetch_pfn(pgdat, n->prev);
+			prefetch_pfn(pgdat, n->next);
+		}
 
 		if (mm->pmd_flags[pmd] & PMD_TRANS_HUGE) {
 			unsigned long base = pmd * PTRS_PER_PTE;
