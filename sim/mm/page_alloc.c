@@ -755,6 +755,10 @@ static unsigned long rmqueue_pcplist(struct zone *zone, unsigned cpu, unsigned o
 	}
 	pfn = pgdat->mem_map[list].next;
 	list_del_pfn(pgdat, pfn);
+	/* the next allocation from this list writes the successor of its
+	 * new first page: prefetch it (no effect on the model) */
+	if (pgdat->mem_map[list].next != list)
+		prefetch_pfn(pgdat, pgdat->mem_map[pgdat->mem_map[list].next].next);
 	ClearPageFlag(&pgdat->mem_map[pfn], PG_pcp);
 	pcp->count -= 1 << order;
 	return pfn;

@@ -123,6 +123,10 @@ static uint32_t isolate_lru_page(struct pglist_data *pgdat, enum lru_list lru, s
 	if (pfn == head)
 		return LRU_EMPTY;
 	lruvec_del_page(pgdat, pfn);
+	/* the next isolation from this list writes the predecessor of its
+	 * new tail: prefetch it (no effect on the model) */
+	if (pgdat->mem_map[head].prev != head)
+		prefetch_pfn(pgdat, pgdat->mem_map[pgdat->mem_map[head].prev].prev);
 	if (page_zonenum(&pgdat->mem_map[pfn]) > sc->reclaim_idx) {
 		lruvec_add_page(pgdat, pfn, false);
 		return LRU_SKIPPED;
