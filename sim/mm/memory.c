@@ -326,6 +326,26 @@ static void zap_huge_pmd(struct pglist_data *pgdat, struct mm_ctx *ctx, struct m
 	mod_node_page_state(pgdat, NR_ANON_THPS, -1);
 }
 
+/* the first vpage in [v, end) whose pte is not present (end if none):
+ * eight ptes at a time (present: the top two bits are 01) */
+static unsigned long present_run_end(const uint32_t *pte, unsigned long v, unsigned long end)
+{
+	const uint64_t mask = 0xc0000000c0000000ull, want = 0x4000000040000000ull;
+
+	for (; v + 8 <= end; v += 8) {
+		uint64_t a, b, c, d;
+		memcpy(&a, pte + v, 8);
+		memcpy(&b, pte + v + 2, 8);
+		memcpy(&c, pte + v + 4, 8);
+		memcpy(&d, pte + v + 6, 8);
+		if (((a & mask) ^ want) | ((b & mask) ^ want) | ((c & mask) ^ want) | ((d & mask) ^ want))
+			break;
+	}
+	while (v < end && entry_present(pte[v]))
+		v++;
+	return v;
+}
+
 /* set the accessed bits of vpages [s, e), a word at a time */
 static void mm_young_set(struct mm_struct *mm, unsigned long s, unsigned long e)
 {
@@ -360,9 +380,8 @@ int mm_access(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *m
 			/* a run of present pages: set their ptes' accessed bits
 			 * (PG_young, see mm_page_fold_young); nothing here can
 			 * make the process an OOM victim */
-			unsigned long s = v;
-			while (++v < end && entry_present(mm->pte[v]))
-				;
+			unsigned long s = v++;
+			v = present_run_end(mm->pte, v, end);
 			mm_young_set(mm, s, v);
 			v--;
 			continue;
