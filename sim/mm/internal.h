@@ -52,6 +52,15 @@ void change_pageblock_range(struct pglist_data *pgdat, unsigned long pfn, unsign
 void free_one_page(struct zone *zone, unsigned long pfn, unsigned order, int mt);
 void free_boot_page(struct zone *zone, unsigned long pfn, unsigned order, int mt);
 
+/* prefetch a struct page for writing (no effect on the model: the hot
+ * per-page loops are bound by cache misses on mem_map, and prefetching a
+ * few pages ahead overlaps them); PFN_NONE is ignored */
+static inline void prefetch_pfn(const struct pglist_data *pgdat, uint32_t pfn)
+{
+	if (pfn != PFN_NONE)
+		__builtin_prefetch(&pgdat->mem_map[pfn], 1);
+}
+
 /* sentinel list helpers (mm_init.c lays the sentinels out) */
 static inline bool list_empty_pfn(const struct pglist_data *pgdat, uint32_t head)
 {
@@ -81,6 +90,47 @@ bool unreserve_highatomic_pageblock(struct pglist_data *pgdat, int migratetype,
                                     enum zone_type highest_zoneidx, bool force);
 bool boost_watermark(struct zone *zone);
 
+
+/* ---- the ptes' accessed bits (memory.c) ----
+ *
+ * PG_young is "the accessed bit of the pte mapping it".  mm_access() sets
+ * it for every present page it touches (about 2 G times in a 16-job kernel
+ * build), and doing that on the struct page costs a cache miss per touch.
+ * So the bit is kept where the hardware keeps it, in the page table: one
+ * bit per virtual page in mm->young, set by a sequential pass over the
+ * ptes.  A page's PG_young is then the OR of its own flag and the bits of
+ * the ptes that map it; the few readers (reclaim's folio_referenced, the
+ * split of a THP) call mm_page_fold_young() first, which moves the pte
+ * bits into PG_young and clears them.  Results are the same as setting
+ * PG_young on every touch.  Invariant: a bit is set only for a present
+ * pte (they are cleared where a pte stops being present). */
+static inline bool mm_young_test_clear(struct mm_struct *mm, unsigned long v, unsigned long n)
+{
+	bool any = false;
+
+	if (n == 1) {
+		uint64_t bit = 1ull << (v % 64);
+		any = mm->young[v / 64] & bit;
+		mm->young[v / 64] &= ~bit;
+		return any;
+	}
+	for (unsigned long i = v; i < v + n; i++) {     /* n: a THP, 64-aligned */
+		any |= mm->young[i / 64] != 0;
+		mm->young[i / 64] = 0;
+		i += 63;
+	}
+	return any;
+}
+static inline void mm_page_fold_young(struct pglist_data *pgdat, struct page *p)
+{
+	struct mm_struct *mm;
+
+	if (p->owner != PGOWN_ANON || !p->mapcount || p->mapping >= pgdat->nr_mms ||
+	    !(mm = pgdat->mms[p->mapping]))
+		return;
+	if (mm_young_test_clear(mm, p->index, PageHead(p) ? 1ul << page_order(p) : 1))
+		SetPageFlag(p, PG_young);
+}
 
 /* ---- LRU lists (swap.c) ---- */
 static inline enum lru_list page_lru_base(const struct page *p)

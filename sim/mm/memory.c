@@ -117,8 +117,10 @@ unsigned long mm_grow(struct mm_struct *mm, unsigned long nr)
 		mm->pte = realloc(mm->pte, cap * sizeof(uint32_t));
 		mm->pgtables = realloc(mm->pgtables, tables * sizeof(uint32_t));
 		mm->pmd_flags = realloc(mm->pmd_flags, tables);
-		if (!mm->pte || !mm->pgtables || !mm->pmd_flags)
+		mm->young = realloc(mm->young, cap / 64 * sizeof(uint64_t));
+		if (!mm->pte || !mm->pgtables || !mm->pmd_flags || !mm->young)
 			abort();
+		memset(mm->young + mm->cap_vpages / 64, 0, (cap - mm->cap_vpages) / 64 * sizeof(uint64_t));
 		memset(mm->pte + mm->cap_vpages, 0, (cap - mm->cap_vpages) * sizeof(uint32_t));
 		memset(mm->pgtables + old_tables, 0, (tables - old_tables) * sizeof(uint32_t));
 		memset(mm->pmd_flags + old_tables, 0, tables - old_tables);
@@ -274,7 +276,7 @@ void split_huge_page(struct pglist_data *pgdat, unsigned long head)
 {
 	struct page *h = &pgdat->mem_map[head];
 	struct mm_struct *mm = pgdat->mms[h->mapping];
-	uint32_t keep = h->flags & ((1u << PG_active) | (1u << PG_referenced) | (1u << PG_young) |
+	uint32_t keep = (mm_page_fold_young(pgdat, h), h->flags) & ((1u << PG_active) | (1u << PG_referenced) | (1u << PG_young) |
 	                            (1u << PG_swapbacked) | (1u << PG_workingset) | PAGE_ZONE_MASK);
 	bool on_lru = PageLRU(h);
 
@@ -317,10 +319,47 @@ static void zap_huge_pmd(struct pglist_data *pgdat, struct mm_ctx *ctx, struct m
 	__free_pages(pgdat, ctx, &pgdat->mem_map[head], HPAGE_PMD_ORDER);
 	for (unsigned long i = 0; i < PTRS_PER_PTE; i++)
 		mm->pte[base + i] = 0;
+	mm_young_test_clear(mm, base, PTRS_PER_PTE);
 	mm->pmd_flags[pmd] &= (uint8_t)~PMD_TRANS_HUGE;
 	mm->rss_anon -= PTRS_PER_PTE;
 	mod_node_page_state(pgdat, NR_ANON_MAPPED, -(long)PTRS_PER_PTE);
 	mod_node_page_state(pgdat, NR_ANON_THPS, -1);
+}
+
+/* the first vpage in [v, end) whose pte is not present (end if none):
+ * eight ptes at a time (present: the top two bits are 01) */
+static unsigned long present_run_end(const uint32_t *pte, unsigned long v, unsigned long end)
+{
+	const uint64_t mask = 0xc0000000c0000000ull, want = 0x4000000040000000ull;
+
+	for (; v + 8 <= end; v += 8) {
+		uint64_t a, b, c, d;
+		memcpy(&a, pte + v, 8);
+		memcpy(&b, pte + v + 2, 8);
+		memcpy(&c, pte + v + 4, 8);
+		memcpy(&d, pte + v + 6, 8);
+		if (((a & mask) ^ want) | ((b & mask) ^ want) | ((c & mask) ^ want) | ((d & mask) ^ want))
+			break;
+	}
+	while (v < end && entry_present(pte[v]))
+		v++;
+	return v;
+}
+
+/* set the accessed bits of vpages [s, e), a word at a time */
+static void mm_young_set(struct mm_struct *mm, unsigned long s, unsigned long e)
+{
+	uint64_t *w = mm->young;
+
+	if (s / 64 == (e - 1) / 64) {
+		w[s / 64] |= (~0ull >> (64 - (e - s))) << (s % 64);
+		return;
+	}
+	w[s / 64] |= ~0ull << (s % 64);
+	for (unsigned long i = s / 64 + 1; i < e / 64; i++)
+		w[i] = ~0ull;
+	if (e % 64)
+		w[e / 64] |= ~0ull >> (64 - e % 64);
 }
 
 int mm_access(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm,
@@ -329,17 +368,22 @@ int mm_access(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *m
 	(void)write;
 	if (pgdat->swap.wb_len)
 		swap_writeback_complete(pgdat, false);
-	for (unsigned long v = vpage; v < vpage + nr && v < mm->nr_vpages; v++) {
+	unsigned long end = vpage + nr < mm->nr_vpages ? vpage + nr : mm->nr_vpages;
+
+	for (unsigned long v = vpage; v < end; v++) {
 		uint32_t e = mm->pte[v];
 		struct page *p;
 
 		if (mm->oom_victim)
 			return -1;
 		if (entry_present(e)) {
-			p = &pgdat->mem_map[entry_pfn(e)];
-			if (PageTail(p))
-				p = &pgdat->mem_map[p->next];
-			SetPageFlag(p, PG_young);
+			/* a run of present pages: set their ptes' accessed bits
+			 * (PG_young, see mm_page_fold_young); nothing here can
+			 * make the process an OOM victim */
+			unsigned long s = v++;
+			v = present_run_end(mm->pte, v, end);
+			mm_young_set(mm, s, v);
+			v--;
 			continue;
 		}
 		if (!e && v % PTRS_PER_PTE == 0 && thp_fault_allowed(pgdat, mm, v / PTRS_PER_PTE)) {
@@ -406,6 +450,7 @@ bool try_to_swap_out(struct pglist_data *pgdat, unsigned long pfn)
 		return false;
 	swap_set_shadow(pgdat, slot, workingset_eviction(pgdat, pfn));
 	mm->pte[p->index] = ENTRY_NONRES | slot;
+	mm->young[p->index / 64] &= ~(1ull << (p->index % 64));     /* PG_young is cleared below */
 	mm->rss_anon--;
 	mm->swapents++;
 	mod_node_page_state(pgdat, NR_ANON_MAPPED, -1);
@@ -422,12 +467,24 @@ bool try_to_swap_out(struct pglist_data *pgdat, unsigned long pfn)
 
 /* zap_pte_range() over [start, end): a THP mapped by a pmd goes whole
  * (zap_huge_pmd) when the range covers it, and is split first when not */
+#define ZAP_PREFETCH 16
 static void zap_range(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm,
                       unsigned long start, unsigned long end)
 {
 	for (unsigned long v = start; v < end; v++) {
 		uint32_t e = mm->pte[v];
 		unsigned long pmd = v / PTRS_PER_PTE;
+
+		/* prefetch the struct page ZAP_PREFETCH ptes ahead, and the LRU
+		 * neighbours of the one half as far (loaded by now), which
+		 * lruvec_del_page will write */
+		if (v + ZAP_PREFETCH < end && entry_present(mm->pte[v + ZAP_PREFETCH]))
+			prefetch_pfn(pgdat, entry_pfn(mm->pte[v + ZAP_PREFETCH]));
+		if (v + ZAP_PREFETCH / 2 < end && entry_present(mm->pte[v + ZAP_PREFETCH / 2])) {
+			const struct page *n = &pgdat->mem_map[entry_pfn(mm->pte[v + ZAP_PREFETCH / 2])];
+			prefetch_pfn(pgdat, n->prev);
+			prefetch_pfn(pgdat, n->next);
+		}
 
 		if (mm->pmd_flags[pmd] & PMD_TRANS_HUGE) {
 			unsigned long base = pmd * PTRS_PER_PTE;
@@ -461,6 +518,7 @@ static void zap_range(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_s
 			mm->swapents--;
 		}
 		mm->pte[v] = 0;
+		mm->young[v / 64] &= ~(1ull << (v % 64));
 	}
 }
 
@@ -512,5 +570,6 @@ void mmput(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm)
 	free(mm->pte);
 	free(mm->pgtables);
 	free(mm->pmd_flags);
+	free(mm->young);
 	free(mm);
 }

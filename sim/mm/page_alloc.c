@@ -241,10 +241,13 @@ static inline unsigned pindex_to_order(unsigned pindex)
 	return pindex == NR_LOWORDER_PCP_LISTS ? pageblock_order : pindex / MIGRATE_PCPTYPES;
 }
 
+#define PCP_PREFETCH 8
 static void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_pages *pcp, int pindex)
 {
 	struct pglist_data *pgdat = zone->zone_pgdat;
 	int min_pindex = 0, max_pindex = NR_PCP_LISTS - 1;
+	uint32_t ahead;
+	int nr_ahead;
 
 	if (count > pcp->count)
 		count = pcp->count;
@@ -266,10 +269,23 @@ static void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_page
 				min_pindex++;
 		}
 		order = pindex_to_order((unsigned)pindex);
+		ahead = pgdat->mem_map[head].prev;
+		nr_ahead = 0;
 		do {
 			uint32_t pfn = pgdat->mem_map[head].prev;       /* list_last_entry */
 			struct page *page = &pgdat->mem_map[pfn];
 			int mt = (int)page->private;                     /* get_pcppage_migratetype */
+
+			/* prefetch_buddy(), as the kernel does: the buddies of
+			 * the next pages to go, a few pages ahead (the pcp list
+			 * is not changed by __free_one_page) */
+			for (; nr_ahead < PCP_PREFETCH && ahead != head; nr_ahead++) {
+				uint32_t buddy = ahead ^ (1u << order);
+				if (buddy < pgdat->node_spanned_pages)
+					prefetch_pfn(pgdat, buddy);
+				ahead = pgdat->mem_map[ahead].prev;
+			}
+			nr_ahead--;
 
 			list_del_pfn(pgdat, pfn);
 			ClearPageFlag(page, PG_pcp);
@@ -393,6 +409,14 @@ static unsigned long __rmqueue_smallest(struct zone *zone, unsigned order, int m
 		if (pfn == PFN_NONE)
 			continue;
 		del_page_from_free_list(zone, pfn, o);
+		{
+			/* the next allocation from this list writes the
+			 * successor of its new first page: prefetch it */
+			const struct page *m = zone->zone_pgdat->mem_map;
+			uint32_t h = zone->free_area[o].free_list[mt], f = m[h].next;
+			if (f != h)
+				prefetch_pfn(zone->zone_pgdat, m[f].next);
+		}
 		expand(zone, pfn, order, o, mt);
 		zone->zone_pgdat->mem_map[pfn].private = (uint32_t)mt;   /* set_pcppage_migratetype */
 		return pfn;
@@ -731,6 +755,10 @@ static unsigned long rmqueue_pcplist(struct zone *zone, unsigned cpu, unsigned o
 	}
 	pfn = pgdat->mem_map[list].next;
 	list_del_pfn(pgdat, pfn);
+	/* the next allocation from this list writes the successor of its
+	 * new first page: prefetch it (no effect on the model) */
+	if (pgdat->mem_map[list].next != list)
+		prefetch_pfn(pgdat, pgdat->mem_map[pgdat->mem_map[list].next].next);
 	ClearPageFlag(&pgdat->mem_map[pfn], PG_pcp);
 	pcp->count -= 1 << order;
 	return pfn;

@@ -78,9 +78,12 @@ static bool inactive_is_low(const struct pglist_data *pgdat, enum lru_list inact
 }
 
 /* folio_check_references() */
-static enum page_references page_check_references(struct page *p)
+static enum page_references page_check_references(struct pglist_data *pgdat, struct page *p)
 {
-	bool referenced_ptes = test_clear(p, PG_young);
+	bool referenced_ptes;
+
+	mm_page_fold_young(pgdat, p);
+	referenced_ptes = test_clear(p, PG_young);
 	bool referenced_page = test_clear(p, PG_referenced);
 
 	if (referenced_ptes) {
@@ -120,6 +123,10 @@ static uint32_t isolate_lru_page(struct pglist_data *pgdat, enum lru_list lru, s
 	if (pfn == head)
 		return LRU_EMPTY;
 	lruvec_del_page(pgdat, pfn);
+	/* the next isolation from this list writes the predecessor of its
+	 * new tail: prefetch it (no effect on the model) */
+	if (pgdat->mem_map[head].prev != head)
+		prefetch_pfn(pgdat, pgdat->mem_map[pgdat->mem_map[head].prev].prev);
 	if (page_zonenum(&pgdat->mem_map[pfn]) > sc->reclaim_idx) {
 		lruvec_add_page(pgdat, pfn, false);
 		return LRU_SKIPPED;
@@ -146,7 +153,7 @@ static unsigned long shrink_inactive_list(struct pglist_data *pgdat, unsigned lo
 			continue;
 		p = &pgdat->mem_map[pfn];
 		nr_taken++;
-		ref = page_check_references(p);
+		ref = page_check_references(pgdat, p);
 		if (ref == PAGEREF_ACTIVATE) {
 			putback(pgdat, pfn, true);
 			continue;
@@ -235,6 +242,7 @@ static void shrink_active_list(struct pglist_data *pgdat, unsigned long nr_to_sc
 		nr_taken++;
 		/* folio_referenced() clears the accessed bits; only executable
 		 * file pages stay active for it (none are mapped here) */
+		mm_page_fold_young(pgdat, p);       /* clears the pte bits */
 		ClearPageFlag(p, PG_young);
 		ClearPageFlag(p, PG_active);
 		SetPageFlag(p, PG_workingset);

@@ -52,6 +52,7 @@ struct mm_struct {
 	unsigned long nr_vpages, cap_vpages;
 	uint32_t *pgtables;                /* page-table page per PTRS_PER_PTE vpages (pfn + 1; 0: none) */
 	uint8_t *pmd_flags;                /* per PTRS_PER_PTE vpages: PMD_* */
+	uint64_t *young;                   /* per vpage, one bit: the pte's accessed bit (see mm_page_fold_young) */
 	unsigned long nr_pgtables;
 	unsigned long rss_anon;            /* present anon pages */
 	unsigned long swapents;            /* swapped-out pages */
