@@ -11,6 +11,7 @@
  * Only runs with status 'ok' count.  docs/schema.md lists the formulas.
  */
 #include <ctype.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -315,6 +316,17 @@ static int no_runs(struct compare *c, const char *by, const char *where)
 	return -1;
 }
 
+/* mmsim/policy.h's registry (not included: its vmstat enums would clash
+ * with this file's row names): the first policy is the default baseline */
+const char *mm_policy_names(void);
+
+static bool is_first_policy(const char *key)
+{
+	const char *names = mm_policy_names();
+	size_t n = strcspn(names, ",");
+	return strlen(key) == n && !strncmp(key, names, n);
+}
+
 /* the baseline first, the others in their (sorted) order */
 static int order_columns(struct compare *c, const char *by, const char *baseline)
 {
@@ -322,7 +334,7 @@ static int order_columns(struct compare *c, const char *by, const char *baseline
 	struct column tmp;
 
 	for (b = 0; b < c->nr_col; b++)
-		if (!strcmp(c->col[b].key, baseline ? baseline : "vanilla"))
+		if (baseline ? !strcmp(c->col[b].key, baseline) : is_first_policy(c->col[b].key))
 			break;
 	if (b == c->nr_col && !baseline)
 		b = 0;

@@ -36,6 +36,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include "kbuild.h"
+#include "mmsim/parse.h"
 #include "mmsim/slab.h"
 
 /* fixed shapes of the tree's file sizes (lognormal sigmas) */
@@ -163,19 +164,6 @@ static const struct param_desc kbuild_params[] = {
 
 /* ------------------------------------------------------------ parameters */
 
-static int parse_double(const char *s, double lo, double hi, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v >= lo && v <= hi))
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static int parse_uint(const char *s, unsigned long lo, unsigned long hi, unsigned *out)
 {
 	char *end;
@@ -191,29 +179,12 @@ static int parse_uint(const char *s, unsigned long lo, unsigned long hi, unsigne
 	return 0;
 }
 
+/* a size in bytes, as pages (rounded up), at most 16 TiB */
 static int parse_pages(const char *s, unsigned long *pages)
 {
-	char *end;
-	unsigned long long v;
+	uint64_t v;
 
-	errno = 0;
-	if (!*s || *s == '-')
-		return -1;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s)
-		return -1;
-	switch (*end) {
-	case 'K': case 'k': v <<= 10; end++; break;
-	case 'M': case 'm': v <<= 20; end++; break;
-	case 'G': case 'g': v <<= 30; end++; break;
-	case 0: break;
-	default: return -1;
-	}
-	if (*end == 'i')
-		end++;
-	if (*end == 'B')
-		end++;
-	if (*end || v > (1ull << 44))
+	if (mmsim_parse_size(s, &v) || v > (1ull << 44))
 		return -1;
 	*pages = (unsigned long)((v + PAGE_SIZE - 1) / PAGE_SIZE);
 	return 0;
@@ -239,51 +210,51 @@ static int kb_set_param(struct workload *w, const char *key, const char *value, 
 		bad = parse_uint(value, 1, 1000000, &kb->units);
 	} else if (!strcmp(key, "scale")) {
 		expect = "a fraction in (0, 1]";
-		bad = parse_double(value, 0, 1, &kb->scale) || kb->scale <= 0;
+		bad = mmsim_parse_double(value, 0, 1, &kb->scale) || kb->scale <= 0;
 	} else if (!strcmp(key, "user_time_mean")) {
 		expect = "seconds in (0, 1e4]";
-		bad = parse_double(value, 0, 1e4, &d) || d <= 0;
+		bad = mmsim_parse_double(value, 0, 1e4, &d) || d <= 0;
 		kb->user_mean = d * 1e9;
 	} else if (!strcmp(key, "user_time_sigma")) {
 		expect = "0..3";
-		bad = parse_double(value, 0, 3, &kb->user_sigma);
+		bad = mmsim_parse_double(value, 0, 3, &kb->user_sigma);
 	} else if (!strcmp(key, "rss_mean")) {
 		expect = "a size of at least 4K";
 		bad = parse_pages(value, &pages) || !pages;
 		kb->rss_mean = (double)pages;
 	} else if (!strcmp(key, "rss_sigma")) {
 		expect = "0..3";
-		bad = parse_double(value, 0, 3, &kb->rss_sigma);
+		bad = mmsim_parse_double(value, 0, 3, &kb->rss_sigma);
 	} else if (!strcmp(key, "rss_time_corr")) {
 		expect = "-1..1";
-		bad = parse_double(value, -1, 1, &kb->rss_corr);
+		bad = mmsim_parse_double(value, -1, 1, &kb->rss_corr);
 	} else if (!strcmp(key, "ramp_min")) {
 		expect = "a fraction in (0, 1]";
-		bad = parse_double(value, 0, 1, &kb->ramp_min) || kb->ramp_min <= 0;
+		bad = mmsim_parse_double(value, 0, 1, &kb->ramp_min) || kb->ramp_min <= 0;
 	} else if (!strcmp(key, "touch")) {
 		expect = "a fraction in [0, 1]";
-		bad = parse_double(value, 0, 1, &kb->touch);
+		bad = mmsim_parse_double(value, 0, 1, &kb->touch);
 	} else if (!strcmp(key, "parse_fraction")) {
 		expect = "a fraction in [0, 1]";
-		bad = parse_double(value, 0, 1, &kb->parse_fraction);
+		bad = mmsim_parse_double(value, 0, 1, &kb->parse_fraction);
 	} else if (!strcmp(key, "headers")) {
 		expect = "1..1000000";
 		bad = parse_uint(value, 1, 1000000, &kb->headers);
 	} else if (!strcmp(key, "header_kib")) {
 		expect = "KiB in (0, 1e6]";
-		bad = parse_double(value, 0, 1e6, &kb->header_kib) || kb->header_kib <= 0;
+		bad = mmsim_parse_double(value, 0, 1e6, &kb->header_kib) || kb->header_kib <= 0;
 	} else if (!strcmp(key, "headers_per_unit")) {
 		expect = "0..1000000";
-		bad = parse_double(value, 0, 1e6, &kb->headers_per_unit);
+		bad = mmsim_parse_double(value, 0, 1e6, &kb->headers_per_unit);
 	} else if (!strcmp(key, "zipf")) {
 		expect = "0..10";
-		bad = parse_double(value, 0, 10, &kb->zipf);
+		bad = mmsim_parse_double(value, 0, 10, &kb->zipf);
 	} else if (!strcmp(key, "source_kib")) {
 		expect = "KiB in (0, 1e6]";
-		bad = parse_double(value, 0, 1e6, &kb->source_kib) || kb->source_kib <= 0;
+		bad = mmsim_parse_double(value, 0, 1e6, &kb->source_kib) || kb->source_kib <= 0;
 	} else if (!strcmp(key, "object_kib")) {
 		expect = "KiB in (0, 1e6]";
-		bad = parse_double(value, 0, 1e6, &kb->object_kib) || kb->object_kib <= 0;
+		bad = mmsim_parse_double(value, 0, 1e6, &kb->object_kib) || kb->object_kib <= 0;
 	} else if (!strcmp(key, "vmas")) {
 		expect = "0..65536";
 		bad = parse_uint(value, 0, 65536, &kb->vmas);
@@ -292,24 +263,24 @@ static int kb_set_param(struct workload *w, const char *key, const char *value, 
 		bad = parse_pages(value, &kb->make_rss);
 	} else if (!strcmp(key, "make_target_ms")) {
 		expect = "milliseconds 0..1e6";
-		bad = parse_double(value, 0, 1e6, &d);
+		bad = mmsim_parse_double(value, 0, 1e6, &d);
 		kb->make_target_ns = d * 1e6;
 	} else if (!strcmp(key, "poll")) {
 		expect = "seconds in (0, 10]";
-		bad = parse_double(value, 0, 10, &kb->poll) || kb->poll <= 0;
+		bad = mmsim_parse_double(value, 0, 10, &kb->poll) || kb->poll <= 0;
 	} else if (!strcmp(key, "archives")) {
 		expect = "0..100000";
 		bad = parse_uint(value, 0, 100000, &kb->archives);
 	} else if (!strcmp(key, "ar_time")) {
 		expect = "seconds 0..1e4";
-		bad = parse_double(value, 0, 1e4, &d);
+		bad = mmsim_parse_double(value, 0, 1e4, &d);
 		kb->ar_ns = d * 1e9;
 	} else if (!strcmp(key, "ar_rss")) {
 		expect = "a size";
 		bad = parse_pages(value, &kb->ar_rss);
 	} else if (!strcmp(key, "link_time")) {
 		expect = "seconds 0..1e5";
-		bad = parse_double(value, 0, 1e5, &d);
+		bad = mmsim_parse_double(value, 0, 1e5, &d);
 		kb->link_ns = d * 1e9;
 	} else if (!strcmp(key, "link_rss")) {
 		expect = "a size";
@@ -319,7 +290,7 @@ static int kb_set_param(struct workload *w, const char *key, const char *value, 
 		bad = parse_pages(value, &kb->vmlinux_pages);
 	} else if (!strcmp(key, "tree_files")) {
 		expect = "an integer 0..10000000";
-		bad = parse_double(value, 0, 1e7, &d) || d != (unsigned)d;
+		bad = mmsim_parse_double(value, 0, 1e7, &d) || d != (unsigned)d;
 		kb->tree_files = (unsigned)d;
 	} else {
 		snprintf(err, errlen, "unknown parameter '%s' of workload kbuild", key);

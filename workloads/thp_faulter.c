@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "mmsim/parse.h"
 #include "workload.h"
 
 struct thp_faulter {
@@ -36,42 +37,12 @@ static const struct param_desc thp_faulter_params[] = {
 	{ NULL, NULL, NULL },
 };
 
-static int parse_double(const char *s, double lo, double hi, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v >= lo && v <= hi))
-		return -1;
-	*out = v;
-	return 0;
-}
-
+/* a size in bytes, as pages (rounded down) */
 static int parse_bytes(const char *s, unsigned long *pages)
 {
-	char *end;
-	unsigned long long v;
+	uint64_t v;
 
-	errno = 0;
-	if (!*s || *s == '-')
-		return -1;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s)
-		return -1;
-	switch (*end) {
-	case 'K': case 'k': v <<= 10; end++; break;
-	case 'M': case 'm': v <<= 20; end++; break;
-	case 'G': case 'g': v <<= 30; end++; break;
-	case 0: break;
-	default: return -1;
-	}
-	if (*end == 'i')
-		end++;
-	if (*end == 'B')
-		end++;
-	if (*end)
+	if (mmsim_parse_size(s, &v))
 		return -1;
 	*pages = (unsigned long)(v / PAGE_SIZE);
 	return 0;
@@ -85,11 +56,11 @@ static int tf_set_param(struct workload *w, const char *key, const char *value, 
 	if (!strcmp(key, "region"))
 		bad = parse_bytes(value, &f->region) || f->region < PTRS_PER_PTE;
 	else if (!strcmp(key, "hold"))
-		bad = parse_double(value, 0, 1e6, &f->hold);
+		bad = mmsim_parse_double(value, 0, 1e6, &f->hold);
 	else if (!strcmp(key, "pause"))
-		bad = parse_double(value, 0, 1e6, &f->pause);
+		bad = mmsim_parse_double(value, 0, 1e6, &f->pause);
 	else if (!strcmp(key, "touch_ns"))
-		bad = parse_double(value, 0, 1e9, &f->touch_ns);
+		bad = mmsim_parse_double(value, 0, 1e9, &f->touch_ns);
 	else {
 		snprintf(err, errlen, "unknown parameter '%s' of workload thp_faulter", key);
 		return -1;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "mmsim/parse.h"
 #include "mmsim/scenario.h"
 
 void error(const char *fmt, ...)
@@ -36,32 +37,7 @@ int parse_ulong(const char *s, unsigned long *out)
 
 int parse_size(const char *s, uint64_t *out)
 {
-	char *end;
-	unsigned long long v;
-	unsigned shift = 0;
-
-	if (!*s || *s == '-' || *s == '+')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s)
-		return -1;
-	switch (*end) {
-	case 0: break;
-	case 'K': case 'k': shift = 10; end++; break;
-	case 'M': case 'm': shift = 20; end++; break;
-	case 'G': case 'g': shift = 30; end++; break;
-	case 'T': case 't': shift = 40; end++; break;
-	default: return -1;
-	}
-	if (*end == 'i' && shift)
-		end++;
-	if (*end == 'B' && shift)
-		end++;
-	if (*end || (shift && v > (~0ull >> shift)))
-		return -1;
-	*out = v << shift;
-	return 0;
+	return mmsim_parse_size(s, out);
 }
 
 void machine_opts_defaults(struct machine_opts *m)

@@ -18,6 +18,7 @@
 #include <ini.h>
 #include "mmsim/mm.h"
 #include "mmsim/policy.h"
+#include "mmsim/parse.h"
 #include "mmsim/scenario.h"
 #include "workload.h"
 
@@ -264,36 +265,6 @@ static int parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
-static int parse_bytes(const char *s, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-	unsigned shift = 0;
-
-	if (!*s || *s == '-' || *s == '+')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s)
-		return -1;
-	switch (*end) {
-	case 0: break;
-	case 'K': case 'k': shift = 10; end++; break;
-	case 'M': case 'm': shift = 20; end++; break;
-	case 'G': case 'g': shift = 30; end++; break;
-	case 'T': case 't': shift = 40; end++; break;
-	default: return -1;
-	}
-	if (*end == 'i' && shift)
-		end++;
-	if (*end == 'B' && shift)
-		end++;
-	if (*end || (shift && v > (~0ull >> shift)))
-		return -1;
-	*out = v << shift;
-	return 0;
-}
-
 static int parse_dbl(const char *s, double *out)
 {
 	char *end;
@@ -378,7 +349,7 @@ static int parse_value(const struct key_desc *d, const char *v, struct scenario_
 
 	switch (d->kind) {
 	case K_SIZE:
-		if (parse_bytes(v, &u) || (d->lo > 0 && (double)u < d->lo)) {
+		if (mmsim_parse_size(v, &u) || (d->lo > 0 && (double)u < d->lo)) {
 			msg(err, errlen, "'%s' is not a size (e.g. 2G, 512M)", v);
 			return -1;
 		}
