@@ -460,6 +460,8 @@ static int plot_blocks(struct plot_ctx *c)
 	struct series s;
 	sqlite3_stmt *st = prepare(c, blocks_sql);
 	int rc = 0, step, has_free = 0;
+	unsigned long free_policies = 0;        /* bit p: policy p has 'Free' rows */
+	char vars[512];
 
 	if (!st)
 		return sql_fail(c, "reading block_census");
@@ -485,6 +487,8 @@ static int plot_blocks(struct plot_ctx *c)
 		} else {
 			fprintf(f, "%.6g", sqlite3_column_double(st, 2));
 			has_free = 1;
+			if (p < 64)
+				free_policies |= 1ul << p;
 		}
 		fprintf(f, " %.6g %d\n", sqlite3_column_double(st, 3), sqlite3_column_int(st, 4));
 	}
@@ -502,7 +506,16 @@ static int plot_blocks(struct plot_ctx *c)
 	}
 	if (!has_free)
 		note("block_census has no 'Free' rows: blocks shows mixed blocks only");
-	return series_finish(c, &s, has_free ? "has_free = 1\n" : "has_free = 0\n");
+	/* the 1-based indices of the policies that have free blocks: the
+	 * others get no "free" line (not an empty one) */
+	{
+		size_t n = (size_t)snprintf(vars, sizeof(vars), "has_free = %d\nfree_policies = \"", has_free);
+		for (int p = 0; p < 64 && n < sizeof(vars) - 8; p++)
+			if (free_policies & (1ul << p))
+				n += (size_t)snprintf(vars + n, sizeof(vars) - n, "%s%d", n && vars[n - 1] != '"' ? " " : "", p + 1);
+		snprintf(vars + n, sizeof(vars) - n, "\"\n");
+	}
+	return series_finish(c, &s, vars);
 }
 
 /* -------------------------------------------------------- 3. pageblock map */
