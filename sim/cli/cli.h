@@ -39,6 +39,8 @@ void machine_shutdown(struct pglist_data *pgdat, struct mm_policy *policy);
 
 int parse_size(const char *s, uint64_t *out);
 int parse_ulong(const char *s, unsigned long *out);
+/* -j JOBS of sweep and reproduce: 1..1024, message printed on error */
+int parse_jobs(const char *s, unsigned long *jobs);
 void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #define MACHINE_OPTIONS_HELP \

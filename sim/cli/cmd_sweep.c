@@ -448,10 +448,8 @@ int cmd_sweep(int argc, char **argv)
 			sets[nr_sets++] = optarg;
 			break;
 		case 'j':
-			if (parse_ulong(optarg, &jobs) || jobs < 1 || jobs > 1024) {
-				error("-j: '%s' is not a number of jobs (1..1024)", optarg);
+			if (parse_jobs(optarg, &jobs))
 				return EXIT_USAGE;
-			}
 			break;
 		case 'o':
 			dir = optarg;

@@ -20,6 +20,15 @@ void error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+int parse_jobs(const char *s, unsigned long *jobs)
+{
+	if (parse_ulong(s, jobs) || *jobs < 1 || *jobs > 1024) {
+		error("-j: '%s' is not a number of jobs (1..1024)", s);
+		return -1;
+	}
+	return 0;
+}
+
 int parse_ulong(const char *s, unsigned long *out)
 {
 	char *end;

@@ -97,25 +97,12 @@ static void *grow(void *p, size_t *cap, size_t n, size_t size)
 	return p;
 }
 
-/* the counters now, as the sampler copies them */
-static void snapshot(const struct pglist_data *pgdat, struct sample *s)
-{
-	s->t = engine_now();
-	memcpy(s->vm_events, pgdat->vm_events, sizeof(s->vm_events));
-	memcpy(s->node_stat, pgdat->vm_node_stat, sizeof(s->node_stat));
-	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++) {
-		long sum = 0;
-		for (int z = 0; z < MAX_NR_ZONES; z++)
-			sum += pgdat->node_zones[z].vm_stat[i];
-		s->zone_stat[i] = sum;
-	}
-}
 
 static void close_window(struct run_state *r)
 {
 	if (r->window_closed)
 		return;
-	snapshot(&r->pgdat, &r->win_end);
+	sample_counters(&r->pgdat, &r->win_end);
 	r->window_closed = true;
 }
 
@@ -400,7 +387,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o)
 	}
 
 	/* the window opens before the first process runs */
-	snapshot(&r.pgdat, &r.win_start);
+	sample_counters(&r.pgdat, &r.win_start);
 	record_census(&r, engine_now());
 	if (c->sample_interval > 0)
 		record_freeblocks(&r, engine_now());

@@ -13,7 +13,6 @@
 void engine_take_sample(struct engine *e)
 {
 	const struct pglist_data *pgdat = e->pgdat;
-	struct sample *s;
 
 	if (e->nr_samples == e->cap_samples) {
 		size_t cap = e->cap_samples ? e->cap_samples * 2 : 256;
@@ -25,8 +24,12 @@ void engine_take_sample(struct engine *e)
 		e->samples = n;
 		e->cap_samples = cap;
 	}
-	s = &e->samples[e->nr_samples++];
-	s->t = simgrid_get_clock();
+	sample_counters(pgdat, &e->samples[e->nr_samples++]);
+}
+
+void sample_counters(const struct pglist_data *pgdat, struct sample *s)
+{
+	s->t = engine_now();
 	memcpy(s->vm_events, pgdat->vm_events, sizeof(s->vm_events));
 	memcpy(s->node_stat, pgdat->vm_node_stat, sizeof(s->node_stat));
 	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++) {

@@ -193,7 +193,7 @@ static void update_cached_migrate(struct compact_control *cc, unsigned long pfn)
 {
 	struct zone *zone = cc->zone;
 
-	pfn = pageblock_end_pfn(pfn - 1 < pfn ? pfn - 1 : pfn);
+	pfn = (pfn + pageblock_nr_pages - 1) & ~(unsigned long)(pageblock_nr_pages - 1);  /* align up */
 	if (cc->no_set_skip_hint)
 		return;
 	if (pfn > zone->compact_cached_migrate_pfn[0])

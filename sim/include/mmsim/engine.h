@@ -59,6 +59,9 @@ struct sample {
 	long zone_stat[NR_VM_ZONE_STAT_ITEMS];      /* summed over zones */
 };
 
+/* the counters now, as the sampler records them (zone counters summed) */
+void sample_counters(const struct pglist_data *pgdat, struct sample *s);
+
 struct engine {
 	struct pglist_data *pgdat;
 	struct engine_config cfg;
