@@ -277,6 +277,25 @@ static int write_results(struct results_db *db, struct run_state *r, const struc
 			if (results_add_metric(db, id, m[i].name, m[i].value))
 				return -1;
 	}
+	/* mm_page_alloc_extfrag, tallied over the whole run (a trace, not a
+	 * /proc counter): how often and from where allocations fell back */
+	{
+		const struct extfrag_stats *ef = &r->pgdat.extfrag;
+		char name[64];
+		if (results_add_metric(db, id, "extfrag_events", (double)ef->events) ||
+		    results_add_metric(db, id, "extfrag_fragmenting", (double)ef->fragmenting) ||
+		    results_add_metric(db, id, "extfrag_change_ownership", (double)ef->change_ownership))
+			return -1;
+		for (int a = 0; a < MIGRATE_TYPES; a++)
+			for (int f = 0; f < MIGRATE_TYPES; f++) {
+				if (!ef->by_type[a][f])
+					continue;
+				snprintf(name, sizeof(name), "extfrag_%s_from_%s", migratetype_names[a],
+				         migratetype_names[f]);
+				if (results_add_metric(db, id, name, (double)ef->by_type[a][f]))
+					return -1;
+			}
+	}
 	if (results_add_metric(db, id, "window_seconds", r->win_end.t - r->win_start.t) ||
 	    results_add_metric(db, id, "sim_seconds", rec->sim_seconds) ||
 	    results_add_metric(db, id, "sim_wall_ratio",
