@@ -44,6 +44,7 @@ static const char *const sample_names[] = {
 	"pgscan_kswapd", "pgscan_direct", "pgsteal_kswapd", "pgsteal_direct",
 	"allocstall_movable", "pswpout", "pswpin", "workingset_refault_file",
 	"nr_free_pages", "nr_free_free", "nr_anon_pages", "nr_file_pages",
+	"nr_slab_reclaimable", "nr_slab_unreclaimable", "nr_page_table_pages", "slabs_scanned",
 	NULL,
 };
 
@@ -405,15 +406,17 @@ int run_scenario(const struct scenario *s, const struct run_opts *o)
 		goto fail_engine;
 	}
 
-	/* the window opens before the first process runs */
-	sample_counters(&r.pgdat, &r.win_start);
-	record_census(&r, engine_now());
-	if (c->sample_interval > 0)
-		record_freeblocks(&r, engine_now());
+	/* the window opens before the first process runs, after start()
+	 * has set up the workloads' files (a warm start's page cache is the
+	 * machine's state before the experiment, not part of it) */
 	if (workload_set_start(&r.set, &r.e, &r.pgdat, c->seed, err, sizeof(err))) {
 		error("%s", err);
 		goto fail_engine;
 	}
+	sample_counters(&r.pgdat, &r.win_start);
+	record_census(&r, engine_now());
+	if (c->sample_interval > 0)
+		record_freeblocks(&r, engine_now());
 
 	if (c->duration > 0) {
 		engine_run(&r.e, c->duration);

@@ -92,6 +92,8 @@ static const struct key_desc keys[] = {
 	  K_INT, SYS(compaction_proactiveness), 0, 100, NULL, false, NULL },
 	{ "vm", "swappiness", "60", "vm.swappiness (anon vs file reclaim)",
 	  K_INT, SYS(swappiness), 0, 200, NULL, false, NULL },
+	{ "vm", "vfs_cache_pressure", "100", "vm.vfs_cache_pressure (dentry and inode reclaim)",
+	  K_INT, SYS(vfs_cache_pressure), 0, 10000, NULL, false, NULL },
 	{ "vm", "percpu_pagelist_high_fraction", "0", "vm.percpu_pagelist_high_fraction (0: default pcp high)",
 	  K_INT, SYS(percpu_pagelist_high_fraction), 0, 1 << 30, NULL, false, check_pcp_fraction },
 	{ "vm", "lowmem_reserve_ratio", "256 256 32 0", "vm.lowmem_reserve_ratio, one ratio per zone",

@@ -29,6 +29,8 @@ struct result {
 	double step_utime[MAX_STEPS];
 	long max_file_pages, max_pagetables, max_slab_unreclaimable, max_slab_reclaimable;
 	unsigned long check_failures;
+	long start_file_pages, start_free, start_high;     /* when the window opens */
+	unsigned long start_pgscan;
 	unsigned long vm_events[NR_VM_EVENT_ITEMS];
 };
 
@@ -95,6 +97,11 @@ static int child(void *arg)
 	workload_set_add(&set, w);
 	if (workload_set_start(&set, &e, &pgdat, sc->seed, r->err, sizeof(r->err)))
 		return 18;
+	r->start_file_pages = pgdat.vm_node_stat[NR_FILE_PAGES];
+	r->start_free = global_zone_page_state(&pgdat, NR_FREE_PAGES);
+	for (int z = 0; z < MAX_NR_ZONES; z++)
+		r->start_high += (long)high_wmark_pages(&pgdat.node_zones[z]);
+	r->start_pgscan = pgdat.vm_events[PGSCAN_KSWAPD] + pgdat.vm_events[PGSCAN_DIRECT];
 	r->t = engine_run(&e, 0);
 	kbuild_get_stats(w, &r->stats);
 	for (unsigned i = 0; i < MAX_STEPS && i < r->stats.units + r->stats.archives + 1; i++)
@@ -215,6 +222,38 @@ static void test_seed_decides_jobs(void **state)
 		assert_true(fabs(ra.step_utime[i] - a[i].user_ns) < 1.0);
 }
 
+/* cache = warm: the tree is in the page cache when make starts, read
+ * before the window without reclaim, and free memory is left at twice
+ * the high watermarks or more; a cold start has nothing cached.  A warm
+ * build reads less from disk than a cold one. */
+static void test_warm_start(void **state)
+{
+	static const char *const warm[] = { "scale", "0.02", "jobs", "2", "cache", "warm", NULL };
+	static const char *const warm_big[] = { "scale", "0.02", "jobs", "2", "cache", "warm",
+	                                        "tree_kib", "1024", NULL };
+	struct result cold, hot, big;
+	(void)state;
+
+	cold = *run("vanilla", 1, small_build);
+	hot = *run("vanilla", 1, warm);
+	assert_int_equal(cold.start_file_pages, 0);
+	/* at this scale the tree (1400 other files of 14 KiB, 54 sources,
+	 * 4000 headers of 8 KiB: about 55 MiB with the metadata) fits */
+	assert_true(hot.start_file_pages > 10000);
+	assert_true(hot.start_free >= 2 * hot.start_high);
+	assert_int_equal(hot.start_pgscan, 0);
+	/* a tree larger than memory (1400 files of 1 MiB): the fill stops
+	 * at the limit, most of the 1 GiB is page cache, nothing reclaimed */
+	big = *run("vanilla", 1, warm_big);
+	assert_true(big.start_file_pages > 150000);
+	assert_true(big.start_free >= 2 * big.start_high);
+	assert_int_equal(big.start_pgscan, 0);
+	assert_int_equal(big.stats.units_done, 54);
+	/* the same jobs ran */
+	assert_true(hot.stats.user_ns == cold.stats.user_ns);
+	assert_int_equal(hot.stats.units_done, 54);
+}
+
 /* bad values are refused with the key's name and what was expected */
 static void test_bad_params(void **state)
 {
@@ -228,6 +267,8 @@ static void test_bad_params(void **state)
 	assert_int_equal(workload_set_param(w, "rss_mean", "lots", err, sizeof(err)), -1);
 	assert_string_equal(err, "kbuild.rss_mean: bad value 'lots' (expected a size of at least 4K)");
 	assert_int_equal(workload_set_param(w, "scale", "0", err, sizeof(err)), -1);
+	assert_int_equal(workload_set_param(w, "cache", "lukewarm", err, sizeof(err)), -1);
+	assert_string_equal(err, "kbuild.cache: bad value 'lukewarm' (expected cold or warm)");
 	assert_int_equal(workload_set_param(w, "headers", "10", err, sizeof(err)), 0);
 	assert_int_equal(workload_validate(w, err, sizeof(err)), -1);
 	workload_destroy(w);
@@ -239,6 +280,7 @@ int main(void)
 		cmocka_unit_test(test_bad_params),
 		cmocka_unit_test(test_small_build),
 		cmocka_unit_test(test_seed_decides_jobs),
+		cmocka_unit_test(test_warm_start),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
