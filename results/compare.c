@@ -403,7 +403,8 @@ static void print_row(FILE *out, const struct compare *c, size_t r, int spread)
 		return;
 	fprintf(out, "%-*s", NAME_WIDTH, "  min..max");
 	for (size_t i = 0; i < c->nr_col; i++)
-		fprintf(out, "%s%10.2f ..%10.2f", i ? " " : "", c->col[i].min[r], c->col[i].max[r]);
+		/* " .. " keeps a space between seven-digit bounds */
+		fprintf(out, "%s%10.2f .. %9.2f", i ? " " : "", c->col[i].min[r], c->col[i].max[r]);
 	fputc('\n', out);
 }
 
