@@ -135,86 +135,110 @@ static uint32_t isolate_lru_page(struct pglist_data *pgdat, enum lru_list lru, s
 	return pfn;
 }
 
+/* folio_nr_pages(): a THP on the LRU is one entry of 512 pages */
+static inline unsigned long lru_nr_pages(const struct page *p)
+{
+	return PageHead(p) ? 1ul << page_order(p) : 1;
+}
+
+/*
+ * shrink_folio_list() for one isolated page: activate, keep, write out or
+ * free it.  Returns 1 if the page was freed.  A THP that has to be
+ * swapped is split first (no THP swap cluster in this model: add_to_swap()
+ * fails for the folio); split_folio_to_list() puts its tail pages on the
+ * list being reclaimed, so they are reclaimed in this same pass without
+ * being scanned again (their scan was counted with the THP's 512 pages):
+ * the caller's *tail is set to the first tail pfn.
+ */
+static unsigned long shrink_page(struct pglist_data *pgdat, unsigned long pfn, bool file,
+                                 struct scan_control *sc, unsigned long *nr_pageout,
+                                 unsigned long *tail)
+{
+	const struct mm_costs *c = &pgdat->costs;
+	struct page *p = &pgdat->mem_map[pfn];
+	enum page_references ref = page_check_references(pgdat, p);
+
+	if (ref == PAGEREF_ACTIVATE) {
+		putback(pgdat, pfn, true);
+		return 0;
+	}
+	if (ref == PAGEREF_KEEP) {
+		putback(pgdat, pfn, false);
+		return 0;
+	}
+	if (PageTest(p, PG_writeback)) {
+		/* still being written (a swap cache page mapped back before
+		 * its write ended): never a second write; mark it for
+		 * reclaim and activate it, as v6.2 does */
+		putback(pgdat, pfn, true);
+		return 0;
+	}
+	if (!file && !p->mapcount) {
+		/* a clean swap cache page whose write has completed (rotated
+		 * to the tail by end_page_writeback): drop it from the swap
+		 * cache and free it */
+		swap_cache_delete(pgdat, pfn);
+	} else if (!file) {
+		if (PageHead(p) && sc->may_swap && sc->may_unmap) {
+			split_huge_page(pgdat, pfn);
+			count_vm_events(pgdat, THP_SWPOUT_FALLBACK, 1);
+			*tail = pfn + 1;
+		}
+		/* add_to_swap(), try_to_unmap(), pageout(): the page stays
+		 * under writeback; once written it comes back to the tail of
+		 * this list and is freed then */
+		if (!sc->may_swap || !sc->may_unmap || !try_to_swap_out(pgdat, pfn)) {
+			putback(pgdat, pfn, true);
+			return 0;
+		}
+		sc->ctx->kernel_ns += c->unmap_ns + c->pageout_ns;
+		(*nr_pageout)++;
+		return 0;
+	} else if (PageTest(p, PG_dirty)) {
+		/* only kswapd writes file pages, and only those it met dirty
+		 * before; the others are marked and activated */
+		if (sc->kswapd && sc->may_writepage && PageTest(p, PG_reclaim)) {
+			ClearPageFlag(p, PG_reclaim);
+			file_page_written(pgdat, pfn);
+			mod_node_page_state(pgdat, NR_VMSCAN_WRITE, 1);
+			sc->ctx->kernel_ns += c->pageout_ns;
+			(*nr_pageout)++;
+			putback(pgdat, pfn, false);
+		} else {
+			SetPageFlag(p, PG_reclaim);
+			putback(pgdat, pfn, true);
+		}
+		return 0;
+	} else {
+		ClearPageFlag(p, PG_reclaim);
+		remove_mapping(pgdat, pfn);
+	}
+	__free_pages(pgdat, sc->ctx, p, 0);
+	return 1;
+}
+
+/* shrink_inactive_list(): isolate_lru_folios() takes pages from the tail
+ * until nr_to_scan pages are scanned, a THP counting its 512 (so one THP
+ * fills a SWAP_CLUSTER_MAX batch), then shrink_folio_list() */
 static unsigned long shrink_inactive_list(struct pglist_data *pgdat, unsigned long nr_to_scan,
                                           enum lru_list lru, struct scan_control *sc)
 {
 	bool file = is_file_lru(lru);
 	unsigned long nr_taken = 0, nr_reclaimed = 0, nr_pageout = 0;
-	const struct mm_costs *c = &pgdat->costs;
 
-	for (unsigned long i = 0; i < nr_to_scan; i++) {
+	while (nr_taken < nr_to_scan) {
 		uint32_t pfn = isolate_lru_page(pgdat, lru, sc);
-		struct page *p;
-		enum page_references ref;
+		unsigned long tail = 0;
 
 		if (pfn == LRU_EMPTY)
 			break;
 		if (pfn == LRU_SKIPPED)
 			continue;
-		p = &pgdat->mem_map[pfn];
-		nr_taken++;
-		ref = page_check_references(pgdat, p);
-		if (ref == PAGEREF_ACTIVATE) {
-			putback(pgdat, pfn, true);
-			continue;
-		}
-		if (ref == PAGEREF_KEEP) {
-			putback(pgdat, pfn, false);
-			continue;
-		}
-		if (PageTest(p, PG_writeback)) {
-			/* still being written (a swap cache page mapped back
-			 * before its write ended): never a second write; mark
-			 * it for reclaim and activate it, as v6.2 does */
-			putback(pgdat, pfn, true);
-			continue;
-		}
-		if (!file && !p->mapcount) {
-			/* a clean swap cache page whose write has completed
-			 * (rotated to the tail by end_page_writeback): drop it
-			 * from the swap cache and free it */
-			swap_cache_delete(pgdat, pfn);
-		} else if (!file) {
-			if (PageHead(p) && sc->may_swap && sc->may_unmap) {
-				/* no THP swap cluster in this model: add_to_swap()
-				 * fails for the folio, which is split; its tail
-				 * pages go to the list's tail, reclaimed next */
-				split_huge_page(pgdat, pfn);
-				count_vm_events(pgdat, THP_SWPOUT_FALLBACK, 1);
-				for (unsigned long t = 1; t < PTRS_PER_PTE; t++)
-					lruvec_add_page(pgdat, pfn + t, true);
-			}
-			/* add_to_swap(), try_to_unmap(), pageout(): the page
-			 * stays under writeback; once written it comes back to
-			 * the tail of this list and is freed then */
-			if (!sc->may_swap || !sc->may_unmap || !try_to_swap_out(pgdat, pfn)) {
-				putback(pgdat, pfn, true);
-				continue;
-			}
-			sc->ctx->kernel_ns += c->unmap_ns + c->pageout_ns;
-			nr_pageout++;
-			continue;
-		} else if (PageTest(p, PG_dirty)) {
-			/* only kswapd writes file pages, and only those it met
-			 * dirty before; the others are marked and activated */
-			if (sc->kswapd && sc->may_writepage && PageTest(p, PG_reclaim)) {
-				ClearPageFlag(p, PG_reclaim);
-				file_page_written(pgdat, pfn);
-				mod_node_page_state(pgdat, NR_VMSCAN_WRITE, 1);
-				sc->ctx->kernel_ns += c->pageout_ns;
-				nr_pageout++;
-				putback(pgdat, pfn, false);
-			} else {
-				SetPageFlag(p, PG_reclaim);
-				putback(pgdat, pfn, true);
-			}
-			continue;
-		} else {
-			ClearPageFlag(p, PG_reclaim);
-			remove_mapping(pgdat, pfn);
-		}
-		__free_pages(pgdat, sc->ctx, p, 0);
-		nr_reclaimed++;
+		nr_taken += lru_nr_pages(&pgdat->mem_map[pfn]);
+		nr_reclaimed += shrink_page(pgdat, pfn, file, sc, &nr_pageout, &tail);
+		/* a split THP's tails, on the list being reclaimed */
+		for (unsigned long t = 0; tail && t < PTRS_PER_PTE - 1; t++)
+			nr_reclaimed += shrink_page(pgdat, tail + t, file, sc, &nr_pageout, &(unsigned long){ 0 });
 	}
 	count_vm_events(pgdat, sc->kswapd ? PGSCAN_KSWAPD : PGSCAN_DIRECT, nr_taken);
 	count_vm_events(pgdat, file ? PGSCAN_FILE : PGSCAN_ANON, nr_taken);
@@ -230,7 +254,7 @@ static void shrink_active_list(struct pglist_data *pgdat, unsigned long nr_to_sc
 {
 	unsigned long nr_taken = 0;
 
-	for (unsigned long i = 0; i < nr_to_scan; i++) {
+	while (nr_taken < nr_to_scan) {
 		uint32_t pfn = isolate_lru_page(pgdat, lru, sc);
 		struct page *p;
 
@@ -239,7 +263,7 @@ static void shrink_active_list(struct pglist_data *pgdat, unsigned long nr_to_sc
 		if (pfn == LRU_SKIPPED)
 			continue;
 		p = &pgdat->mem_map[pfn];
-		nr_taken++;
+		nr_taken += lru_nr_pages(p);
 		/* folio_referenced() clears the accessed bits; only executable
 		 * file pages stay active for it (none are mapped here) */
 		mm_page_fold_young(pgdat, p);       /* clears the pte bits */

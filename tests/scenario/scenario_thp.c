@@ -264,7 +264,10 @@ static void test_idle_faults_succeed(void **state)
 	assert_true(EV(r, COMPACTSTALL) <= 1);
 	assert_compaction_consistent(r);
 	/* (c) no kcompactd work: nothing woke it, proactive compaction off */
-	assert_int_equal(EV(r, KCOMPACTD_WAKE), 0);
+	/* kswapd may wake it once or twice going to sleep after a THP's
+	 * wakeup; it then finds compaction unsuitable or the order already
+	 * there, and scans nothing */
+	assert_true(EV(r, KCOMPACTD_WAKE) <= 2);
 	assert_int_equal(EV(r, KCOMPACTD_MIGRATE_SCANNED), 0);
 	assert_int_equal(EV(r, KCOMPACTD_FREE_SCANNED), 0);
 	/* no reclaim either: the machine is idle */
@@ -346,8 +349,8 @@ static void test_build_fragments(void **state)
 	assert_true(a.t == r->t);
 }
 
-/* (c) without proactive compaction, and with nothing waking kcompactd,
- * all compaction is direct; with it, kcompactd scans */
+/* (c) without proactive compaction all compaction is direct here; with
+ * it, kcompactd scans */
 static void test_no_kcompactd_work(void **state)
 {
 	struct result *r;
@@ -358,7 +361,10 @@ static void test_no_kcompactd_work(void **state)
 	assert_true(r->kbuild.finished);
 	assert_true(EV(r, COMPACTSTALL) > 0);
 	assert_compaction_consistent(r);
-	assert_int_equal(EV(r, KCOMPACTD_WAKE), 0);
+	/* kswapd may wake it once or twice going to sleep after a THP's
+	 * wakeup; it then finds compaction unsuitable or the order already
+	 * there, and scans nothing */
+	assert_true(EV(r, KCOMPACTD_WAKE) <= 2);
 	assert_int_equal(EV(r, KCOMPACTD_MIGRATE_SCANNED), 0);
 	assert_int_equal(EV(r, KCOMPACTD_FREE_SCANNED), 0);
 	/* the same build with the default proactiveness (20) */

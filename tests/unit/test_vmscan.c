@@ -1,0 +1,80 @@
+/* test_vmscan.c - reclaim's accounting of transparent huge pages.
+ *
+ * A THP sits on the anon LRU as one entry of 512 pages.  v6.2's
+ * isolate_lru_folios() counts folio_nr_pages() against nr_to_scan and in
+ * pgscan, so one THP fills a SWAP_CLUSTER_MAX batch; shrink_folio_list()
+ * splits a THP it cannot swap whole and reclaims the tail pages in the
+ * same pass (split_folio_to_list()), without scanning them again.
+ */
+#include "testlib.h"
+
+#define BLOCKS 32
+#define THPS   8
+
+struct thp_machine {
+	struct machine *m;
+	struct mm_struct *mm;
+};
+
+/* a machine with swap and one process that faulted THPS huge pages */
+static void build(struct thp_machine *t)
+{
+	struct vm_sysctl s = tl_sysctl_nowmark();
+	struct pglist_data *pgdat;
+	char err[256];
+	unsigned long nr = THPS * PTRS_PER_PTE;
+
+	memset(t, 0, sizeof(*t));
+	t->m = tl_boot_dma32("vanilla", NULL, BLOCKS, &s);
+	pgdat = &t->m->pgdat;
+	pgdat->debug_check_interval = 0;
+	assert_int_equal(swap_setup(pgdat, 16384, 100e-6, 1e9, err, sizeof(err)), 0);
+	t->mm = mm_alloc(pgdat, &t->m->ctx);
+	assert_non_null(t->mm);
+	assert_int_equal(mm_mmap(t->mm, nr), 0);
+	mm_madvise_hugepage(t->mm, 0, nr);
+	assert_int_equal(mm_access(pgdat, &t->m->ctx, t->mm, 0, nr, true), 0);
+	assert_int_equal(pgdat->vm_events[THP_FAULT_ALLOC], THPS);
+	assert_int_equal(lruvec_lru_size(pgdat, LRU_INACTIVE_ANON) + lruvec_lru_size(pgdat, LRU_ACTIVE_ANON),
+	                 THPS * PTRS_PER_PTE);
+	assert_int_equal(check_pgdat(pgdat, "THPs faulted"), 0);
+}
+
+static void test_thp_counts_its_pages(void **state)
+{
+	struct thp_machine t;
+	struct pglist_data *pgdat;
+	unsigned long scanned, split;
+	(void)state;
+
+	build(&t);
+	pgdat = &t.m->pgdat;
+	/* direct reclaim until something is written out: the first passes
+	 * find the THPs young from their fault (kept, then referenced) */
+	for (int i = 0; i < 8 && !pgdat->vm_events[PSWPOUT]; i++)
+		try_to_free_pages(pgdat, &t.m->ctx, 0, GFP_KERNEL, ZONE_DMA32);
+	scanned = pgdat->vm_events[PGSCAN_DIRECT];
+	split = pgdat->vm_events[THP_SWPOUT_FALLBACK];
+	/* THPs were scanned as 512 pages each; the only order-0 pages
+	 * scanned are written-out tails back on the list (this machine has
+	 * no clock: a write completes at once), each of them freed */
+	assert_true(scanned > 0);
+	assert_true(pgdat->vm_events[PGSTEAL_DIRECT] > 0);
+	assert_int_equal((scanned - pgdat->vm_events[PGSTEAL_DIRECT]) % PTRS_PER_PTE, 0);
+	assert_int_equal(pgdat->vm_events[PGSCAN_ANON], scanned);
+	/* each THP split for swap had all its 512 pages written in the pass
+	 * that split it, and no more THPs were split than were scanned */
+	assert_true(split > 0);
+	assert_int_equal(pgdat->vm_events[PSWPOUT], split * PTRS_PER_PTE);
+	assert_int_equal(pgdat->vm_events[THP_SPLIT_PAGE], split);
+	assert_true(split * PTRS_PER_PTE <= scanned);
+	assert_int_equal(check_pgdat(pgdat, "after reclaim"), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_thp_counts_its_pages, tl_teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
