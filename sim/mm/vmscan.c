@@ -100,12 +100,14 @@ static enum page_references page_check_references(struct pglist_data *pgdat, str
 	return PAGEREF_RECLAIM;
 }
 
+static inline unsigned long lru_nr_pages(const struct page *p);
+
 static void putback(struct pglist_data *pgdat, unsigned long pfn, bool active)
 {
 	struct page *p = &pgdat->mem_map[pfn];
 	if (active) {
 		SetPageFlag(p, PG_active);
-		count_vm_events(pgdat, PGACTIVATE, 1);
+		count_vm_events(pgdat, PGACTIVATE, lru_nr_pages(p));   /* in pages, as v6.2 */
 	}
 	lruvec_add_page(pgdat, pfn, false);
 }
