@@ -54,11 +54,25 @@ void free_boot_page(struct zone *zone, unsigned long pfn, unsigned order, int mt
 
 /* prefetch a struct page for writing (no effect on the model: the hot
  * per-page loops are bound by cache misses on mem_map, and prefetching a
- * few pages ahead overlaps them); PFN_NONE is ignored */
+ * few pages ahead overlaps them); PFN_NONE is ignored.
+ *
+ * On x86-64 an asm statement, not __builtin_prefetch: GCC 12 at -O2
+ * deletes __builtin_prefetch here as dead code (tree-dce, after IPA
+ * pure-const/modref analysis), so memory.c and page_alloc.c had no
+ * prefetch instruction at all.  The asm only names the address; it reads
+ * nothing the compiler must order against. */
+static inline void prefetch_addr(const void *p)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__asm__ volatile("prefetcht0 %0" : : "m"(*(const char *)p));
+#else
+	__builtin_prefetch(p, 1);
+#endif
+}
 static inline void prefetch_pfn(const struct pglist_data *pgdat, uint32_t pfn)
 {
 	if (pfn != PFN_NONE)
-		__builtin_prefetch(&pgdat->mem_map[pfn], 1);
+		prefetch_addr(&pgdat->mem_map[pfn]);
 }
 
 /* sentinel list helpers (mm_init.c lays the sentinels out) */
