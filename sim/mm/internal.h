@@ -43,6 +43,18 @@ static inline const struct mm_policy_ops *pol(const struct pglist_data *pgdat)
 struct mm_ctx *mm_current(void);
 void mm_set_current(struct mm_ctx *ctx);
 
+/* The buddy tag: a byte per pfn, mem_map's PageBuddy, page_order and
+ * page_zonenum of a free buddy's head, 0 for every other page.  It is
+ * what page_is_buddy() reads: the buddy it asks about, and the one of the
+ * next order up (buddy_merge_likely), are rarely in cache, and a byte per
+ * pfn puts 64 pfns in a cache line where struct page puts 2 (512 KiB for
+ * 2 GiB, which stays in L2).  add_to_free_list and del_page_from_free_list,
+ * the only places PG_buddy changes, keep it; debug_vm checks it. */
+static inline uint8_t buddy_tag(unsigned order, unsigned zonenum)
+{
+	return (uint8_t)(0x80u | zonenum << 4 | order);
+}
+
 /* free-list primitives (page_alloc.c) */
 void add_to_free_list(struct zone *zone, unsigned long pfn, unsigned order, int mt, bool tail);
 void del_page_from_free_list(struct zone *zone, unsigned long pfn, unsigned order);

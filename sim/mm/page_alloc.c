@@ -54,6 +54,7 @@ void add_to_free_list(struct zone *zone, unsigned long pfn, unsigned order, int 
 	VM_BUG_ON(pfn & ((1ul << order) - 1));
 	SetPageFlag(page, PG_buddy);
 	set_page_order(page, order);
+	pgdat->buddy_tag[pfn] = buddy_tag(order, zone->idx);
 	page->private = (uint32_t)mt;
 	list_add_pfn(pgdat, (uint32_t)pfn, zone->free_area[order].free_list[mt], tail);
 	zone->free_area[order].nr_free++;
@@ -68,6 +69,7 @@ void del_page_from_free_list(struct zone *zone, unsigned long pfn, unsigned orde
 	VM_BUG_ON(!PageBuddy(page) || page_order(page) != order);
 	list_del_pfn(pgdat, (uint32_t)pfn);
 	ClearPageFlag(page, PG_buddy);
+	pgdat->buddy_tag[pfn] = 0;
 	account_freepages(zone, -(1l << order), (int)page->private);
 	page->private = 0;
 	zone->free_area[order].nr_free--;
@@ -105,14 +107,13 @@ void change_pageblock_range(struct pglist_data *pgdat, unsigned long pfn, unsign
 /* ------------------------------------------------------------------ */
 /* freeing into the buddy lists */
 
+/* PageBuddy(buddy) && page_order(buddy) == order && page_zonenum(buddy)
+ * == zone->idx, from the buddy tag (internal.h) */
 static inline bool page_is_buddy(const struct zone *zone, unsigned long buddy_pfn, unsigned order)
 {
-	const struct page *buddy;
-
 	if (!zone_spans_pfn(zone, buddy_pfn))
 		return false;
-	buddy = &zone->zone_pgdat->mem_map[buddy_pfn];
-	return PageBuddy(buddy) && page_order(buddy) == order && page_zonenum(buddy) == zone->idx;
+	return zone->zone_pgdat->buddy_tag[buddy_pfn] == buddy_tag(order, zone->idx);
 }
 
 /* buddy_merge_likely(): if the buddy of the next order up is free, put this
