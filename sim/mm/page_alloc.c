@@ -403,7 +403,11 @@ static inline void expand(struct zone *zone, unsigned long pfn, unsigned low, un
 	}
 }
 
-static unsigned long __rmqueue_smallest(struct zone *zone, unsigned order, int mt)
+/* __rmqueue_smallest() up to the split: take the first free page of the
+ * smallest order >= order that mt's lists hold, off its list; its order
+ * goes to *block_order.  Every list of mt below that order is empty. */
+static unsigned long __rmqueue_smallest_block(struct zone *zone, unsigned order, int mt,
+                                              unsigned *block_order)
 {
 	for (unsigned o = order; o < MAX_ORDER; o++) {
 		unsigned long pfn = first_free_pfn(zone, o, mt);
@@ -418,11 +422,22 @@ static unsigned long __rmqueue_smallest(struct zone *zone, unsigned order, int m
 			if (f != h)
 				prefetch_pfn(zone->zone_pgdat, m[f].next);
 		}
-		expand(zone, pfn, order, o, mt);
-		zone->zone_pgdat->mem_map[pfn].private = (uint32_t)mt;   /* set_pcppage_migratetype */
+		*block_order = o;
 		return pfn;
 	}
 	return PFN_NONE;
+}
+
+static unsigned long __rmqueue_smallest(struct zone *zone, unsigned order, int mt)
+{
+	unsigned o;
+	unsigned long pfn = __rmqueue_smallest_block(zone, order, mt, &o);
+
+	if (pfn == PFN_NONE)
+		return PFN_NONE;
+	expand(zone, pfn, order, o, mt);
+	zone->zone_pgdat->mem_map[pfn].private = (uint32_t)mt;   /* set_pcppage_migratetype */
+	return pfn;
 }
 
 /* move_freepages(): move the free buddies in [start, end] to mt's lists,
@@ -701,32 +716,81 @@ do_steal:
 	return true;
 }
 
-static unsigned long __rmqueue(struct zone *zone, unsigned order, int mt, unsigned alloc_flags)
+/* __rmqueue() up to the split (see __rmqueue_smallest_block) */
+static unsigned long __rmqueue_block(struct zone *zone, unsigned order, int mt, unsigned alloc_flags,
+                                     unsigned *block_order)
 {
 	unsigned long pfn;
 
 	charge(zone->zone_pgdat->costs.buddy_ns);
 	for (;;) {
-		pfn = __rmqueue_smallest(zone, order, mt);
+		pfn = __rmqueue_smallest_block(zone, order, mt, block_order);
 		if (pfn != PFN_NONE || !__rmqueue_fallback(zone, order, mt, alloc_flags))
 			return pfn;
 	}
 }
 
+static unsigned long __rmqueue(struct zone *zone, unsigned order, int mt, unsigned alloc_flags)
+{
+	unsigned o;
+	unsigned long pfn = __rmqueue_block(zone, order, mt, alloc_flags, &o);
+
+	if (pfn == PFN_NONE)
+		return PFN_NONE;
+	expand(zone, pfn, order, o, mt);
+	zone->zone_pgdat->mem_map[pfn].private = (uint32_t)mt;   /* set_pcppage_migratetype */
+	return pfn;
+}
+
+/* rmqueue_bulk(): count calls of __rmqueue, the pages to the pcp list.
+ *
+ * When __rmqueue splits a block of order o > order, mt's lists below o
+ * were empty, so the calls that follow take the rest of that block, in
+ * ascending pfn order: each splits the lowest piece left (the piece at
+ * offset t, in units of the request, has order order + ctz(t)) until the
+ * block is used up.  Those calls are done here at once, without laying
+ * out and taking back the pieces in between: the same pages, taken in
+ * the same order, the same charges in the same order, and the pieces left
+ * (the binary decomposition of the rest of the block, one per order, each
+ * alone on its list) in the same state. */
 static int rmqueue_bulk(struct zone *zone, unsigned order, int count, uint32_t list, int mt,
                         unsigned alloc_flags)
 {
 	struct pglist_data *pgdat = zone->zone_pgdat;
-	int i;
+	int i = 0;
 
-	for (i = 0; i < count; i++) {
-		unsigned long pfn = __rmqueue(zone, order, mt, alloc_flags);
-		if (pfn == PFN_NONE)
+	while (i < count) {
+		unsigned o;
+		unsigned long block = __rmqueue_block(zone, order, mt, alloc_flags, &o), units, n, start;
+
+		if (block == PFN_NONE)
 			break;
-		/* pages arrive in physical order: add at the tail */
-		SetPageFlag(&pgdat->mem_map[pfn], PG_pcp);
-		set_page_order(&pgdat->mem_map[pfn], order);
-		list_add_pfn(pgdat, (uint32_t)pfn, list, true);
+		units = 1ul << (o - order);
+		n = (unsigned long)(count - i) < units ? (unsigned long)(count - i) : units;
+		for (unsigned long t = 0; t < n; t++) {
+			unsigned long pfn = block + (t << order);
+			struct page *page = &pgdat->mem_map[pfn];
+			unsigned splits = t ? (unsigned)__builtin_ctzl(t) : o - order;
+
+			if (t)
+				charge(pgdat->costs.buddy_ns);          /* its __rmqueue */
+			while (splits--)
+				charge(pgdat->costs.buddy_per_order_ns); /* expand() */
+			page->private = (uint32_t)mt;                   /* set_pcppage_migratetype */
+			/* pages arrive in physical order: add at the tail */
+			SetPageFlag(page, PG_pcp);
+			set_page_order(page, order);
+			list_add_pfn(pgdat, (uint32_t)pfn, list, true);
+		}
+		i += (int)n;
+		/* the pieces left: [block + (n << order), block + (1 << o)) */
+		start = block + (n << order);
+		for (unsigned j = order; j < o; j++) {
+			if ((units - n) & (1ul << (j - order))) {
+				add_to_free_list(zone, start, j, mt, false);
+				start += 1ul << j;
+			}
+		}
 	}
 	return i;
 }
