@@ -169,8 +169,33 @@ static inline enum lru_list page_lru(const struct page *p)
 		return LRU_UNEVICTABLE;
 	return page_lru_base(p) + (PageTest(p, PG_active) ? 1 : 0);
 }
-void lruvec_add_page(struct pglist_data *pgdat, unsigned long pfn, bool tail);
-void lruvec_del_page(struct pglist_data *pgdat, unsigned long pfn);
+/* adding and removing pages with their counters: inline, as the fault,
+ * exit and reclaim loops call them for every page */
+static inline void update_lru_size(struct pglist_data *pgdat, unsigned long pfn, enum lru_list lru, long n)
+{
+	struct zone *zone = page_zone(pgdat, &pgdat->mem_map[pfn]);
+	pgdat->vm_node_stat[NR_INACTIVE_ANON + lru] += n;
+	zone->vm_stat[NR_ZONE_INACTIVE_ANON + lru] += n;
+}
+static inline void lruvec_add_page(struct pglist_data *pgdat, unsigned long pfn, bool tail)
+{
+	struct page *p = &pgdat->mem_map[pfn];
+	enum lru_list lru = page_lru(p);
+
+	VM_BUG_ON(PageLRU(p));
+	SetPageFlag(p, PG_lru);
+	list_add_pfn(pgdat, (uint32_t)pfn, pgdat->lruvec.lists[lru], tail);
+	update_lru_size(pgdat, pfn, lru, 1l << page_order(p));
+}
+static inline void lruvec_del_page(struct pglist_data *pgdat, unsigned long pfn)
+{
+	struct page *p = &pgdat->mem_map[pfn];
+
+	VM_BUG_ON(!PageLRU(p));
+	list_del_pfn(pgdat, (uint32_t)pfn);
+	ClearPageFlag(p, PG_lru);
+	update_lru_size(pgdat, pfn, page_lru(p), -(1l << page_order(p)));
+}
 void folio_mark_accessed(struct pglist_data *pgdat, unsigned long pfn);
 void activate_page(struct pglist_data *pgdat, unsigned long pfn);
 void lru_note_cost(struct pglist_data *pgdat, bool file, unsigned long nr_pages);

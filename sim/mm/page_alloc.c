@@ -45,7 +45,10 @@ static inline void account_freepages(struct zone *zone, long nr_pages, int mt)
 	zone->vm_stat[NR_FREE_UNMOVABLE + mt] += nr_pages;
 }
 
-void add_to_free_list(struct zone *zone, unsigned long pfn, unsigned order, int mt, bool tail)
+/* the free-list primitives are inline here (the allocator's loops call
+ * them for every page) and exported for compaction and the policies */
+static inline void __add_to_free_list(struct zone *zone, unsigned long pfn, unsigned order, int mt,
+                                      bool tail)
 {
 	struct pglist_data *pgdat = zone->zone_pgdat;
 	struct page *page = &pgdat->mem_map[pfn];
@@ -61,7 +64,12 @@ void add_to_free_list(struct zone *zone, unsigned long pfn, unsigned order, int 
 	account_freepages(zone, 1l << order, mt);
 }
 
-void del_page_from_free_list(struct zone *zone, unsigned long pfn, unsigned order)
+void add_to_free_list(struct zone *zone, unsigned long pfn, unsigned order, int mt, bool tail)
+{
+	__add_to_free_list(zone, pfn, order, mt, tail);
+}
+
+static inline void __del_page_from_free_list(struct zone *zone, unsigned long pfn, unsigned order)
 {
 	struct pglist_data *pgdat = zone->zone_pgdat;
 	struct page *page = &pgdat->mem_map[pfn];
@@ -73,6 +81,11 @@ void del_page_from_free_list(struct zone *zone, unsigned long pfn, unsigned orde
 	account_freepages(zone, -(1l << order), (int)page->private);
 	page->private = 0;
 	zone->free_area[order].nr_free--;
+}
+
+void del_page_from_free_list(struct zone *zone, unsigned long pfn, unsigned order)
+{
+	__del_page_from_free_list(zone, pfn, order);
 }
 
 /* v6.2 moves to the tail of the new list (list_move_tail) */
@@ -194,7 +207,7 @@ static void __free_one_page(struct zone *zone, unsigned long pfn, unsigned order
 			    (!migratetype_is_mergeable(mt) || !migratetype_is_mergeable(buddy_mt)))
 				break;
 		}
-		del_page_from_free_list(zone, buddy_pfn, order);
+		__del_page_from_free_list(zone, buddy_pfn, order);
 		pfn &= buddy_pfn;
 		order++;
 		charge(pgdat->costs.buddy_per_order_ns);
@@ -206,7 +219,7 @@ static void __free_one_page(struct zone *zone, unsigned long pfn, unsigned order
 		mt = new_mt;
 	}
 	to_tail = (fpi_flags & FPI_TO_TAIL) || buddy_merge_likely(zone, pfn, buddy_pfn, order);
-	add_to_free_list(zone, pfn, order, mt, to_tail);
+	__add_to_free_list(zone, pfn, order, mt, to_tail);
 }
 
 void free_one_page(struct zone *zone, unsigned long pfn, unsigned order, int mt)
@@ -398,7 +411,7 @@ static inline void expand(struct zone *zone, unsigned long pfn, unsigned low, un
 {
 	while (high > low) {
 		high--;
-		add_to_free_list(zone, pfn + (1ul << high), high, mt, false);
+		__add_to_free_list(zone, pfn + (1ul << high), high, mt, false);
 		charge(zone->zone_pgdat->costs.buddy_per_order_ns);
 	}
 }
@@ -413,7 +426,7 @@ static unsigned long __rmqueue_smallest_block(struct zone *zone, unsigned order,
 		unsigned long pfn = first_free_pfn(zone, o, mt);
 		if (pfn == PFN_NONE)
 			continue;
-		del_page_from_free_list(zone, pfn, o);
+		__del_page_from_free_list(zone, pfn, o);
 		{
 			/* the next allocation from this list writes the
 			 * successor of its new first page: prefetch it */
@@ -787,7 +800,7 @@ static int rmqueue_bulk(struct zone *zone, unsigned order, int count, uint32_t l
 		start = block + (n << order);
 		for (unsigned j = order; j < o; j++) {
 			if ((units - n) & (1ul << (j - order))) {
-				add_to_free_list(zone, start, j, mt, false);
+				__add_to_free_list(zone, start, j, mt, false);
 				start += 1ul << j;
 			}
 		}
