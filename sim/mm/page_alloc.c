@@ -766,6 +766,7 @@ static unsigned long __rmqueue(struct zone *zone, unsigned order, int mt, unsign
  * the same order, the same charges in the same order, and the pieces left
  * (the binary decomposition of the rest of the block, one per order, each
  * alone on its list) in the same state. */
+#define BULK_PREFETCH 16
 static int rmqueue_bulk(struct zone *zone, unsigned order, int count, uint32_t list, int mt,
                         unsigned alloc_flags)
 {
@@ -785,6 +786,9 @@ static int rmqueue_bulk(struct zone *zone, unsigned order, int count, uint32_t l
 			struct page *page = &pgdat->mem_map[pfn];
 			unsigned splits = t ? (unsigned)__builtin_ctzl(t) : o - order;
 
+			/* the block's struct pages, in order: a few ahead */
+			if (t + BULK_PREFETCH < n)
+				prefetch_addr(page + (BULK_PREFETCH << order));
 			if (t)
 				charge(pgdat->costs.buddy_ns);          /* its __rmqueue */
 			while (splits--)
