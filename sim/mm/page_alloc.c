@@ -181,8 +181,9 @@ static bool compaction_capture(struct zone *zone, struct capture_control *capc, 
 	return true;
 }
 
-static void __free_one_page(struct zone *zone, unsigned long pfn, unsigned order, int mt,
-                            unsigned fpi_flags)
+/* always inline: free_pcppages_bulk calls it for every page it frees */
+static inline __attribute__((always_inline))
+void __free_one_page(struct zone *zone, unsigned long pfn, unsigned order, int mt, unsigned fpi_flags)
 {
 	struct pglist_data *pgdat = zone->zone_pgdat;
 	const struct mm_policy_ops *ops = pol(pgdat);
