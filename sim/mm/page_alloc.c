@@ -768,7 +768,8 @@ static unsigned long __rmqueue(struct zone *zone, unsigned order, int mt, unsign
  * (the binary decomposition of the rest of the block, one per order, each
  * alone on its list) in the same state. */
 #define BULK_PREFETCH 16
-static int rmqueue_bulk(struct zone *zone, unsigned order, int count, uint32_t list, int mt,
+/* out of line: once per pcp->batch allocations, kept out of the fast path */
+static __attribute__((noinline)) int rmqueue_bulk(struct zone *zone, unsigned order, int count, uint32_t list, int mt,
                         unsigned alloc_flags)
 {
 	struct pglist_data *pgdat = zone->zone_pgdat;
@@ -813,8 +814,11 @@ static int rmqueue_bulk(struct zone *zone, unsigned order, int count, uint32_t l
 	return i;
 }
 
-static unsigned long rmqueue_pcplist(struct zone *zone, unsigned cpu, unsigned order, int mt,
-                                     unsigned alloc_flags)
+/* rmqueue_pcplist, rmqueue, zone_watermark_fast: always inline into the
+ * allocation fast path (each is a call per page otherwise) */
+static inline __attribute__((always_inline))
+unsigned long rmqueue_pcplist(struct zone *zone, unsigned cpu, unsigned order, int mt,
+                              unsigned alloc_flags)
 {
 	struct pglist_data *pgdat = zone->zone_pgdat;
 	struct per_cpu_pages *pcp = &zone->per_cpu_pageset[cpu];
@@ -860,8 +864,8 @@ static unsigned long rmqueue_buddy(struct zone *zone, unsigned order, int mt, un
 	return pfn;
 }
 
-static unsigned long rmqueue(struct zone *zone, unsigned cpu, unsigned order, int mt,
-                             unsigned alloc_flags)
+static inline __attribute__((always_inline))
+unsigned long rmqueue(struct zone *zone, unsigned cpu, unsigned order, int mt, unsigned alloc_flags)
 {
 	unsigned long pfn = PFN_NONE;
 
@@ -976,8 +980,9 @@ bool zone_watermark_ok(struct pglist_data *pgdat, struct zone *z, unsigned order
 	                           pol(pgdat)->zone_free_pages(pgdat->policy, z, alloc_flags));
 }
 
-static bool zone_watermark_fast(const struct zone *z, unsigned order, unsigned long mark,
-                                enum zone_type highest_zoneidx, unsigned alloc_flags, gfp_t gfp)
+static inline __attribute__((always_inline))
+bool zone_watermark_fast(const struct zone *z, unsigned order, unsigned long mark,
+                         enum zone_type highest_zoneidx, unsigned alloc_flags, gfp_t gfp)
 {
 	const struct pglist_data *pgdat = z->zone_pgdat;
 	long free_pages = pol(pgdat)->zone_free_pages(pgdat->policy, z, alloc_flags);
@@ -1033,8 +1038,11 @@ static unsigned alloc_flags_nofragment(const struct zone *preferred, gfp_t gfp)
 	return alloc_flags | ALLOC_NOFRAGMENT;
 }
 
-static unsigned long get_page_from_freelist(struct pglist_data *pgdat, gfp_t gfp, unsigned order,
-                                            unsigned alloc_flags, const struct alloc_context *ac)
+/* always inline into alloc_pages (its fast path: every page fault goes
+ * through it); the slow path calls the copy below */
+static inline __attribute__((always_inline))
+unsigned long __get_page_from_freelist(struct pglist_data *pgdat, gfp_t gfp, unsigned order,
+                                       unsigned alloc_flags, const struct alloc_context *ac)
 {
 	const struct mm_policy_ops *ops = pol(pgdat);
 	bool no_fallback;
@@ -1067,6 +1075,12 @@ retry:
 		goto retry;
 	}
 	return PFN_NONE;
+}
+
+static unsigned long get_page_from_freelist(struct pglist_data *pgdat, gfp_t gfp, unsigned order,
+                                            unsigned alloc_flags, const struct alloc_context *ac)
+{
+	return __get_page_from_freelist(pgdat, gfp, order, alloc_flags, ac);
 }
 
 static unsigned gfp_to_alloc_flags(gfp_t gfp)
@@ -1410,7 +1424,7 @@ struct page *alloc_pages(struct pglist_data *pgdat, struct mm_ctx *ctx, gfp_t gf
 				preferred = &pgdat->node_zones[zi];
 		alloc_flags |= alloc_flags_nofragment(preferred, gfp);
 	}
-	pfn = get_page_from_freelist(pgdat, gfp, order, alloc_flags, &ac);
+	pfn = __get_page_from_freelist(pgdat, gfp, order, alloc_flags, &ac);
 	if (pfn == PFN_NONE)
 		pfn = __alloc_pages_slowpath(pgdat, gfp, order, &ac);
 	cur_ctx = saved;
