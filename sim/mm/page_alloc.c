@@ -1004,7 +1004,9 @@ bool zone_watermark_fast(const struct zone *z, unsigned order, unsigned long mar
 /* ------------------------------------------------------------------ */
 /* the allocation paths */
 
-static void prep_new_page(struct pglist_data *pgdat, unsigned long pfn, unsigned order, gfp_t gfp)
+/* always inline: every allocation ends here; the compound loop is rare */
+static inline __attribute__((always_inline))
+void prep_new_page(struct pglist_data *pgdat, unsigned long pfn, unsigned order, gfp_t gfp)
 {
 	struct page *page = &pgdat->mem_map[pfn];
 
