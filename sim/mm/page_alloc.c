@@ -756,6 +756,8 @@ static unsigned long __rmqueue(struct zone *zone, unsigned order, int mt, unsign
 	return pfn;
 }
 
+#define BULK_PREFETCH 16
+
 /* rmqueue_bulk(): count calls of __rmqueue, the pages to the pcp list.
  *
  * When __rmqueue splits a block of order o > order, mt's lists below o
@@ -767,10 +769,8 @@ static unsigned long __rmqueue(struct zone *zone, unsigned order, int mt, unsign
  * the same order, the same charges in the same order, and the pieces left
  * (the binary decomposition of the rest of the block, one per order, each
  * alone on its list) in the same state. */
-#define BULK_PREFETCH 16
-/* out of line: once per pcp->batch allocations, kept out of the fast path */
-static __attribute__((noinline)) int rmqueue_bulk(struct zone *zone, unsigned order, int count, uint32_t list, int mt,
-                        unsigned alloc_flags)
+static __attribute__((noinline))       /* once per pcp->batch allocations: off the fast path */
+int rmqueue_bulk(struct zone *zone, unsigned order, int count, uint32_t list, int mt, unsigned alloc_flags)
 {
 	struct pglist_data *pgdat = zone->zone_pgdat;
 	int i = 0;
