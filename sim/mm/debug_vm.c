@@ -495,6 +495,9 @@ static void check_zone_pages(struct vm_checker *c, const struct zone *z)
 			if (!PageReserved(p) && page_zonenum(p) != zonenum)
 				violation(c, z, pfn, "zone number %u in the page flags",
 				          page_zonenum(p));
+			if (pgdat->buddy_tag[pfn] != (buddy ? buddy_tag(page_order(p), page_zonenum(p)) : 0))
+				violation(c, z, pfn, "buddy tag %#x does not match the page flags",
+				          pgdat->buddy_tag[pfn]);
 
 			if (buddy) {
 				if (!test_bit_pfn(c->on_free_list, pfn))

@@ -1,21 +1,8 @@
-/* gfp.c - gfp_zone() and the parser for gfp masks written as text. */
+/* gfp.c - the parser for gfp masks written as text. */
 #include <stdio.h>
 #include <string.h>
 #include "mmsim/gfp.h"
 #include "mmsim/mmzone.h"
-
-/* x86-64 has no highmem: __GFP_HIGHMEM alone means ZONE_NORMAL, and with
- * __GFP_MOVABLE it means ZONE_MOVABLE (the GFP_ZONE_TABLE of v6.2). */
-int gfp_zone(gfp_t gfp)
-{
-	if (gfp & __GFP_DMA)
-		return ZONE_DMA;
-	if (gfp & __GFP_DMA32)
-		return ZONE_DMA32;
-	if ((gfp & (__GFP_HIGHMEM | __GFP_MOVABLE)) == (__GFP_HIGHMEM | __GFP_MOVABLE))
-		return ZONE_MOVABLE;
-	return ZONE_NORMAL;
-}
 
 static const struct { const char *name; gfp_t v; } gfp_names[] = {
 #define G(x) { #x, x }

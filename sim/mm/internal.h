@@ -43,6 +43,18 @@ static inline const struct mm_policy_ops *pol(const struct pglist_data *pgdat)
 struct mm_ctx *mm_current(void);
 void mm_set_current(struct mm_ctx *ctx);
 
+/* The buddy tag: a byte per pfn, mem_map's PageBuddy, page_order and
+ * page_zonenum of a free buddy's head, 0 for every other page.  It is
+ * what page_is_buddy() reads: the buddy it asks about, and the one of the
+ * next order up (buddy_merge_likely), are rarely in cache, and a byte per
+ * pfn puts 64 pfns in a cache line where struct page puts 2 (512 KiB for
+ * 2 GiB, which stays in L2).  add_to_free_list and del_page_from_free_list,
+ * the only places PG_buddy changes, keep it; debug_vm checks it. */
+static inline uint8_t buddy_tag(unsigned order, unsigned zonenum)
+{
+	return (uint8_t)(0x80u | zonenum << 4 | order);
+}
+
 /* free-list primitives (page_alloc.c) */
 void add_to_free_list(struct zone *zone, unsigned long pfn, unsigned order, int mt, bool tail);
 void del_page_from_free_list(struct zone *zone, unsigned long pfn, unsigned order);
@@ -54,11 +66,25 @@ void free_boot_page(struct zone *zone, unsigned long pfn, unsigned order, int mt
 
 /* prefetch a struct page for writing (no effect on the model: the hot
  * per-page loops are bound by cache misses on mem_map, and prefetching a
- * few pages ahead overlaps them); PFN_NONE is ignored */
+ * few pages ahead overlaps them); PFN_NONE is ignored.
+ *
+ * On x86-64 an asm statement, not __builtin_prefetch: GCC 12 at -O2
+ * deletes __builtin_prefetch here as dead code (tree-dce, after IPA
+ * pure-const/modref analysis), so memory.c and page_alloc.c had no
+ * prefetch instruction at all.  The asm only names the address; it reads
+ * nothing the compiler must order against. */
+static inline void prefetch_addr(const void *p)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__asm__ volatile("prefetcht0 %0" : : "m"(*(const char *)p));
+#else
+	__builtin_prefetch(p, 1);
+#endif
+}
 static inline void prefetch_pfn(const struct pglist_data *pgdat, uint32_t pfn)
 {
 	if (pfn != PFN_NONE)
-		__builtin_prefetch(&pgdat->mem_map[pfn], 1);
+		prefetch_addr(&pgdat->mem_map[pfn]);
 }
 
 /* sentinel list helpers (mm_init.c lays the sentinels out) */
@@ -143,8 +169,33 @@ static inline enum lru_list page_lru(const struct page *p)
 		return LRU_UNEVICTABLE;
 	return page_lru_base(p) + (PageTest(p, PG_active) ? 1 : 0);
 }
-void lruvec_add_page(struct pglist_data *pgdat, unsigned long pfn, bool tail);
-void lruvec_del_page(struct pglist_data *pgdat, unsigned long pfn);
+/* adding and removing pages with their counters: inline, as the fault,
+ * exit and reclaim loops call them for every page */
+static inline void update_lru_size(struct pglist_data *pgdat, unsigned long pfn, enum lru_list lru, long n)
+{
+	struct zone *zone = page_zone(pgdat, &pgdat->mem_map[pfn]);
+	pgdat->vm_node_stat[NR_INACTIVE_ANON + lru] += n;
+	zone->vm_stat[NR_ZONE_INACTIVE_ANON + lru] += n;
+}
+static inline void lruvec_add_page(struct pglist_data *pgdat, unsigned long pfn, bool tail)
+{
+	struct page *p = &pgdat->mem_map[pfn];
+	enum lru_list lru = page_lru(p);
+
+	VM_BUG_ON(PageLRU(p));
+	SetPageFlag(p, PG_lru);
+	list_add_pfn(pgdat, (uint32_t)pfn, pgdat->lruvec.lists[lru], tail);
+	update_lru_size(pgdat, pfn, lru, 1l << page_order(p));
+}
+static inline void lruvec_del_page(struct pglist_data *pgdat, unsigned long pfn)
+{
+	struct page *p = &pgdat->mem_map[pfn];
+
+	VM_BUG_ON(!PageLRU(p));
+	list_del_pfn(pgdat, (uint32_t)pfn);
+	ClearPageFlag(p, PG_lru);
+	update_lru_size(pgdat, pfn, page_lru(p), -(1l << page_order(p)));
+}
 void folio_mark_accessed(struct pglist_data *pgdat, unsigned long pfn);
 void activate_page(struct pglist_data *pgdat, unsigned long pfn);
 void lru_note_cost(struct pglist_data *pgdat, bool file, unsigned long nr_pages);

@@ -467,7 +467,7 @@ bool try_to_swap_out(struct pglist_data *pgdat, unsigned long pfn)
 
 /* zap_pte_range() over [start, end): a THP mapped by a pmd goes whole
  * (zap_huge_pmd) when the range covers it, and is split first when not */
-#define ZAP_PREFETCH 16
+#define ZAP_PREFETCH 32
 static void zap_range(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm,
                       unsigned long start, unsigned long end)
 {

@@ -376,7 +376,8 @@ int pgdat_init(struct pglist_data *pgdat, const struct mm_layout *layout,
 	mm_costs_defaults(&pgdat->costs);
 	pgdat->mem_map = calloc_huge(end + nr_sentinels, sizeof(struct page));
 	pgdat->pageblock_flags = calloc(pgdat->nr_pageblocks, 1);
-	if (!pgdat->mem_map || !pgdat->pageblock_flags) {
+	pgdat->buddy_tag = calloc_huge(end, 1);
+	if (!pgdat->mem_map || !pgdat->pageblock_flags || !pgdat->buddy_tag) {
 		snprintf(err, errlen, "cannot allocate the memmap for %lu pages", end);
 		pgdat_destroy(pgdat);
 		return -1;
@@ -466,6 +467,8 @@ void pgdat_destroy(struct pglist_data *pgdat)
 	}
 	free(pgdat->mem_map);
 	free(pgdat->pageblock_flags);
+	free(pgdat->buddy_tag);
 	pgdat->mem_map = NULL;
 	pgdat->pageblock_flags = NULL;
+	pgdat->buddy_tag = NULL;
 }

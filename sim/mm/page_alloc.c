@@ -45,7 +45,10 @@ static inline void account_freepages(struct zone *zone, long nr_pages, int mt)
 	zone->vm_stat[NR_FREE_UNMOVABLE + mt] += nr_pages;
 }
 
-void add_to_free_list(struct zone *zone, unsigned long pfn, unsigned order, int mt, bool tail)
+/* the free-list primitives are inline here (the allocator's loops call
+ * them for every page) and exported for compaction and the policies */
+static inline void __add_to_free_list(struct zone *zone, unsigned long pfn, unsigned order, int mt,
+                                      bool tail)
 {
 	struct pglist_data *pgdat = zone->zone_pgdat;
 	struct page *page = &pgdat->mem_map[pfn];
@@ -54,13 +57,19 @@ void add_to_free_list(struct zone *zone, unsigned long pfn, unsigned order, int 
 	VM_BUG_ON(pfn & ((1ul << order) - 1));
 	SetPageFlag(page, PG_buddy);
 	set_page_order(page, order);
+	pgdat->buddy_tag[pfn] = buddy_tag(order, zone->idx);
 	page->private = (uint32_t)mt;
 	list_add_pfn(pgdat, (uint32_t)pfn, zone->free_area[order].free_list[mt], tail);
 	zone->free_area[order].nr_free++;
 	account_freepages(zone, 1l << order, mt);
 }
 
-void del_page_from_free_list(struct zone *zone, unsigned long pfn, unsigned order)
+void add_to_free_list(struct zone *zone, unsigned long pfn, unsigned order, int mt, bool tail)
+{
+	__add_to_free_list(zone, pfn, order, mt, tail);
+}
+
+static inline void __del_page_from_free_list(struct zone *zone, unsigned long pfn, unsigned order)
 {
 	struct pglist_data *pgdat = zone->zone_pgdat;
 	struct page *page = &pgdat->mem_map[pfn];
@@ -68,9 +77,15 @@ void del_page_from_free_list(struct zone *zone, unsigned long pfn, unsigned orde
 	VM_BUG_ON(!PageBuddy(page) || page_order(page) != order);
 	list_del_pfn(pgdat, (uint32_t)pfn);
 	ClearPageFlag(page, PG_buddy);
+	pgdat->buddy_tag[pfn] = 0;
 	account_freepages(zone, -(1l << order), (int)page->private);
 	page->private = 0;
 	zone->free_area[order].nr_free--;
+}
+
+void del_page_from_free_list(struct zone *zone, unsigned long pfn, unsigned order)
+{
+	__del_page_from_free_list(zone, pfn, order);
 }
 
 /* v6.2 moves to the tail of the new list (list_move_tail) */
@@ -105,14 +120,13 @@ void change_pageblock_range(struct pglist_data *pgdat, unsigned long pfn, unsign
 /* ------------------------------------------------------------------ */
 /* freeing into the buddy lists */
 
+/* PageBuddy(buddy) && page_order(buddy) == order && page_zonenum(buddy)
+ * == zone->idx, from the buddy tag (internal.h) */
 static inline bool page_is_buddy(const struct zone *zone, unsigned long buddy_pfn, unsigned order)
 {
-	const struct page *buddy;
-
 	if (!zone_spans_pfn(zone, buddy_pfn))
 		return false;
-	buddy = &zone->zone_pgdat->mem_map[buddy_pfn];
-	return PageBuddy(buddy) && page_order(buddy) == order && page_zonenum(buddy) == zone->idx;
+	return zone->zone_pgdat->buddy_tag[buddy_pfn] == buddy_tag(order, zone->idx);
 }
 
 /* buddy_merge_likely(): if the buddy of the next order up is free, put this
@@ -167,8 +181,9 @@ static bool compaction_capture(struct zone *zone, struct capture_control *capc, 
 	return true;
 }
 
-static void __free_one_page(struct zone *zone, unsigned long pfn, unsigned order, int mt,
-                            unsigned fpi_flags)
+/* always inline: free_pcppages_bulk calls it for every page it frees */
+static inline __attribute__((always_inline))
+void __free_one_page(struct zone *zone, unsigned long pfn, unsigned order, int mt, unsigned fpi_flags)
 {
 	struct pglist_data *pgdat = zone->zone_pgdat;
 	const struct mm_policy_ops *ops = pol(pgdat);
@@ -193,7 +208,7 @@ static void __free_one_page(struct zone *zone, unsigned long pfn, unsigned order
 			    (!migratetype_is_mergeable(mt) || !migratetype_is_mergeable(buddy_mt)))
 				break;
 		}
-		del_page_from_free_list(zone, buddy_pfn, order);
+		__del_page_from_free_list(zone, buddy_pfn, order);
 		pfn &= buddy_pfn;
 		order++;
 		charge(pgdat->costs.buddy_per_order_ns);
@@ -205,7 +220,7 @@ static void __free_one_page(struct zone *zone, unsigned long pfn, unsigned order
 		mt = new_mt;
 	}
 	to_tail = (fpi_flags & FPI_TO_TAIL) || buddy_merge_likely(zone, pfn, buddy_pfn, order);
-	add_to_free_list(zone, pfn, order, mt, to_tail);
+	__add_to_free_list(zone, pfn, order, mt, to_tail);
 }
 
 void free_one_page(struct zone *zone, unsigned long pfn, unsigned order, int mt)
@@ -397,18 +412,22 @@ static inline void expand(struct zone *zone, unsigned long pfn, unsigned low, un
 {
 	while (high > low) {
 		high--;
-		add_to_free_list(zone, pfn + (1ul << high), high, mt, false);
+		__add_to_free_list(zone, pfn + (1ul << high), high, mt, false);
 		charge(zone->zone_pgdat->costs.buddy_per_order_ns);
 	}
 }
 
-static unsigned long __rmqueue_smallest(struct zone *zone, unsigned order, int mt)
+/* __rmqueue_smallest() up to the split: take the first free page of the
+ * smallest order >= order that mt's lists hold, off its list; its order
+ * goes to *block_order.  Every list of mt below that order is empty. */
+static unsigned long __rmqueue_smallest_block(struct zone *zone, unsigned order, int mt,
+                                              unsigned *block_order)
 {
 	for (unsigned o = order; o < MAX_ORDER; o++) {
 		unsigned long pfn = first_free_pfn(zone, o, mt);
 		if (pfn == PFN_NONE)
 			continue;
-		del_page_from_free_list(zone, pfn, o);
+		__del_page_from_free_list(zone, pfn, o);
 		{
 			/* the next allocation from this list writes the
 			 * successor of its new first page: prefetch it */
@@ -417,11 +436,22 @@ static unsigned long __rmqueue_smallest(struct zone *zone, unsigned order, int m
 			if (f != h)
 				prefetch_pfn(zone->zone_pgdat, m[f].next);
 		}
-		expand(zone, pfn, order, o, mt);
-		zone->zone_pgdat->mem_map[pfn].private = (uint32_t)mt;   /* set_pcppage_migratetype */
+		*block_order = o;
 		return pfn;
 	}
 	return PFN_NONE;
+}
+
+static unsigned long __rmqueue_smallest(struct zone *zone, unsigned order, int mt)
+{
+	unsigned o;
+	unsigned long pfn = __rmqueue_smallest_block(zone, order, mt, &o);
+
+	if (pfn == PFN_NONE)
+		return PFN_NONE;
+	expand(zone, pfn, order, o, mt);
+	zone->zone_pgdat->mem_map[pfn].private = (uint32_t)mt;   /* set_pcppage_migratetype */
+	return pfn;
 }
 
 /* move_freepages(): move the free buddies in [start, end] to mt's lists,
@@ -700,38 +730,95 @@ do_steal:
 	return true;
 }
 
-static unsigned long __rmqueue(struct zone *zone, unsigned order, int mt, unsigned alloc_flags)
+/* __rmqueue() up to the split (see __rmqueue_smallest_block) */
+static unsigned long __rmqueue_block(struct zone *zone, unsigned order, int mt, unsigned alloc_flags,
+                                     unsigned *block_order)
 {
 	unsigned long pfn;
 
 	charge(zone->zone_pgdat->costs.buddy_ns);
 	for (;;) {
-		pfn = __rmqueue_smallest(zone, order, mt);
+		pfn = __rmqueue_smallest_block(zone, order, mt, block_order);
 		if (pfn != PFN_NONE || !__rmqueue_fallback(zone, order, mt, alloc_flags))
 			return pfn;
 	}
 }
 
-static int rmqueue_bulk(struct zone *zone, unsigned order, int count, uint32_t list, int mt,
-                        unsigned alloc_flags)
+static unsigned long __rmqueue(struct zone *zone, unsigned order, int mt, unsigned alloc_flags)
+{
+	unsigned o;
+	unsigned long pfn = __rmqueue_block(zone, order, mt, alloc_flags, &o);
+
+	if (pfn == PFN_NONE)
+		return PFN_NONE;
+	expand(zone, pfn, order, o, mt);
+	zone->zone_pgdat->mem_map[pfn].private = (uint32_t)mt;   /* set_pcppage_migratetype */
+	return pfn;
+}
+
+#define BULK_PREFETCH 16
+
+/* rmqueue_bulk(): count calls of __rmqueue, the pages to the pcp list.
+ *
+ * When __rmqueue splits a block of order o > order, mt's lists below o
+ * were empty, so the calls that follow take the rest of that block, in
+ * ascending pfn order: each splits the lowest piece left (the piece at
+ * offset t, in units of the request, has order order + ctz(t)) until the
+ * block is used up.  Those calls are done here at once, without laying
+ * out and taking back the pieces in between: the same pages, taken in
+ * the same order, the same charges in the same order, and the pieces left
+ * (the binary decomposition of the rest of the block, one per order, each
+ * alone on its list) in the same state. */
+static __attribute__((noinline))       /* once per pcp->batch allocations: off the fast path */
+int rmqueue_bulk(struct zone *zone, unsigned order, int count, uint32_t list, int mt, unsigned alloc_flags)
 {
 	struct pglist_data *pgdat = zone->zone_pgdat;
-	int i;
+	int i = 0;
 
-	for (i = 0; i < count; i++) {
-		unsigned long pfn = __rmqueue(zone, order, mt, alloc_flags);
-		if (pfn == PFN_NONE)
+	while (i < count) {
+		unsigned o;
+		unsigned long block = __rmqueue_block(zone, order, mt, alloc_flags, &o), units, n, start;
+
+		if (block == PFN_NONE)
 			break;
-		/* pages arrive in physical order: add at the tail */
-		SetPageFlag(&pgdat->mem_map[pfn], PG_pcp);
-		set_page_order(&pgdat->mem_map[pfn], order);
-		list_add_pfn(pgdat, (uint32_t)pfn, list, true);
+		units = 1ul << (o - order);
+		n = (unsigned long)(count - i) < units ? (unsigned long)(count - i) : units;
+		for (unsigned long t = 0; t < n; t++) {
+			unsigned long pfn = block + (t << order);
+			struct page *page = &pgdat->mem_map[pfn];
+			unsigned splits = t ? (unsigned)__builtin_ctzl(t) : o - order;
+
+			/* the block's struct pages, in order: a few ahead */
+			if (t + BULK_PREFETCH < n)
+				prefetch_addr(page + (BULK_PREFETCH << order));
+			if (t)
+				charge(pgdat->costs.buddy_ns);          /* its __rmqueue */
+			while (splits--)
+				charge(pgdat->costs.buddy_per_order_ns); /* expand() */
+			page->private = (uint32_t)mt;                   /* set_pcppage_migratetype */
+			/* pages arrive in physical order: add at the tail */
+			SetPageFlag(page, PG_pcp);
+			set_page_order(page, order);
+			list_add_pfn(pgdat, (uint32_t)pfn, list, true);
+		}
+		i += (int)n;
+		/* the pieces left: [block + (n << order), block + (1 << o)) */
+		start = block + (n << order);
+		for (unsigned j = order; j < o; j++) {
+			if ((units - n) & (1ul << (j - order))) {
+				__add_to_free_list(zone, start, j, mt, false);
+				start += 1ul << j;
+			}
+		}
 	}
 	return i;
 }
 
-static unsigned long rmqueue_pcplist(struct zone *zone, unsigned cpu, unsigned order, int mt,
-                                     unsigned alloc_flags)
+/* rmqueue_pcplist, rmqueue, zone_watermark_fast: always inline into the
+ * allocation fast path (each is a call per page otherwise) */
+static inline __attribute__((always_inline))
+unsigned long rmqueue_pcplist(struct zone *zone, unsigned cpu, unsigned order, int mt,
+                              unsigned alloc_flags)
 {
 	struct pglist_data *pgdat = zone->zone_pgdat;
 	struct per_cpu_pages *pcp = &zone->per_cpu_pageset[cpu];
@@ -777,8 +864,8 @@ static unsigned long rmqueue_buddy(struct zone *zone, unsigned order, int mt, un
 	return pfn;
 }
 
-static unsigned long rmqueue(struct zone *zone, unsigned cpu, unsigned order, int mt,
-                             unsigned alloc_flags)
+static inline __attribute__((always_inline))
+unsigned long rmqueue(struct zone *zone, unsigned cpu, unsigned order, int mt, unsigned alloc_flags)
 {
 	unsigned long pfn = PFN_NONE;
 
@@ -893,8 +980,9 @@ bool zone_watermark_ok(struct pglist_data *pgdat, struct zone *z, unsigned order
 	                           pol(pgdat)->zone_free_pages(pgdat->policy, z, alloc_flags));
 }
 
-static bool zone_watermark_fast(const struct zone *z, unsigned order, unsigned long mark,
-                                enum zone_type highest_zoneidx, unsigned alloc_flags, gfp_t gfp)
+static inline __attribute__((always_inline))
+bool zone_watermark_fast(const struct zone *z, unsigned order, unsigned long mark,
+                         enum zone_type highest_zoneidx, unsigned alloc_flags, gfp_t gfp)
 {
 	const struct pglist_data *pgdat = z->zone_pgdat;
 	long free_pages = pol(pgdat)->zone_free_pages(pgdat->policy, z, alloc_flags);
@@ -916,7 +1004,9 @@ static bool zone_watermark_fast(const struct zone *z, unsigned order, unsigned l
 /* ------------------------------------------------------------------ */
 /* the allocation paths */
 
-static void prep_new_page(struct pglist_data *pgdat, unsigned long pfn, unsigned order, gfp_t gfp)
+/* always inline: every allocation ends here; the compound loop is rare */
+static inline __attribute__((always_inline))
+void prep_new_page(struct pglist_data *pgdat, unsigned long pfn, unsigned order, gfp_t gfp)
 {
 	struct page *page = &pgdat->mem_map[pfn];
 
@@ -950,8 +1040,11 @@ static unsigned alloc_flags_nofragment(const struct zone *preferred, gfp_t gfp)
 	return alloc_flags | ALLOC_NOFRAGMENT;
 }
 
-static unsigned long get_page_from_freelist(struct pglist_data *pgdat, gfp_t gfp, unsigned order,
-                                            unsigned alloc_flags, const struct alloc_context *ac)
+/* always inline into alloc_pages (its fast path: every page fault goes
+ * through it); the slow path calls the copy below */
+static inline __attribute__((always_inline))
+unsigned long __get_page_from_freelist(struct pglist_data *pgdat, gfp_t gfp, unsigned order,
+                                       unsigned alloc_flags, const struct alloc_context *ac)
 {
 	const struct mm_policy_ops *ops = pol(pgdat);
 	bool no_fallback;
@@ -984,6 +1077,12 @@ retry:
 		goto retry;
 	}
 	return PFN_NONE;
+}
+
+static unsigned long get_page_from_freelist(struct pglist_data *pgdat, gfp_t gfp, unsigned order,
+                                            unsigned alloc_flags, const struct alloc_context *ac)
+{
+	return __get_page_from_freelist(pgdat, gfp, order, alloc_flags, ac);
 }
 
 static unsigned gfp_to_alloc_flags(gfp_t gfp)
@@ -1327,7 +1426,7 @@ struct page *alloc_pages(struct pglist_data *pgdat, struct mm_ctx *ctx, gfp_t gf
 				preferred = &pgdat->node_zones[zi];
 		alloc_flags |= alloc_flags_nofragment(preferred, gfp);
 	}
-	pfn = get_page_from_freelist(pgdat, gfp, order, alloc_flags, &ac);
+	pfn = __get_page_from_freelist(pgdat, gfp, order, alloc_flags, &ac);
 	if (pfn == PFN_NONE)
 		pfn = __alloc_pages_slowpath(pgdat, gfp, order, &ac);
 	cur_ctx = saved;

@@ -11,34 +11,6 @@ static inline long nr_pages_of(const struct page *p)
 	return 1l << page_order(p);
 }
 
-static void update_lru_size(struct pglist_data *pgdat, unsigned long pfn, enum lru_list lru, long n)
-{
-	struct zone *zone = page_zone(pgdat, &pgdat->mem_map[pfn]);
-	pgdat->vm_node_stat[NR_INACTIVE_ANON + lru] += n;
-	zone->vm_stat[NR_ZONE_INACTIVE_ANON + lru] += n;
-}
-
-void lruvec_add_page(struct pglist_data *pgdat, unsigned long pfn, bool tail)
-{
-	struct page *p = &pgdat->mem_map[pfn];
-	enum lru_list lru = page_lru(p);
-
-	VM_BUG_ON(PageLRU(p));
-	SetPageFlag(p, PG_lru);
-	list_add_pfn(pgdat, (uint32_t)pfn, pgdat->lruvec.lists[lru], tail);
-	update_lru_size(pgdat, pfn, lru, nr_pages_of(p));
-}
-
-void lruvec_del_page(struct pglist_data *pgdat, unsigned long pfn)
-{
-	struct page *p = &pgdat->mem_map[pfn];
-
-	VM_BUG_ON(!PageLRU(p));
-	list_del_pfn(pgdat, (uint32_t)pfn);
-	ClearPageFlag(p, PG_lru);
-	update_lru_size(pgdat, pfn, page_lru(p), -nr_pages_of(p));
-}
-
 unsigned long lruvec_lru_size(const struct pglist_data *pgdat, enum lru_list lru)
 {
 	return (unsigned long)pgdat->vm_node_stat[NR_INACTIVE_ANON + lru];

@@ -8,6 +8,7 @@
 #define MMSIM_GFP_H
 
 #include <stdint.h>
+#include "mmsim/mmzone.h"
 
 typedef uint32_t gfp_t;
 
@@ -62,7 +63,19 @@ static inline int gfp_migratetype(gfp_t gfp)
 }
 
 /* gfp_zone() on x86-64 (no highmem): the highest zone a request may use. */
-int gfp_zone(gfp_t gfp);
+static inline int gfp_zone(gfp_t gfp)
+{
+	/* x86-64 has no highmem: __GFP_HIGHMEM alone means ZONE_NORMAL, and
+	 * with __GFP_MOVABLE it means ZONE_MOVABLE (the GFP_ZONE_TABLE of
+	 * v6.2).  Inline: every allocation asks. */
+	if (gfp & __GFP_DMA)
+		return ZONE_DMA;
+	if (gfp & __GFP_DMA32)
+		return ZONE_DMA32;
+	if ((gfp & (__GFP_HIGHMEM | __GFP_MOVABLE)) == (__GFP_HIGHMEM | __GFP_MOVABLE))
+		return ZONE_MOVABLE;
+	return ZONE_NORMAL;
+}
 
 /* Parse "GFP_KERNEL|__GFP_RECLAIMABLE" (names as above); -1 and a message
  * in err on an unknown name.  Used by the command line and tests. */

@@ -190,6 +190,7 @@ struct pglist_data {
 	unsigned long node_spanned_pages;        /* pfns 0 .. node_spanned_pages-1 */
 	struct page *mem_map;                    /* indexed by pfn; sentinels follow */
 	uint8_t *pageblock_flags;                /* one byte per pageblock: see pageblock helpers */
+	uint8_t *buddy_tag;                      /* one byte per pfn: PageBuddy, order, zone (page_alloc.c) */
 	unsigned long nr_pageblocks;
 
 	struct mm_policy *policy;
