@@ -8,7 +8,8 @@
  *          that exited (wait4: their user and system time go to the
  *          build's totals, as `time make` counts them), starts new ones
  *          while fewer than `jobs` run (fork+exec: engine_spawn()), and
- *          sleeps `poll` seconds when it has nothing to start.  Order:
+ *          when it has nothing to start sleeps in wait4() until a job
+ *          exits (SIGCHLD), or `poll` seconds if set.  Order:
  *          every compile unit, then the archive steps (ar of built-in.a),
  *          then the final link; when the link is reaped the build is
  *          finished (workload_finished()).
@@ -152,7 +153,8 @@ static const struct param_desc kbuild_params[] = {
 	{ "vmas", "vm_area_structs an exec'ed job maps beyond fork's (binary, libraries, stack)", "60" },
 	{ "make_rss", "make's anonymous memory, bytes (K/M/G)", "32M" },
 	{ "make_target_ms", "make's CPU milliseconds per job it starts (rules, recipe, fork+exec)", "2" },
-	{ "poll", "seconds make sleeps when it has nothing to start or reap", "0.001" },
+	{ "poll", "what make does when it has nothing to start or reap: wait (sleep in wait4() until "
+	          "a job exits) or seconds to sleep and look again", "wait" },
 	{ "archives", "ar steps (built-in.a), each reading its share of the objects", "16" },
 	{ "ar_time", "CPU seconds of one ar step", "0.05" },
 	{ "ar_rss", "anonymous memory of one ar step, bytes (K/M/G)", "8M" },
@@ -272,8 +274,11 @@ static int kb_set_param(struct workload *w, const char *key, const char *value, 
 		bad = mmsim_parse_double(value, 0, 1e6, &d);
 		kb->make_target_ns = d * 1e6;
 	} else if (!strcmp(key, "poll")) {
-		expect = "seconds in (0, 10]";
-		bad = mmsim_parse_double(value, 0, 10, &kb->poll) || kb->poll <= 0;
+		expect = "wait or seconds in (0, 10]";
+		if (!strcmp(value, "wait"))
+			kb->poll = 0, bad = 0;
+		else
+			bad = mmsim_parse_double(value, 0, 10, &kb->poll) || kb->poll <= 0;
 	} else if (!strcmp(key, "archives")) {
 		expect = "0..100000";
 		bad = parse_uint(value, 0, 100000, &kb->archives);
@@ -769,6 +774,8 @@ static struct task *spawn_step(struct kbuild *kb, unsigned step)
 			j->input_pages += as->size;
 	}
 	t = engine_spawn(w->engine, name, &kb_job_ops, j);
+	if (t)
+		t->parent = kb->make;           /* make reaps it: SIGCHLD */
 	if (!t) {
 		gsl_rng_free(j->rng);
 		free(j->headers);
@@ -883,7 +890,13 @@ static double make_quantum(struct task *t, struct mm_ctx *ctx, void *arg)
 		workload_finished(kb->w);
 		return -1;
 	}
-	t->sleep = kb->poll;
+	/* nothing to start: wait4() until a job exits (a job is running:
+	 * make only gets here with a slot busy or a step not ready, which
+	 * running jobs make ready), or poll */
+	if (kb->poll > 0 || !kb->nr_running)
+		t->sleep = kb->poll > 0 ? kb->poll : 0.001;
+	else
+		t->wait_child = true;
 	return user;
 }
 

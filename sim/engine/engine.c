@@ -36,6 +36,8 @@ struct task_priv {
 	struct task_priv *waiting_for;  /* the child it waits for, NULL if none */
 	struct task_priv *waiters;      /* the tasks waiting for this one ... */
 	struct task_priv *next_waiter;  /* ... linked through this */
+	unsigned long child_exits;      /* children exited since its last wait_child */
+	bool waiting_child;             /* asleep in wait_child */
 };
 
 /* The process-wide state: there is one SimGrid per process. */
@@ -136,6 +138,36 @@ static void engine_mm_sleep(struct pglist_data *pgdat, double seconds, void *arg
 		sg_actor_sleep_for(seconds);
 }
 
+/* A child's exit, as SIGCHLD: wake a parent asleep in wait_child, or
+ * leave the exit pending for its next wait.  Also ends that sleep for an
+ * OOM-killed parent (no child exit counted). */
+static void task_child_exited(struct task_priv *parent, bool count)
+{
+	if (count)
+		parent->child_exits++;
+	if (!parent->waiting_child)
+		return;
+	parent->waiting_child = false;
+	eng.nr_waiting--;
+	sg_sem_release(parent->wake_sem);
+}
+
+/* wait4(-1) for a task that asked with t->wait_child */
+static void task_wait_child(struct task_priv *self)
+{
+	if (self->child_exits || self->t.oom_killed) {
+		self->child_exits = 0;
+		return;
+	}
+	if (!self->wake_sem)
+		self->wake_sem = sg_sem_init(0);
+	self->waiting_child = true;
+	eng.nr_waiting++;
+	/* the waker clears waiting_child and releases the semaphore once */
+	sg_sem_acquire(self->wake_sem);
+	self->child_exits = 0;
+}
+
 static void engine_oom_notify(struct pglist_data *pgdat, struct mm_struct *victim, void *arg)
 {
 	struct task_priv *p = victim->owner;
@@ -146,6 +178,7 @@ static void engine_oom_notify(struct pglist_data *pgdat, struct mm_struct *victi
 		return;                 /* not a process of this engine (or not started yet) */
 	p->t.oom_killed = true;
 	task_stop_waiting(p);
+	task_child_exited(p, false);
 }
 
 /* ------------------------------------------------------------ platform */
@@ -307,10 +340,13 @@ static void task_main(int argc, char **argv)
 				t->iowait_ns += ctx.io_wait_ns;
 				sg_actor_sleep_for(ctx.io_wait_ns * 1e-9);
 			}
-			if (t->sleep > 0) {
+			if (t->wait_child) {
+				task_wait_child(p);
+				t->wait_child = false;
+			} else if (t->sleep > 0) {
 				sg_actor_sleep_for(t->sleep);
-				t->sleep = 0;
 			}
+			t->sleep = 0;
 			t->nr_quanta++;
 			ctx.kernel_ns = 0;
 			ctx.io_wait_ns = 0;
@@ -342,6 +378,8 @@ static void task_main(int argc, char **argv)
 		e->last_exit = t->end;
 	while (p->waiters)
 		task_stop_waiting(p->waiters);
+	if (t->parent && !t->parent->exited)
+		task_child_exited((struct task_priv *)t->parent, true);
 }
 
 struct task *engine_spawn(struct engine *e, const char *name, const struct task_ops *ops, void *arg)

@@ -45,6 +45,10 @@ struct task {
 	double utime_ns, stime_ns;      /* user and system CPU time */
 	double iowait_ns;
 	double sleep;                   /* set by quantum(): seconds to sleep after it (nanosleep) */
+	bool wait_child;                /* set by quantum(): after it, sleep until a child exits
+	                                 * (wait4(-1) woken by SIGCHLD); at once if one exited
+	                                 * since the last wait */
+	struct task *parent;            /* set by the spawner: told of this task's exit */
 	bool exited, oom_killed;
 	unsigned long nr_quanta;
 	void *actor;                    /* the SimGrid actor */
