@@ -227,6 +227,10 @@ static unsigned long shrink_inactive_list(struct pglist_data *pgdat, unsigned lo
 {
 	bool file = is_file_lru(lru);
 	unsigned long nr_taken = 0, nr_reclaimed = 0, nr_pageout = 0;
+	/* pages of zones above reclaim_idx are rotated, not scanned: once
+	 * the whole list has gone by, stop (the kernel sets them aside, so
+	 * its list runs out) */
+	unsigned long skip_budget = lruvec_lru_size(pgdat, lru);
 
 	while (nr_taken < nr_to_scan) {
 		uint32_t pfn = isolate_lru_page(pgdat, lru, sc);
@@ -234,8 +238,11 @@ static unsigned long shrink_inactive_list(struct pglist_data *pgdat, unsigned lo
 
 		if (pfn == LRU_EMPTY)
 			break;
-		if (pfn == LRU_SKIPPED)
+		if (pfn == LRU_SKIPPED) {
+			if (!skip_budget--)
+				break;
 			continue;
+		}
 		nr_taken += lru_nr_pages(&pgdat->mem_map[pfn]);
 		nr_reclaimed += shrink_page(pgdat, pfn, file, sc, &nr_pageout, &tail);
 		/* a split THP's tails, on the list being reclaimed */
@@ -254,7 +261,7 @@ static unsigned long shrink_inactive_list(struct pglist_data *pgdat, unsigned lo
 static void shrink_active_list(struct pglist_data *pgdat, unsigned long nr_to_scan,
                                enum lru_list lru, struct scan_control *sc)
 {
-	unsigned long nr_taken = 0;
+	unsigned long nr_taken = 0, skip_budget = lruvec_lru_size(pgdat, lru);
 
 	while (nr_taken < nr_to_scan) {
 		uint32_t pfn = isolate_lru_page(pgdat, lru, sc);
@@ -262,8 +269,11 @@ static void shrink_active_list(struct pglist_data *pgdat, unsigned long nr_to_sc
 
 		if (pfn == LRU_EMPTY)
 			break;
-		if (pfn == LRU_SKIPPED)
+		if (pfn == LRU_SKIPPED) {
+			if (!skip_budget--)         /* see shrink_inactive_list() */
+				break;
 			continue;
+		}
 		p = &pgdat->mem_map[pfn];
 		nr_taken += lru_nr_pages(p);
 		/* folio_referenced() clears the accessed bits; only executable

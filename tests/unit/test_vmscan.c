@@ -71,10 +71,45 @@ static void test_thp_counts_its_pages(void **state)
 	assert_int_equal(check_pgdat(pgdat, "after reclaim"), 0);
 }
 
+/* Reclaim for a request that only lower zones can serve rotates the LRU
+ * pages of higher zones instead of scanning them; when every page on the
+ * lists is of a higher zone, reclaim must end with nothing scanned (it
+ * once went round the list for ever). */
+static void test_skipped_zone_ends(void **state)
+{
+	struct vm_sysctl s = tl_sysctl_nowmark();
+	struct mm_layout l = tl_layout_dma32_normal(4, 8);
+	struct machine *m = tl_boot("vanilla", NULL, &l, 1, &s);
+	struct pglist_data *pgdat = &m->pgdat;
+	struct mm_struct *mm;
+	char err[256];
+	unsigned long nr, normal;
+	(void)state;
+
+	pgdat->debug_check_interval = 0;
+	assert_int_equal(swap_setup(pgdat, 16384, 100e-6, 1e9, err, sizeof(err)), 0);
+	/* anonymous pages: the Normal zone serves them first; take no more
+	 * than it has, so that every LRU page is a Normal one */
+	normal = (unsigned long)zone_page_state(tl_zone(m, ZONE_NORMAL), NR_FREE_PAGES);
+	nr = normal / 2;
+	mm = mm_alloc(pgdat, &m->ctx);
+	assert_non_null(mm);
+	assert_int_equal(mm_mmap(mm, nr), 0);
+	assert_int_equal(mm_access(pgdat, &m->ctx, mm, 0, nr, true), 0);
+	for (unsigned long v = 0; v < nr; v++)
+		assert_int_equal(page_zonenum(&pgdat->mem_map[entry_pfn(mm->pte[v])]), ZONE_NORMAL);
+	/* a DMA32 request's reclaim: nothing it may scan */
+	try_to_free_pages(pgdat, &m->ctx, 0, GFP_KERNEL, ZONE_DMA32);
+	assert_int_equal(pgdat->vm_events[PGSCAN_DIRECT], 0);
+	assert_int_equal(pgdat->vm_events[PGSTEAL_DIRECT], 0);
+	assert_int_equal(check_pgdat(pgdat, "after reclaim"), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_thp_counts_its_pages, tl_teardown),
+		cmocka_unit_test_teardown(test_skipped_zone_ends, tl_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
