@@ -892,7 +892,9 @@ static double make_quantum(struct task *t, struct mm_ctx *ctx, void *arg)
 	}
 	/* nothing to start: wait4() until a job exits (a job is running:
 	 * make only gets here with a slot busy or a step not ready, which
-	 * running jobs make ready), or poll */
+	 * running jobs make ready), or poll; with no job running (a step
+	 * not ready and nothing to wait for, which the step order rules
+	 * out) it looks again a millisecond later rather than wait for ever */
 	if (kb->poll > 0 || !kb->nr_running)
 		t->sleep = kb->poll > 0 ? kb->poll : 0.001;
 	else

@@ -100,7 +100,11 @@ static enum page_references page_check_references(struct pglist_data *pgdat, str
 	return PAGEREF_RECLAIM;
 }
 
-static inline unsigned long lru_nr_pages(const struct page *p);
+/* folio_nr_pages(): a THP on the LRU is one entry of 512 pages */
+static inline unsigned long lru_nr_pages(const struct page *p)
+{
+	return PageHead(p) ? 1ul << page_order(p) : 1;
+}
 
 static void putback(struct pglist_data *pgdat, unsigned long pfn, bool active)
 {
@@ -135,12 +139,6 @@ static uint32_t isolate_lru_page(struct pglist_data *pgdat, enum lru_list lru, s
 	}
 	sc->ctx->kernel_ns += pgdat->costs.lru_scan_ns;
 	return pfn;
-}
-
-/* folio_nr_pages(): a THP on the LRU is one entry of 512 pages */
-static inline unsigned long lru_nr_pages(const struct page *p)
-{
-	return PageHead(p) ? 1ul << page_order(p) : 1;
 }
 
 /*
