@@ -3,7 +3,8 @@
 # with SEEDS seeds per policy on the default scenario and on three
 # variants (RAM 25 % smaller, 25 % larger, half the quantum), then, for
 # each, the per-seed ranges (min..max) of the four headline rows and
-# whether vanilla's and hygiene's ranges overlap.
+# whether vanilla's and hygiene's ranges overlap; then, paired by seed, in
+# how many seeds hygiene is the better of the two on each row.
 #
 #   scripts/validate.sh                 10 seeds, all CPUs, into out/validate
 #   scripts/validate.sh 3 out/quick     3 seeds, into out/quick
@@ -64,6 +65,23 @@ for s in "${sets[@]}"; do
 		{ echo "validate.sh: $name: mmsim reproduce failed (exit $?; $out-$name.log)" >&2; exit 1; }
 done
 
+# paired by seed: in how many seeds hygiene is the better of the two
+paired_sql="
+with r as (
+  select runs.seed as seed, runs.policy as policy,
+    100.0 * (select value from vmstat v where v.run_id = runs.run_id and name = 'thp_fault_fallback') /
+      max(1, (select sum(value) from vmstat v where v.run_id = runs.run_id
+              and name in ('thp_fault_alloc', 'thp_fault_fallback'))) as fail,
+    100.0 * (select value from vmstat v where v.run_id = runs.run_id and name = 'compact_success') /
+      max(1, (select value from vmstat v where v.run_id = runs.run_id and name = 'compact_stall')) as succ,
+    100.0 * (select value from vmstat v where v.run_id = runs.run_id and name = 'compact_daemon_migrate_scanned') /
+      max(1, (select value from vmstat v where v.run_id = runs.run_id and name = 'compact_migrate_scanned')) as daemon,
+    (select sum(value) from vmstat v where v.run_id = runs.run_id and name like 'allocstall_%') as stalls
+  from runs where status = 'ok')
+select count(*), sum(h.fail < v.fail), sum(3 * h.fail <= v.fail), sum(h.succ > v.succ),
+       sum(h.daemon > v.daemon), sum(h.stalls < v.stalls)
+from r v join r h on h.seed = v.seed and v.policy = 'vanilla' and h.policy = 'hygiene';"
+
 for s in "${sets[@]}"; do
 	name=${s%%:*}
 	args=${s#*:}
@@ -84,5 +102,8 @@ for s in "${sets[@]}"; do
 		"$vd0" "$vd1" "$hd0" "$hd1" "$(awk -v a="$vd1" -v b="$hd0" 'BEGIN { print (b > a) ? "separate" : "overlap" }')"
 	printf '  %-34s vanilla %10.0f .. %-10.0f hygiene %10.0f .. %-10.0f %s\n' "Alloc stall" \
 		"$va0" "$va1" "$ha0" "$ha1" "$(awk -v a="$va0" -v b="$ha1" 'BEGIN { print (b < a) ? "separate" : "overlap" }')"
+	IFS='|' read -r pn pf pf3 ps pd pa < <(sqlite3 "$out/$name/sweep.db" "$paired_sql")
+	echo "  paired by seed, hygiene better in: fail rate $pf of $pn (a third or less: $pf3)," \
+		"success rate $ps, kcompactd share $pd, stalls $pa"
 	unset row
 done
