@@ -41,32 +41,9 @@ sets=(
 	"half-quantum:--set run.quantum=$half_quantum"
 )
 
-# per policy: min and max over the runs of each headline row
-ranges_sql="
-with r as (
-  select runs.policy as policy,
-    100.0 * (select value from vmstat v where v.run_id = runs.run_id and name = 'thp_fault_fallback') /
-      max(1, (select sum(value) from vmstat v where v.run_id = runs.run_id
-              and name in ('thp_fault_alloc', 'thp_fault_fallback'))) as fail,
-    100.0 * (select value from vmstat v where v.run_id = runs.run_id and name = 'compact_success') /
-      max(1, (select value from vmstat v where v.run_id = runs.run_id and name = 'compact_stall')) as succ,
-    100.0 * (select value from vmstat v where v.run_id = runs.run_id and name = 'compact_daemon_migrate_scanned') /
-      max(1, (select value from vmstat v where v.run_id = runs.run_id and name = 'compact_migrate_scanned')) as daemon,
-    (select sum(value) from vmstat v where v.run_id = runs.run_id and name like 'allocstall_%') as stalls
-  from runs where status = 'ok')
-select policy, count(*), min(fail), max(fail), min(succ), max(succ), min(daemon), max(daemon),
-       min(stalls), max(stalls) from r group by policy;"
-
-for s in "${sets[@]}"; do
-	name=${s%%:*}
-	args=${s#*:}
-	# shellcheck disable=SC2086
-	"$mmsim" reproduce --seeds "$seeds" -o "$out/$name" $args > "$out-$name.table" 2> "$out-$name.log" ||
-		{ echo "validate.sh: $name: mmsim reproduce failed (exit $?; $out-$name.log)" >&2; exit 1; }
-done
-
-# paired by seed: in how many seeds hygiene is the better of the two
-paired_sql="
+# the four headline rows of every complete run, as the cover letter
+# computes them (one table expression for both queries below)
+per_run="
 with r as (
   select runs.seed as seed, runs.policy as policy,
     100.0 * (select value from vmstat v where v.run_id = runs.run_id and name = 'thp_fault_fallback') /
@@ -77,10 +54,40 @@ with r as (
     100.0 * (select value from vmstat v where v.run_id = runs.run_id and name = 'compact_daemon_migrate_scanned') /
       max(1, (select value from vmstat v where v.run_id = runs.run_id and name = 'compact_migrate_scanned')) as daemon,
     (select sum(value) from vmstat v where v.run_id = runs.run_id and name like 'allocstall_%') as stalls
-  from runs where status = 'ok')
+  from runs where status = 'ok')"
+
+# per policy: min and max over the runs of each row
+ranges_sql="$per_run
+select policy, count(*), min(fail), max(fail), min(succ), max(succ), min(daemon), max(daemon),
+       min(stalls), max(stalls) from r group by policy;"
+
+# paired by seed: in how many seeds hygiene is the better of the two
+paired_sql="$per_run
 select count(*), sum(h.fail < v.fail), sum(3 * h.fail <= v.fail), sum(h.succ > v.succ),
        sum(h.daemon > v.daemon), sum(h.stalls < v.stalls)
 from r v join r h on h.seed = v.seed and v.policy = 'vanilla' and h.policy = 'hygiene';"
+
+# one row's ranges: LABEL FORMAT VMIN VMAX HMIN HMAX lower|higher (which
+# way hygiene should differ); separate when hygiene's range lies beyond
+# vanilla's on that side
+range_line() {
+	local verdict
+	if [[ $7 == lower ]]; then
+		verdict=$(awk -v vmin="$3" -v hmax="$6" 'BEGIN { print (hmax < vmin) ? "separate" : "overlap" }')
+	else
+		verdict=$(awk -v vmax="$4" -v hmin="$5" 'BEGIN { print (hmin > vmax) ? "separate" : "overlap" }')
+	fi
+	printf "  %-34s vanilla $2 .. %-10s hygiene $2 .. %-10s %s\n" "$1" "$3" "$(printf "$2" "$4")" \
+		"$5" "$(printf "$2" "$6")" "$verdict"
+}
+
+for s in "${sets[@]}"; do
+	name=${s%%:*}
+	args=${s#*:}
+	# shellcheck disable=SC2086
+	"$mmsim" reproduce --seeds "$seeds" -o "$out/$name" $args > "$out-$name.table" 2> "$out-$name.log" ||
+		{ echo "validate.sh: $name: mmsim reproduce failed (exit $?; $out-$name.log)" >&2; exit 1; }
+done
 
 for s in "${sets[@]}"; do
 	name=${s%%:*}
@@ -93,15 +100,10 @@ for s in "${sets[@]}"; do
 	read -r vn vf0 vf1 vs0 vs1 vd0 vd1 va0 va1 <<<"${row[vanilla]}"
 	read -r hn hf0 hf1 hs0 hs1 hd0 hd1 ha0 ha1 <<<"${row[hygiene]}"
 	echo "  runs: vanilla $vn, hygiene $hn"
-	# hygiene should be lower in fail rate and stalls, higher in the others
-	printf '  %-34s vanilla %10.3f .. %-10.3f hygiene %10.3f .. %-10.3f %s\n' "THP fault fail rate %" \
-		"$vf0" "$vf1" "$hf0" "$hf1" "$(awk -v a="$vf0" -v b="$hf1" 'BEGIN { print (b < a) ? "separate" : "overlap" }')"
-	printf '  %-34s vanilla %10.3f .. %-10.3f hygiene %10.3f .. %-10.3f %s\n' "Direct compact success rate %" \
-		"$vs0" "$vs1" "$hs0" "$hs1" "$(awk -v a="$vs1" -v b="$hs0" 'BEGIN { print (b > a) ? "separate" : "overlap" }')"
-	printf '  %-34s vanilla %10.3f .. %-10.3f hygiene %10.3f .. %-10.3f %s\n' "Compact migrate scanned daemon %" \
-		"$vd0" "$vd1" "$hd0" "$hd1" "$(awk -v a="$vd1" -v b="$hd0" 'BEGIN { print (b > a) ? "separate" : "overlap" }')"
-	printf '  %-34s vanilla %10.0f .. %-10.0f hygiene %10.0f .. %-10.0f %s\n' "Alloc stall" \
-		"$va0" "$va1" "$ha0" "$ha1" "$(awk -v a="$va0" -v b="$ha1" 'BEGIN { print (b < a) ? "separate" : "overlap" }')"
+	range_line "THP fault fail rate %" "%10.3f" "$vf0" "$vf1" "$hf0" "$hf1" lower
+	range_line "Direct compact success rate %" "%10.3f" "$vs0" "$vs1" "$hs0" "$hs1" higher
+	range_line "Compact migrate scanned daemon %" "%10.3f" "$vd0" "$vd1" "$hd0" "$hd1" higher
+	range_line "Alloc stall" "%10.0f" "$va0" "$va1" "$ha0" "$ha1" lower
 	IFS='|' read -r pn pf pf3 ps pd pa < <(sqlite3 "$out/$name/sweep.db" "$paired_sql")
 	echo "  paired by seed, hygiene better in: fail rate $pf of $pn (a third or less: $pf3)," \
 		"success rate $ps, kcompactd share $pd, stalls $pa"

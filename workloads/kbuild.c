@@ -946,14 +946,15 @@ static unsigned long warm_limit(const struct pglist_data *pgdat)
 	return 2 * high;
 }
 
-static bool warm_read(struct kbuild *kb, struct mm_ctx *ctx, struct address_space *as, uint32_t id)
+static bool warm_read(struct kbuild *kb, struct mm_ctx *ctx, struct address_space *as, uint32_t id,
+                      unsigned long limit)
 {
 	struct pglist_data *pgdat = kb->w->pgdat;
 	long free = global_zone_page_state(pgdat, NR_FREE_PAGES);
 	slab_obj_t filp;
 
 	/* the file, its metadata blocks and slab objects, with room to spare */
-	if (free < (long)(warm_limit(pgdat) + as->size + 8))
+	if (free < (long)(limit + as->size + 8))
 		return false;
 	if ((filp = kb_open(kb, ctx, as, id)) == SLAB_OBJ_NONE)
 		return false;
@@ -967,16 +968,16 @@ static void warm_fill(struct kbuild *kb)
 	struct pglist_data *pgdat = kb->w->pgdat;
 	struct mm_ctx ctx = { 0 };
 	double busy_until = pgdat->disk.busy_until;
-	unsigned long reads = pgdat->disk.reads;
+	unsigned long reads = pgdat->disk.reads, limit = warm_limit(pgdat);
 
 	for (unsigned f = 0; f < kb->nr_tree; f++)
-		if (!warm_read(kb, &ctx, kb->tree[f], tree_id(kb, f)))
+		if (!warm_read(kb, &ctx, kb->tree[f], tree_id(kb, f), limit))
 			goto out;
 	for (unsigned i = 0; i < kb->nr_units; i++)
-		if (!warm_read(kb, &ctx, kb->src[i], src_id(kb, i)))
+		if (!warm_read(kb, &ctx, kb->src[i], src_id(kb, i), limit))
 			goto out;
 	for (unsigned h = kb->headers; h-- > 0;)
-		if (!warm_read(kb, &ctx, kb->hdr[h], hdr_id(kb, h)))
+		if (!warm_read(kb, &ctx, kb->hdr[h], hdr_id(kb, h), limit))
 			goto out;
 out:
 	pgdat->disk.busy_until = busy_until;
