@@ -21,7 +21,7 @@
  *          re-touching part of it, writes its .o at the end (creating the
  *          file writes inode, directory, bitmap and journal blocks of the
  *          block-device cache), and exits.
- *   ar     reads a share of the objects, writes a thin archive.
+ *   ar     stats a share of the objects, writes a thin archive (no symbol index).
  *   ld     reads every object, grows a large anonymous footprint, writes
  *          vmlinux.
  *
@@ -155,7 +155,7 @@ static const struct param_desc kbuild_params[] = {
 	{ "make_target_ms", "make's CPU milliseconds per job it starts (rules, recipe, fork+exec)", "2" },
 	{ "poll", "what make does when it has nothing to start or reap: wait (sleep in wait4() until "
 	          "a job exits) or seconds to sleep and look again", "wait" },
-	{ "archives", "ar steps (built-in.a), each reading its share of the objects", "16" },
+	{ "archives", "ar steps (built-in.a), each naming (stat, no read) its share of the objects", "16" },
 	{ "ar_time", "CPU seconds of one ar step", "0.05" },
 	{ "ar_rss", "anonymous memory of one ar step, bytes (K/M/G)", "8M" },
 	{ "link_time", "CPU seconds of the final link (ld passes, kallsyms, modpost)", "20" },
@@ -546,6 +546,13 @@ static struct address_space *job_input(const struct kb_job *j, unsigned k, uint3
 	return NULL;
 }
 
+/* what one input counts toward a job's reading progress: its pages, or
+ * for ar, which reads none, one per member */
+static unsigned long job_input_weight(const struct kb_job *j, const struct address_space *as)
+{
+	return j->kind == KB_AR ? 1 : as->size;
+}
+
 /* read the inputs up to the share of them this progress calls for; each
  * file is read whole in one go (a few pages: one readahead window) */
 static int job_read(struct kb_job *j, struct mm_ctx *ctx, double p)
@@ -564,12 +571,14 @@ static int job_read(struct kb_job *j, struct mm_ctx *ctx, double p)
 			continue;       /* an object whose compile failed */
 		if ((filp = kb_open(j->kb, ctx, as, id)) == SLAB_OBJ_NONE)
 			return -1;
-		if (as->size && filemap_read(pgdat, ctx, as, 0, as->size)) {
+		/* kbuild's `ar cDPrST` (thin, no symbol index: the S) only
+		 * names its members: it stats them and reads none of them */
+		if (j->kind != KB_AR && as->size && filemap_read(pgdat, ctx, as, 0, as->size)) {
 			kb_close(j->kb, ctx, filp);
 			return -1;
 		}
 		kb_close(j->kb, ctx, filp);
-		j->read_pages += as->size;
+		j->read_pages += job_input_weight(j, as);
 	}
 	return 0;
 }
@@ -771,7 +780,7 @@ static struct task *spawn_step(struct kbuild *kb, unsigned step)
 		uint32_t id;
 		struct address_space *as = job_input(j, k, &id);
 		if (as)
-			j->input_pages += as->size;
+			j->input_pages += job_input_weight(j, as);
 	}
 	t = engine_spawn(w->engine, name, &kb_job_ops, j);
 	if (t)
