@@ -279,20 +279,16 @@ static bool suitable_migration_target(const struct compact_control *cc, unsigned
 /* ------------------------------------------------------------------ */
 /* compaction_suitable */
 
-static enum compact_result __compaction_suitable(struct zone *zone, int order, unsigned alloc_flags,
-                                                 enum zone_type highest_zoneidx, long wmark_target)
+/* the migration-target check: order-0 pages must be there for migration
+ * targets, plus the gap (the pages in flight); costly orders ask for the
+ * low watermark.  RFC patch 008 leaves only this in __compaction_suitable()
+ * and moves the "can already succeed" check out to the callers. */
+static enum compact_result compaction_targets_ok(struct zone *zone, int order, enum zone_type highest_zoneidx,
+                                                 long wmark_target)
 {
-	struct pglist_data *pgdat = zone->zone_pgdat;
 	unsigned long watermark;
 	long min;
 
-	if (is_via_compact_memory(order))
-		return COMPACT_CONTINUE;
-	watermark = pol(pgdat)->compaction_wmark(pgdat->policy, zone, true, alloc_flags);
-	if (zone_watermark_ok(pgdat, zone, (unsigned)order, watermark, highest_zoneidx, alloc_flags))
-		return COMPACT_SUCCESS;
-	/* order-0 pages must be there for migration targets, plus the gap
-	 * (the pages in flight); costly orders ask for the low watermark */
 	watermark = (order > PAGE_ALLOC_COSTLY_ORDER ? low_wmark_pages(zone) : min_wmark_pages(zone)) +
 	            compact_gap((unsigned)order);
 	min = (long)watermark + zone->lowmem_reserve[highest_zoneidx];
@@ -301,20 +297,52 @@ static enum compact_result __compaction_suitable(struct zone *zone, int order, u
 	return COMPACT_CONTINUE;
 }
 
+static enum compact_result __compaction_suitable(struct zone *zone, int order, unsigned alloc_flags,
+                                                 enum zone_type highest_zoneidx, long wmark_target)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	unsigned long watermark;
+
+	if (is_via_compact_memory(order))
+		return COMPACT_CONTINUE;
+	watermark = pol(pgdat)->compaction_wmark(pgdat->policy, zone, true, alloc_flags);
+	if (zone_watermark_ok(pgdat, zone, (unsigned)order, watermark, highest_zoneidx, alloc_flags))
+		return COMPACT_SUCCESS;
+	return compaction_targets_ok(zone, order, highest_zoneidx, wmark_target);
+}
+
+/* costly orders: only compact when failure would be fragmentation */
+static enum compact_result compaction_fragindex_ok(struct zone *zone, int order, enum compact_result ret)
+{
+	if (ret == COMPACT_CONTINUE && order > PAGE_ALLOC_COSTLY_ORDER) {
+		int fragindex = fragmentation_index(zone, (unsigned)order);
+		if (fragindex >= 0 && fragindex <= zone->zone_pgdat->sysctl.extfrag_threshold)
+			ret = COMPACT_NOT_SUITABLE_ZONE;
+	}
+	return ret;
+}
+
 enum compact_result compaction_suitable(struct zone *zone, int order, unsigned alloc_flags,
                                         enum zone_type highest_zoneidx)
 {
 	struct pglist_data *pgdat = zone->zone_pgdat;
 	long free_pages = pol(pgdat)->compaction_suitable_free_pages(pgdat->policy, zone);
-	enum compact_result ret = __compaction_suitable(zone, order, alloc_flags, highest_zoneidx, free_pages);
 
-	/* costly orders: only compact when failure would be fragmentation */
-	if (ret == COMPACT_CONTINUE && order > PAGE_ALLOC_COSTLY_ORDER) {
-		int fragindex = fragmentation_index(zone, (unsigned)order);
-		if (fragindex >= 0 && fragindex <= pgdat->sysctl.extfrag_threshold)
-			ret = COMPACT_NOT_SUITABLE_ZONE;
-	}
-	return ret;
+	return compaction_fragindex_ok(zone, order,
+	                               __compaction_suitable(zone, order, alloc_flags, highest_zoneidx, free_pages));
+}
+
+/* compaction_suitable() as RFC patch 008 leaves it: are there migration
+ * targets (and is a costly failure fragmentation)?  Without the "can
+ * already succeed" check, which its callers make with their own marks. */
+enum compact_result compaction_suitable_targets(struct zone *zone, int order, enum zone_type highest_zoneidx)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	long free_pages = pol(pgdat)->compaction_suitable_free_pages(pgdat->policy, zone);
+
+	if (is_via_compact_memory(order))
+		return COMPACT_CONTINUE;
+	return compaction_fragindex_ok(zone, order, compaction_targets_ok(zone, order, highest_zoneidx, free_pages));
 }
 
 /* compaction_zonelist_suitable(): is compaction worth retrying after

@@ -613,9 +613,12 @@ bool pgdat_balanced(struct pglist_data *pgdat, int order, enum zone_type highest
 		if (zone_watermark_ok(pgdat, zone, (unsigned)order, high_wmark_pages(zone), highest_zoneidx, 0))
 			return true;
 		/* RFC patch 20: the allocation can't succeed, but there is
-		 * enough order-0 memory for compaction to go on */
+		 * enough order-0 memory for compaction to go on (patch 008's
+		 * compaction_suitable(): the migration targets alone; the
+		 * v6.2 form says SUCCESS whenever the order is free at the
+		 * min watermark, and kswapd would reclaim on) */
 		if (order && pol(pgdat)->kswapd_compaction_suitable(pgdat->policy) &&
-		    compaction_suitable(zone, order, 0, highest_zoneidx) == COMPACT_CONTINUE)
+		    compaction_suitable_targets(zone, order, highest_zoneidx) == COMPACT_CONTINUE)
 			return true;
 	}
 	return !any;

@@ -456,6 +456,61 @@ static void test_watermarks_count_free_blocks(void **state)
 	assert_null(tl_alloc(m, GFP_HIGHUSER_MOVABLE, 0));
 }
 
+/* RFC patch 20 with 008's compaction_suitable(): kswapd is balanced for
+ * a THP once compaction has migration targets (free pages in movable
+ * blocks above low + compact_gap), even though the order is free at the
+ * min watermark.  v6.2's compaction_suitable() answers SUCCESS there
+ * ("can already succeed"), which is not CONTINUE: kswapd reclaimed on,
+ * and hygiene runs evicted the page cache and swapped in storms. */
+static void kswapd_case(struct machine *m, struct page **pages)
+{
+	struct zone *z = tl_zone(m, Z32);
+	unsigned long n = 0;
+
+	/* 8 of the 16 blocks movable, three pages in four of them freed:
+	 * 3072 free movable pages, no movable block wholly free */
+	for (unsigned i = 0; i < 8 * pageblock_nr_pages; i++)
+		assert_non_null(pages[i] = tl_alloc(m, GFP_HIGHUSER_MOVABLE, 0));
+	for (unsigned i = 0; i < 8 * pageblock_nr_pages; i++)
+		if (i % 4 != 3) {
+			tl_free(m, pages[i], 0);
+			n++;
+		}
+	drain_all_pages(&m->pgdat);
+	assert_int_equal(tl_count_blocks(m, Z32, MIGRATE_MOVABLE), 8);
+	assert_int_equal(tl_stat(m, Z32, NR_FREE_MOVABLE), (long)n);
+	assert_int_equal(tl_stat(m, Z32, NR_FREE_FREE), 8 * pageblock_nr_pages);
+	/* min 2 blocks, low 3, high 9: the free blocks (8) are under high */
+	z->_watermark[WMARK_MIN] = 2 * pageblock_nr_pages;
+	z->_watermark[WMARK_LOW] = 3 * pageblock_nr_pages;
+	z->_watermark[WMARK_HIGH] = 9 * pageblock_nr_pages;
+	assert_true(n > low_wmark_pages(z) + compact_gap(pageblock_order));
+	assert_false(zone_watermark_ok(&m->pgdat, z, pageblock_order, high_wmark_pages(z), Z32, 0));
+	assert_true(zone_watermark_ok(&m->pgdat, z, pageblock_order, min_wmark_pages(z), Z32, 0));
+}
+
+static void test_kswapd_compaction_suitable(void **state)
+{
+	static struct page *pages[8 * 512];
+	const char *const off[] = { "kswapd_compaction_suitable=no", NULL };
+	struct machine *m;
+	(void)state;
+
+	m = boot_small("hygiene", NULL, 16);
+	kswapd_case(m, pages);
+	assert_int_equal(compaction_suitable(tl_zone(m, Z32), pageblock_order, 0, Z32), COMPACT_SUCCESS);
+	assert_int_equal(compaction_suitable_targets(tl_zone(m, Z32), pageblock_order, Z32), COMPACT_CONTINUE);
+	assert_true(pgdat_balanced(&m->pgdat, pageblock_order, Z32));
+	/* order 0 is balanced on the free blocks alone: 8 > 9? no */
+	assert_false(pgdat_balanced(&m->pgdat, 0, Z32));
+	tl_destroy(m);
+
+	/* without patch 20 kswapd reclaims on */
+	m = boot_small("hygiene", off, 16);
+	kswapd_case(m, pages);
+	assert_false(pgdat_balanced(&m->pgdat, pageblock_order, Z32));
+}
+
 /* ------------------------------------------------------------------ */
 /* patches 010 and 011: no highatomic reserve, no boosting */
 
@@ -639,6 +694,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_last_resort_fallback_wmark_all, tl_teardown),
 		cmocka_unit_test_teardown(test_last_resort_fallback, tl_teardown),
 		cmocka_unit_test_teardown(test_watermarks_count_free_blocks, tl_teardown),
+		cmocka_unit_test_teardown(test_kswapd_compaction_suitable, tl_teardown),
 		cmocka_unit_test_teardown(test_no_highatomic, tl_teardown),
 		cmocka_unit_test_teardown(test_switch_validation, tl_teardown),
 		cmocka_unit_test_teardown(test_no_compaction, tl_teardown),
