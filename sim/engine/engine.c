@@ -138,6 +138,20 @@ static void engine_mm_sleep(struct pglist_data *pgdat, double seconds, void *arg
 		sg_actor_sleep_for(seconds);
 }
 
+/* pgdat->stall: the process spends on its CPU the kernel time it has run
+ * up in this quantum and not yet spent (task_main spends the rest, and
+ * counts all of it as system time, when the quantum ends) */
+static void engine_mm_stall(struct pglist_data *pgdat, struct mm_ctx *ctx, void *arg)
+{
+	double ns = ctx->kernel_ns - ctx->kernel_done_ns;
+
+	(void)pgdat, (void)arg;
+	if (ns <= 0)
+		return;
+	ctx->kernel_done_ns = ctx->kernel_ns;
+	sg_actor_execute(ns);
+}
+
 /* A child's exit, as SIGCHLD: wake a parent asleep in wait_child, or
  * leave the exit pending for its next wait.  Also ends that sleep for an
  * OOM-killed parent (no child exit counted). */
@@ -295,6 +309,7 @@ int engine_init(struct engine *e, struct pglist_data *pgdat, const struct engine
 	pgdat->oom_notify = engine_oom_notify;
 	pgdat->oom_arg = e;
 	pgdat->sleep = engine_mm_sleep;
+	pgdat->stall = engine_mm_stall;
 	pgdat->sleep_arg = e;
 
 	engine_start_daemon(e, "kswapd0", kswapd_main);
@@ -314,7 +329,7 @@ static void task_main(int argc, char **argv)
 	struct task *t = &p->t;
 	struct engine *e = t->engine;
 	struct pglist_data *pgdat = e->pgdat;
-	struct mm_ctx ctx = { .cpu = t->cpu };
+	struct mm_ctx ctx = { .cpu = t->cpu, .stalls = true };
 
 	(void)argc;
 	(void)argv;
@@ -334,8 +349,8 @@ static void task_main(int argc, char **argv)
 				break;          /* the quantum's kernel time is charged at exit */
 			t->utime_ns += user;
 			t->stime_ns += ctx.kernel_ns;
-			if (user + ctx.kernel_ns > 0)
-				sg_actor_execute(user + ctx.kernel_ns);   /* skip 0 (P11) */
+			if (user + ctx.kernel_ns - ctx.kernel_done_ns > 0)   /* skip 0 (P11) */
+				sg_actor_execute(user + ctx.kernel_ns - ctx.kernel_done_ns);
 			if (ctx.io_wait_ns > 0) {
 				t->iowait_ns += ctx.io_wait_ns;
 				sg_actor_sleep_for(ctx.io_wait_ns * 1e-9);
@@ -349,6 +364,7 @@ static void task_main(int argc, char **argv)
 			t->sleep = 0;
 			t->nr_quanta++;
 			ctx.kernel_ns = 0;
+			ctx.kernel_done_ns = 0;
 			ctx.io_wait_ns = 0;
 		}
 	}
@@ -364,8 +380,8 @@ static void task_main(int argc, char **argv)
 		t->mm = NULL;
 	}
 	t->stime_ns += ctx.kernel_ns;
-	if (ctx.kernel_ns > 0)
-		sg_actor_execute(ctx.kernel_ns);
+	if (ctx.kernel_ns - ctx.kernel_done_ns > 0)
+		sg_actor_execute(ctx.kernel_ns - ctx.kernel_done_ns);
 	if (ctx.io_wait_ns > 0) {
 		t->iowait_ns += ctx.io_wait_ns;
 		sg_actor_sleep_for(ctx.io_wait_ns * 1e-9);
@@ -495,6 +511,7 @@ void engine_destroy(struct engine *e)
 		pgdat->kcompactd_sleeping = false;
 		pgdat->oom_notify = NULL;
 		pgdat->sleep = NULL;
+		pgdat->stall = NULL;
 		pgdat->sleep_arg = NULL;
 		pgdat->oom_arg = NULL;
 	}

@@ -238,7 +238,7 @@ double blockdev_io(struct pglist_data *pgdat, struct blockdev *dev, unsigned lon
  * has already spent in this quantum */
 static inline double ctx_delay(const struct mm_ctx *ctx)
 {
-	return (ctx->kernel_ns + ctx->io_wait_ns) * 1e-9;
+	return (ctx->kernel_ns - ctx->kernel_done_ns + ctx->io_wait_ns) * 1e-9;
 }
 
 /* ---- memory.c, filemap.c: unmapping for reclaim ---- */

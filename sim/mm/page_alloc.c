@@ -28,6 +28,19 @@ void mm_set_current(struct mm_ctx *ctx)
 	cur_ctx = ctx;
 }
 
+/* an allocating process stalls: direct reclaim or direct compaction has
+ * run; the time it took passes for the others before the process looks
+ * at the free lists again (pgdat->stall) */
+static void alloc_stall(struct pglist_data *pgdat)
+{
+	struct mm_ctx *cur = cur_ctx;
+
+	if (!pgdat->stall || !cur || !cur->stalls || cur->kernel_ns <= cur->kernel_done_ns)
+		return;
+	pgdat->stall(pgdat, cur, pgdat->sleep_arg);
+	mm_set_current(cur);            /* a simcall: others ran */
+}
+
 static inline void charge(double ns)
 {
 	if (cur_ctx)
@@ -1176,6 +1189,7 @@ static unsigned long __alloc_pages_direct_reclaim(struct pglist_data *pgdat, gfp
 	bool drained = false;
 
 	*did_some_progress = try_to_free_pages(pgdat, cur_ctx, reclaim_order, gfp, ac->highest_zoneidx);
+	alloc_stall(pgdat);
 	if (!*did_some_progress)
 		return PFN_NONE;
 	for (;;) {
@@ -1216,6 +1230,7 @@ static unsigned long __alloc_pages_direct_compact(struct pglist_data *pgdat, gfp
 	*compact_result = try_to_compact_pages(pgdat, cur_ctx, gfp, compact_order, alloc_flags, ac, prio, &capc);
 	cur_ctx->flags = saved_flags;
 	cur_ctx->capture_control = saved_capc;
+	alloc_stall(pgdat);             /* the captured page, if any, is ours */
 	pfn = capc.page;
 	if (pfn == PFN_NONE && *compact_result == COMPACT_SKIPPED)
 		return PFN_NONE;

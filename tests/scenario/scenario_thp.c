@@ -288,7 +288,9 @@ static void test_idle_faults_succeed(void **state)
 /* the fragmenting load: a kernel build at 2% of its size (54 units) with
  * 12 jobs on 2 CPUs of a 1 GiB guest with 512 MiB of swap: cc1 jobs of
  * ~90 MiB each (about 1 GiB wanted at once), page cache, slab, page
- * tables, swapping; beside it, the faulter with its default 256 MiB region */
+ * tables, swapping; beside it, the faulter with hugealloc.ini's 512 MiB
+ * region (with 256 MiB every direct compaction of this short build
+ * succeeds since a stalled fault lets kcompactd run meanwhile) */
 static const char *const build12[] = { "scale", "0.02", "jobs", "12", NULL };
 /* the same with 8 jobs */
 static const char *const build8[] = { "scale", "0.02", "jobs", "8", NULL };
@@ -296,7 +298,7 @@ static const char *const build8[] = { "scale", "0.02", "jobs", "8", NULL };
 static struct scenario busy(const char *const *build, int proactiveness)
 {
 	return (struct scenario){ .policy = "vanilla", .ram = 1ull << 30, .cpus = 2, .swap_pages = 131072,
-	                          .proactiveness = proactiveness, .region = "256M", .kbuild = build,
+	                          .proactiveness = proactiveness, .region = "512M", .kbuild = build,
 	                          .seed = 1 };
 }
 

@@ -63,6 +63,8 @@ struct mm_ctx {
 	unsigned cpu;
 	unsigned flags;                 /* PF_* */
 	double kernel_ns;               /* kernel CPU time accumulated by calls */
+	double kernel_done_ns;          /* of it, already spent on the CPU (stalls) */
+	bool stalls;                    /* a process: its direct reclaim and compaction stall it */
 	double io_wait_ns;              /* time blocked on I/O (swap-in, reads): a sleep, not CPU */
 	struct mm_struct *mm;           /* the task's memory, if any (OOM victim check) */
 	struct capture_control *capture_control;   /* current->capture_control (compaction) */

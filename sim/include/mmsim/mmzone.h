@@ -183,6 +183,7 @@ struct extfrag_stats {
 };
 
 struct mm_policy;
+struct mm_ctx;
 
 struct pglist_data {
 	struct zone node_zones[MAX_NR_ZONES];
@@ -239,6 +240,12 @@ struct pglist_data {
 	/* block the calling actor for a while (reclaim throttling); NULL: no wait */
 	void (*sleep)(struct pglist_data *, double seconds, void *arg);
 	void *sleep_arg;
+	/* an allocating process stalled in direct reclaim or compaction: it
+	 * spends the kernel time it has run up so far on its CPU now, so
+	 * that kswapd, kcompactd and the other CPUs go on meanwhile (the
+	 * work of a quantum is otherwise done at one instant); NULL: no
+	 * clock.  Uses sleep_arg. */
+	void (*stall)(struct pglist_data *, struct mm_ctx *ctx, void *arg);
 	/* the OOM killer chose a victim: the engine stops its process */
 	void (*oom_notify)(struct pglist_data *, struct mm_struct *victim, void *arg);
 	void *oom_arg;
