@@ -23,6 +23,7 @@ struct result {
 	unsigned long check_failures;
 	unsigned long tasks_oom_killed;
 	double utime_ns;
+	unsigned long stalls, stalls_timed;     /* pgdat->stall calls; those the clock moved in */
 };
 
 enum kind { HOGS, READER, BURNERS };
@@ -41,6 +42,21 @@ struct scenario {
 	uint64_t seed;
 	struct result *res;             /* shared with the parent */
 };
+
+/* pgdat->stall, watched: a stalled process spends its time before it
+ * looks at the free lists again, and the clock moves meanwhile */
+static void (*engine_stall)(struct pglist_data *, struct mm_ctx *, void *);
+static struct result *stall_res;
+
+static void watched_stall(struct pglist_data *pgdat, struct mm_ctx *ctx, void *arg)
+{
+	double before = engine_now();
+
+	engine_stall(pgdat, ctx, arg);
+	stall_res->stalls++;
+	if (engine_now() > before && ctx->kernel_done_ns == ctx->kernel_ns)
+		stall_res->stalls_timed++;
+}
 
 static int child(void *arg)
 {
@@ -76,6 +92,9 @@ static int child(void *arg)
 	cfg.cpus = sc->cpus;
 	if (engine_init(&e, &pgdat, &cfg, &argc, argv, err, sizeof(err)))
 		return 14;
+	engine_stall = pgdat.stall;
+	stall_res = sc->res;
+	pgdat.stall = watched_stall;
 	switch (sc->kind) {
 	case HOGS:
 		for (unsigned i = 0; i < sc->nr; i++) {
@@ -133,6 +152,13 @@ static void test_anon_past_ram_swaps(void **state)
 	assert_true(r->vm_events[PSWPOUT] > 0);
 	assert_true(r->vm_events[ALLOCSTALL_MOVABLE] > 0);
 	assert_true(r->vm_events[PGSCAN_DIRECT] > 0);
+	/* each direct reclaim (and compaction) stalled its process on the
+	 * clock: the kernel time it ran up was spent there and then */
+	assert_true(r->stalls > 0);
+	assert_int_equal(r->stalls_timed, r->stalls);
+	assert_true(r->stalls <= r->vm_events[ALLOCSTALL_MOVABLE] + r->vm_events[ALLOCSTALL_NORMAL] +
+	                         r->vm_events[ALLOCSTALL_DMA32] + r->vm_events[ALLOCSTALL_DMA] +
+	                         r->vm_events[COMPACTSTALL]);
 	/* the hot sets come back from swap */
 	assert_true(r->vm_events[PSWPIN] > 0);
 	assert_int_equal(r->vm_events[OOM_KILL], 0);
