@@ -311,7 +311,8 @@ static enum compact_result __compaction_suitable(struct zone *zone, int order, u
 	return compaction_targets_ok(zone, order, highest_zoneidx, wmark_target);
 }
 
-/* costly orders: only compact when failure would be fragmentation */
+/* costly orders: only compact when failure would be fragmentation; a
+ * zone that is not suitable is reported as skipped (v6.2) */
 static enum compact_result compaction_fragindex_ok(struct zone *zone, int order, enum compact_result ret)
 {
 	if (ret == COMPACT_CONTINUE && order > PAGE_ALLOC_COSTLY_ORDER) {
@@ -319,6 +320,8 @@ static enum compact_result compaction_fragindex_ok(struct zone *zone, int order,
 		if (fragindex >= 0 && fragindex <= zone->zone_pgdat->sysctl.extfrag_threshold)
 			ret = COMPACT_NOT_SUITABLE_ZONE;
 	}
+	if (ret == COMPACT_NOT_SUITABLE_ZONE)
+		ret = COMPACT_SKIPPED;
 	return ret;
 }
 
@@ -922,12 +925,15 @@ static enum compact_result compact_zone(struct compact_control *cc, struct captu
 	if (!is_via_compact_memory(cc->order)) {
 		unsigned long mark = pol(pgdat)->compaction_wmark(pgdat->policy, zone, cc->direct_compaction,
 		                                                  cc->alloc_flags);
-		/* the allocation can already succeed: nothing to do */
+		/* the allocation can already succeed: nothing to do (at the
+		 * policy's mark: kcompactd works to the high watermark under
+		 * patch 009); then, as patch 008 splits it, are there
+		 * migration targets? */
 		if (zone_watermark_ok(pgdat, zone, (unsigned)cc->order, mark, cc->highest_zoneidx,
 		                      cc->alloc_flags))
 			return COMPACT_SUCCESS;
-		ret = compaction_suitable(zone, cc->order, cc->alloc_flags, cc->highest_zoneidx);
-		if (ret == COMPACT_SKIPPED || ret == COMPACT_SUCCESS)
+		ret = compaction_suitable_targets(zone, cc->order, cc->highest_zoneidx);
+		if (ret == COMPACT_SKIPPED)
 			return ret;
 	}
 	/* failures recently, about to retry after deferral: rescan all */
@@ -1103,7 +1109,7 @@ static bool kcompactd_node_suitable(struct pglist_data *pgdat)
 		if (zone_watermark_ok(pgdat, zone, (unsigned)order, ops->compaction_wmark(pgdat->policy, zone, false, 0),
 		                      pgdat->kcompactd_highest_zoneidx, 0))
 			continue;
-		if (compaction_suitable(zone, order, 0, pgdat->kcompactd_highest_zoneidx) == COMPACT_CONTINUE)
+		if (compaction_suitable_targets(zone, order, pgdat->kcompactd_highest_zoneidx) == COMPACT_CONTINUE)
 			return true;
 	}
 	return false;
@@ -1158,7 +1164,7 @@ void kcompactd_do_work(struct pglist_data *pgdat, struct mm_ctx *ctx)
 		if (zone_watermark_ok(pgdat, zone, (unsigned)order, ops->compaction_wmark(pgdat->policy, zone, false, 0),
 		                      (enum zone_type)zi, 0))
 			continue;
-		if (compaction_suitable(zone, order, 0, (enum zone_type)zi) != COMPACT_CONTINUE)
+		if (compaction_suitable_targets(zone, order, (enum zone_type)zi) != COMPACT_CONTINUE)
 			continue;
 		status = compact_zone(&cc, NULL);
 		if (status == COMPACT_SUCCESS) {

@@ -307,6 +307,48 @@ static void test_hygiene_scans_only_movable_blocks(void **state)
 	assert_rmap(&h);
 }
 
+/* patch 009: kcompactd compacts until the high watermark of free blocks
+ * is met.  With one free block, the order is free at the min watermark,
+ * and v6.2's compaction_suitable() answered SUCCESS ("can already
+ * succeed" at min): hygiene's kcompactd gave up between min and high.
+ * Patch 008's form asks only for migration targets. */
+static void test_hygiene_kcompactd_works_to_high(void **state)
+{
+	struct fragmented h;
+	struct capture_control capc;
+	struct pglist_data *pgdat;
+	struct zone *z;
+	struct mm_ctx kctx = { .cpu = 0, .flags = PF_KTHREAD };
+	long free_blocks;
+	(void)state;
+
+	build(&h, "hygiene");
+	pgdat = &h.m->pgdat;
+	z = dma32(&h);
+	/* one free block: a direct compaction's, handed back */
+	compact(&h, MIN_COMPACT_PRIORITY, &capc);
+	assert_true(capc.page != PFN_NONE);
+	release_captured(&h, capc.page);
+	drain_all_pages(pgdat);
+	free_blocks = zone_page_state(z, NR_FREE_FREE);
+	assert_int_equal(free_blocks, pageblock_nr_pages);
+	/* min 0, high four blocks: an order-9 request succeeds at min, the
+	 * node is below its high watermark, migration targets abound */
+	z->_watermark[WMARK_HIGH] = 4 * pageblock_nr_pages;
+	assert_true(zone_watermark_ok(pgdat, z, pageblock_order, min_wmark_pages(z), ZONE_DMA32, 0));
+	assert_false(zone_watermark_ok(pgdat, z, pageblock_order, high_wmark_pages(z), ZONE_DMA32, 0));
+	assert_int_equal(compaction_suitable(z, pageblock_order, 0, ZONE_DMA32), COMPACT_SUCCESS);
+	assert_int_equal(compaction_suitable_targets(z, pageblock_order, ZONE_DMA32), COMPACT_CONTINUE);
+	pgdat->kcompactd_max_order = pageblock_order;
+	pgdat->kcompactd_highest_zoneidx = ZONE_DMA32;
+	kcompactd_do_work(pgdat, &kctx);
+	drain_all_pages(pgdat);
+	assert_true(pgdat->vm_events[KCOMPACTD_MIGRATE_SCANNED] > 0);
+	assert_true(zone_page_state(z, NR_FREE_FREE) > free_blocks);
+	assert_rmap(&h);
+	assert_int_equal(check_pgdat(pgdat, "after kcompactd"), 0);
+}
+
 /* every anonymous page pinned: a scan isolates nothing and marks every
  * block skip; the next scan looks at one pfn per block, until kswapd's
  * reset clears the bits */
@@ -369,6 +411,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_pinned_page_in_every_block_fails_and_defers, tl_teardown),
 		cmocka_unit_test_teardown(test_async_skips_blocks_sync_scans, tl_teardown),
 		cmocka_unit_test_teardown(test_hygiene_scans_only_movable_blocks, tl_teardown),
+		cmocka_unit_test_teardown(test_hygiene_kcompactd_works_to_high, tl_teardown),
 		cmocka_unit_test_teardown(test_skip_bits_avoid_rescans_until_reset, tl_teardown),
 		cmocka_unit_test_teardown(test_no_compaction_without_config, tl_teardown),
 	};
