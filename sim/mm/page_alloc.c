@@ -1243,7 +1243,7 @@ static unsigned long __alloc_pages_direct_compact(struct pglist_data *pgdat, gfp
 	if (pfn != PFN_NONE) {
 		struct zone *zone = page_zone(pgdat, &pgdat->mem_map[pfn]);
 		zone->compact_blockskip_flush = false;
-		compaction_defer_reset(zone, (int)compact_order, true);
+		compaction_defer_reset(zone, (int)order, true);   /* the request's order, as v6.2 */
 		count_vm_events(pgdat, COMPACTSUCCESS, 1);
 		return pfn;
 	}
