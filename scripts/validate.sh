@@ -11,7 +11,7 @@
 #
 # Each set is a resumable `mmsim reproduce` into OUT/<name>: run again, it
 # only runs what is missing.  Needs a built build/release/mmsim and the
-# sqlite3 shell (scripts/install-deps.sh installs it).  About 40 minutes
+# sqlite3 shell (scripts/install-deps.sh installs it).  About 6 minutes
 # for 10 seeds on a 2-core machine.
 set -euo pipefail
 
