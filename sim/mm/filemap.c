@@ -51,6 +51,54 @@ static void dirty_push(struct pglist_data *pgdat, uint32_t ino, uint32_t index)
 	r->e[(r->head + r->len++) % r->cap] = (struct dirty_entry){ ino, index, pgdat_now(pgdat) };
 }
 
+/* The xarray's leaf nodes (struct xa_node, radix_tree_node slab): one per
+ * 64 slots in use (XA_CHUNK_SHIFT 6), allocated when the first entry of
+ * its range is stored and kept while any entry, page or shadow, remains;
+ * a file of one page keeps its entry in xa_head.  The upper levels of
+ * files over 4096 pages are not counted, nor does the model have the
+ * shadow-node shrinker (workingset_shadow_shrinker): slots never empty
+ * (nothing truncates), so nodes are never freed before teardown. */
+#define XA_CHUNK_SHIFT 6
+
+static unsigned long xa_nr_chunks(unsigned long size)
+{
+	return (size + (1ul << XA_CHUNK_SHIFT) - 1) >> XA_CHUNK_SHIFT;
+}
+
+static void xa_nodes_grow(struct address_space *as, unsigned long old_size, unsigned long size)
+{
+	unsigned long from = as->xa_nodes ? xa_nr_chunks(old_size) : 0, to = xa_nr_chunks(size);
+
+	if (size <= 1 || (as->xa_nodes && to <= from))
+		return;
+	as->xa_nodes = realloc(as->xa_nodes, to * sizeof(uint32_t));
+	if (!as->xa_nodes)
+		abort();
+	for (unsigned long c = from; c < to; c++)
+		as->xa_nodes[c] = SLAB_OBJ_NONE;
+}
+
+/* xas_nomem(): the node for this index, allocated (with the mapping's
+ * reclaim flags) if the range has none yet.  The allocation may sleep in
+ * reclaim and another reader allocate it meanwhile: ours goes back. */
+static int xa_node_get(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
+                       unsigned long index)
+{
+	unsigned long c = index >> XA_CHUNK_SHIFT;
+	slab_obj_t obj;
+
+	if (!as->xa_nodes || as->xa_nodes[c] != SLAB_OBJ_NONE)
+		return 0;
+	obj = kmem_cache_alloc(pgdat, ctx, RADIX_TREE_NODE_CACHE, as->bdev ? GFP_NOFS : GFP_KERNEL, as->ino);
+	if (obj == SLAB_OBJ_NONE)
+		return -1;
+	if (as->xa_nodes[c] == SLAB_OBJ_NONE)
+		as->xa_nodes[c] = obj;
+	else
+		kmem_cache_free(pgdat, ctx, RADIX_TREE_NODE_CACHE, obj);
+	return 0;
+}
+
 struct address_space *inode_create(struct pglist_data *pgdat, unsigned long size_pages, bool bdev)
 {
 	struct address_space *as = calloc(1, sizeof(*as));
@@ -73,6 +121,7 @@ struct address_space *inode_create(struct pglist_data *pgdat, unsigned long size
 		return NULL;
 	}
 	as->ino = pgdat->nr_inodes;
+	xa_nodes_grow(as, 0, size_pages);
 	as->size = size_pages;
 	as->bdev = bdev;
 	as->dentry = as->inode = SLAB_OBJ_NONE;
@@ -137,6 +186,7 @@ static void file_grow(struct address_space *as, unsigned long size)
 	if (!as->i_pages)
 		abort();
 	memset(as->i_pages + as->size, 0, (size - as->size) * sizeof(uint32_t));
+	xa_nodes_grow(as, as->size, size);
 	as->size = size;
 }
 
@@ -164,7 +214,17 @@ static struct page *page_cache_alloc(struct pglist_data *pgdat, struct mm_ctx *c
 		}
 		p->private = bh;
 	}
-	/* the allocation may have slept (reclaim throttling), and another
+	/* the slot's xarray node */
+	if (xa_node_get(pgdat, ctx, as, index)) {
+		if (as->bdev)
+			kmem_cache_free(pgdat, ctx, BUFFER_HEAD_CACHE, p->private);
+		p->private = 0;
+		p->owner = PGOWN_NONE;
+		p->mapping = p->index = 0;
+		__free_pages(pgdat, ctx, p, 0);
+		return NULL;
+	}
+	/* the allocations may have slept (reclaim throttling), and another
 	 * reader added the page meanwhile: filemap_add_folio() fails with
 	 * -EEXIST and the reader uses that page */
 	e = as->i_pages[index];
@@ -337,10 +397,16 @@ void mm_teardown(struct pglist_data *pgdat)
 				__free_pages(pgdat, &ctx, &pgdat->mem_map[pfn], 0);
 			}
 		}
-		if (as->dentry != SLAB_OBJ_NONE)
+		/* the slab objects, unless the caches went first (slab_destroy
+		 * freed every slab page) */
+		if (pgdat->slab && as->dentry != SLAB_OBJ_NONE)
 			kmem_cache_free(pgdat, &ctx, DENTRY_CACHE, as->dentry);
-		if (as->inode != SLAB_OBJ_NONE)
+		if (pgdat->slab && as->inode != SLAB_OBJ_NONE)
 			kmem_cache_free(pgdat, &ctx, INODE_CACHE, as->inode);
+		for (unsigned long c = 0; pgdat->slab && as->xa_nodes && c < xa_nr_chunks(as->size); c++)
+			if (as->xa_nodes[c] != SLAB_OBJ_NONE)
+				kmem_cache_free(pgdat, &ctx, RADIX_TREE_NODE_CACHE, as->xa_nodes[c]);
+		free(as->xa_nodes);
 		free(as->i_pages);
 		free(as);
 	}

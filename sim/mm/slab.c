@@ -126,8 +126,8 @@ const struct kmem_cache_info kmem_cache_info[NR_KMEM_CACHES] = {
 	[SIGNAL_CACHE]      = { "signal_cache",  1152,  28,  3,   0,  false },
 	[CRED_CACHE]        = { "cred_jar",       192,  42,  1,   0,  false },
 	[ANON_VMA_CACHE]    = { "anon_vma",       104,  39,  0,   0,  false },
-	/* SLAB_RECLAIM_ACCOUNT in radix_tree_init(); no model path allocates
-	 * xarray nodes yet (the page cache keeps a flat i_pages array) */
+	/* SLAB_RECLAIM_ACCOUNT in radix_tree_init(); the page cache's xarray
+	 * nodes (filemap.c xa_node_get) */
 	[RADIX_TREE_NODE_CACHE] = { "radix_tree_node", 576, 28, 2, 0, true },
 	[DENTRY_CACHE]      = { "dentry",         192,  42,  1,   0,  true },
 	[INODE_CACHE]       = { "ext4_inode_cache", 1080, 30, 3,  0,  true },

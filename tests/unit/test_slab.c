@@ -379,6 +379,45 @@ static void test_node_stats_in_pages(void **state)
 	assert_int_equal(node_page_state(pgdat, NR_SLAB_UNRECLAIMABLE_B), 0);
 }
 
+/* the page cache's xarray: a node (radix_tree_node) per 64 slots in use,
+ * none for a one-page file (xa_head); a page reclaimed leaves a shadow
+ * entry in its slot, so its node stays, and reading the file again
+ * allocates none */
+static void evict_file(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as)
+{
+	for (unsigned long j = 0; j < as->size; j++)
+		if (entry_present(as->i_pages[j])) {
+			unsigned long pfn = entry_pfn(as->i_pages[j]);
+			lruvec_del_page(pgdat, pfn);
+			remove_mapping(pgdat, pfn);
+			__free_pages(pgdat, ctx, &pgdat->mem_map[pfn], 0);
+		}
+	assert_int_equal(as->nrpages, 0);
+}
+
+static void test_page_cache_xarray_nodes(void **state)
+{
+	struct machine *m = *state;
+	struct pglist_data *pgdat = &m->pgdat;
+	static const unsigned long sizes[] = { 1, 3, 64, 65, 130 };     /* nodes: 0, 1, 1, 2, 3 */
+	struct address_space *as[5];
+
+	for (int i = 0; i < 5; i++) {
+		as[i] = inode_create(pgdat, sizes[i], false);
+		assert_non_null(as[i]);
+		assert_int_equal(filemap_read(pgdat, &m->ctx, as[i], 0, sizes[i]), 0);
+	}
+	assert_int_equal(cache_objects(pgdat, RADIX_TREE_NODE_CACHE), 7);
+	for (int i = 0; i < 5; i++)
+		evict_file(pgdat, &m->ctx, as[i]);
+	assert_int_equal(cache_objects(pgdat, RADIX_TREE_NODE_CACHE), 7);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(filemap_read(pgdat, &m->ctx, as[i], 0, sizes[i]), 0);
+	assert_int_equal(cache_objects(pgdat, RADIX_TREE_NODE_CACHE), 7);
+	/* reclaimable slab pages: one order-2 slab holds them */
+	assert_int_equal(cache_slabs(pgdat, RADIX_TREE_NODE_CACHE), 1);
+}
+
 static void test_destroy_returns_every_page(void **state)
 {
 	struct machine *m = *state;
@@ -645,6 +684,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_slab_freed_with_last_object, boot, shutdown_machine),
 		cmocka_unit_test_setup_teardown(test_min_partial_keeps_empty_slabs, boot, shutdown_machine),
 		cmocka_unit_test_setup_teardown(test_node_stats_in_pages, boot, shutdown_machine),
+		cmocka_unit_test_setup_teardown(test_page_cache_xarray_nodes, boot, shutdown_machine),
 		cmocka_unit_test_setup_teardown(test_destroy_returns_every_page, boot, shutdown_machine),
 		cmocka_unit_test_setup_teardown(test_min_order_fallback, boot, shutdown_machine),
 		cmocka_unit_test_setup_teardown(test_shrink_frees_unreferenced_rotates_referenced, boot,

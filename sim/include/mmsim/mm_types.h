@@ -72,6 +72,9 @@ struct mm_struct {
 struct address_space {
 	uint32_t ino;                      /* page->mapping of its pages */
 	uint32_t *i_pages;                 /* per file page */
+	uint32_t *xa_nodes;                /* per 64 pages: the xa_node (slab handle) holding their
+	                                    * slots, SLAB_OBJ_NONE until one is used; NULL for a
+	                                    * one-page file (xa_head holds its entry) */
 	unsigned long size;                /* pages */
 	unsigned long nrpages;             /* resident pages */
 	bool bdev;                         /* block-device cache (filesystem metadata) */
