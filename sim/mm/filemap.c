@@ -190,6 +190,18 @@ static void file_grow(struct address_space *as, unsigned long size)
 	as->size = size;
 }
 
+/* a page allocated for the page cache and not inserted goes back */
+static void page_cache_discard(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
+                               struct page *p)
+{
+	if (as->bdev)
+		kmem_cache_free(pgdat, ctx, BUFFER_HEAD_CACHE, p->private);
+	p->private = 0;
+	p->owner = PGOWN_NONE;
+	p->mapping = p->index = 0;
+	__free_pages(pgdat, ctx, p, 0);
+}
+
 /* filemap_add_folio() + folio_add_lru(), with the refault check */
 static struct page *page_cache_alloc(struct pglist_data *pgdat, struct mm_ctx *ctx,
                                      struct address_space *as, unsigned long index)
@@ -216,12 +228,7 @@ static struct page *page_cache_alloc(struct pglist_data *pgdat, struct mm_ctx *c
 	}
 	/* the slot's xarray node */
 	if (xa_node_get(pgdat, ctx, as, index)) {
-		if (as->bdev)
-			kmem_cache_free(pgdat, ctx, BUFFER_HEAD_CACHE, p->private);
-		p->private = 0;
-		p->owner = PGOWN_NONE;
-		p->mapping = p->index = 0;
-		__free_pages(pgdat, ctx, p, 0);
+		page_cache_discard(pgdat, ctx, as, p);
 		return NULL;
 	}
 	/* the allocations may have slept (reclaim throttling), and another
@@ -229,12 +236,7 @@ static struct page *page_cache_alloc(struct pglist_data *pgdat, struct mm_ctx *c
 	 * -EEXIST and the reader uses that page */
 	e = as->i_pages[index];
 	if (entry_present(e)) {
-		if (as->bdev)
-			kmem_cache_free(pgdat, ctx, BUFFER_HEAD_CACHE, p->private);
-		p->private = 0;
-		p->owner = PGOWN_NONE;
-		p->mapping = p->index = 0;
-		__free_pages(pgdat, ctx, p, 0);
+		page_cache_discard(pgdat, ctx, as, p);
 		folio_mark_accessed(pgdat, entry_pfn(e));
 		return &pgdat->mem_map[entry_pfn(e)];
 	}
