@@ -135,9 +135,19 @@ void kswapd_main(int argc, char **argv)
 	sg_actor_daemonize(sg_actor_self());
 	/* kswapd's pcp lists: the kernel runs kswapd on any CPU of its node;
 	 * the model needs one, and takes CPU 0's. */
+	alloc_order = 0;
 	for (;;) {
-		alloc_order = reclaim_order = pgdat->kswapd_order;
-		highest_zoneidx = kswapd_highest_zoneidx(pgdat, highest_zoneidx);
+		/* v6.2 looks at the pending request again here: 0 unless a
+		 * wake came during the balance, so after a high-order balance
+		 * kswapd tries to sleep at order 0.  RFC patch 20 keeps the
+		 * order it balanced for (balance_pgdat no longer drops to 0),
+		 * so it sleeps where compaction can go on and kcompactd gets
+		 * that order. */
+		if (!kswapd_keeps_order(pgdat)) {
+			alloc_order = pgdat->kswapd_order;
+			highest_zoneidx = kswapd_highest_zoneidx(pgdat, highest_zoneidx);
+		}
+		reclaim_order = alloc_order;
 try_sleep:
 		kswapd_try_to_sleep(e, alloc_order, reclaim_order, highest_zoneidx);
 

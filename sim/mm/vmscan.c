@@ -662,6 +662,11 @@ void wakeup_kswapd(struct zone *zone, gfp_t gfp, int order, enum zone_type highe
 	}
 }
 
+bool kswapd_keeps_order(const struct pglist_data *pgdat)
+{
+	return pol(pgdat)->kswapd_compaction_suitable(pgdat->policy);
+}
+
 void kswapd_take_request(struct pglist_data *pgdat, int *order, enum zone_type *highest_zoneidx)
 {
 	*order = pgdat->kswapd_order;
