@@ -24,6 +24,7 @@ struct result {
 	unsigned long tasks_oom_killed;
 	double utime_ns;
 	unsigned long stalls, stalls_timed;     /* pgdat->stall calls; those the clock moved in */
+	unsigned long kswapd_runs, kswapd_order0_runs;
 };
 
 enum kind { HOGS, READER, BURNERS };
@@ -116,6 +117,8 @@ static int child(void *arg)
 		break;
 	}
 	sc->res->t = engine_run(&e, 0);
+	sc->res->kswapd_runs = e.kswapd_runs;
+	sc->res->kswapd_order0_runs = e.kswapd_order0_runs;
 	memcpy(sc->res->vm_events, pgdat.vm_events, sizeof(pgdat.vm_events));
 	memcpy(sc->res->node_stat, pgdat.vm_node_stat, sizeof(pgdat.vm_node_stat));
 	sc->res->check_failures = check_pgdat(&pgdat, "scenario end");
@@ -246,6 +249,15 @@ static void test_policies_reclaim_differently(void **state)
 	assert_int_equal(rh20.vm_events[OOM_KILL], 0);
 	assert_true(rh20.vm_events[PGSCAN_KSWAPD] < rh.vm_events[PGSCAN_KSWAPD]);
 	assert_true(rh20.vm_events[KCOMPACTD_WAKE] > 0);
+	/* every wake asks for pageblock order (patch 009), and with patch
+	 * 20 kswapd tries to sleep at the order it balanced for; it runs at
+	 * order 0 only when it could not sleep after a run and no new wake
+	 * came.  v6.2's loop looked at the request again after every run,
+	 * found 0, and reclaimed toward free blocks at order 0. */
+	fprintf(stderr, "kswapd runs (order 0): v6.2 loop %lu (%lu), patch 20 %lu (%lu)\n", rh.kswapd_runs,
+	        rh.kswapd_order0_runs, rh20.kswapd_runs, rh20.kswapd_order0_runs);
+	assert_true(rh20.kswapd_runs > 0);
+	assert_true(rh20.kswapd_order0_runs * 4 < rh20.kswapd_runs);
 	/* without compaction (the RFC's !CONFIG_COMPACTION form) hygiene
 	 * reclaims like vanilla: watermarks on all free pages */
 	v.compaction = h.compaction = false;

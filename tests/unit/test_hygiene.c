@@ -503,12 +503,20 @@ static void test_kswapd_compaction_suitable(void **state)
 	assert_true(pgdat_balanced(&m->pgdat, pageblock_order, Z32));
 	/* order 0 is balanced on the free blocks alone: 8 > 9? no */
 	assert_false(pgdat_balanced(&m->pgdat, 0, Z32));
+
+	/* and its loop tries to sleep at the order it balanced for */
+	assert_true(kswapd_keeps_order(&m->pgdat));
 	tl_destroy(m);
 
-	/* without patch 20 kswapd reclaims on */
+	/* without patch 20 kswapd reclaims on, and looks at the pending
+	 * request (0 after a run) before it tries to sleep, as v6.2 */
 	m = boot_small("hygiene", off, 16);
 	kswapd_case(m, pages);
 	assert_false(pgdat_balanced(&m->pgdat, pageblock_order, Z32));
+	assert_false(kswapd_keeps_order(&m->pgdat));
+	tl_destroy(m);
+	m = boot_small("vanilla", NULL, 16);
+	assert_false(kswapd_keeps_order(&m->pgdat));
 }
 
 /* ------------------------------------------------------------------ */
