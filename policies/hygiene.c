@@ -268,10 +268,14 @@ static unsigned long hygiene_compaction_wmark(const struct mm_policy *p, const s
 	return high_wmark_pages(z);
 }
 
-/* patches 004/009 and the RFC's block claiming: a freed page of at least
- * the request's order is captured (split down by the caller); a whole
- * block becomes the request's type; smaller pieces of movable blocks are
- * not handed to other types */
+/* RFC 08/26 ("claim blocks during compaction capturing") and 10/26
+ * ("allow compaction capturing from larger blocks"), with patch 009's
+ * capc->order: a freed page of at least the request's order is captured
+ * (split down by the caller); a whole block becomes the request's type;
+ * a smaller piece of a movable block is never captured, whatever the
+ * request ("do not let lower order allocations pollute a movable
+ * pageblock"), so an order-0 request's compaction goes on until its
+ * pages merge into a whole block */
 static int hygiene_compaction_capture(const struct mm_policy *p, const struct capture_control *capc,
                                       unsigned order, int mt)
 {
@@ -281,7 +285,7 @@ static int hygiene_compaction_capture(const struct mm_policy *p, const struct ca
 		return -1;
 	if (order >= pageblock_order)
 		return capc->migratetype;
-	if (mt == MIGRATE_MOVABLE && capc->migratetype != MIGRATE_MOVABLE)
+	if (mt == MIGRATE_MOVABLE)
 		return -1;
 	return mt;
 }

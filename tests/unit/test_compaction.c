@@ -307,6 +307,43 @@ static void test_hygiene_scans_only_movable_blocks(void **state)
 	assert_rmap(&h);
 }
 
+/* RFC 08/26: a smaller piece of a movable block is never captured, even
+ * for a movable request, so an order-0 request's compaction (patch 009:
+ * at pageblock order, capturing at the request's) goes on until a whole
+ * block is free, claims it and takes one page; the rest of the block
+ * goes back to the free lists */
+static void test_hygiene_order0_capture_takes_a_block(void **state)
+{
+	struct fragmented h;
+	struct pglist_data *pgdat;
+	struct alloc_context ac = { .highest_zoneidx = ZONE_DMA32, .migratetype = MIGRATE_MOVABLE };
+	struct capture_control capc = { .order = 0, .compact_order = pageblock_order,
+	                                .migratetype = MIGRATE_MOVABLE, .page = PFN_NONE };
+	struct mm_ctx ctx = { .cpu = 0 };
+	unsigned long block, free_in_block = 0;
+	(void)state;
+
+	build(&h, "hygiene");
+	pgdat = &h.m->pgdat;
+	ctx.capture_control = &capc;
+	mm_set_current(&ctx);
+	try_to_compact_pages(pgdat, &ctx, GFP_HIGHUSER_MOVABLE, pageblock_order, ALLOC_WMARK_MIN, &ac,
+	                     MIN_COMPACT_PRIORITY, &capc);
+	mm_set_current(NULL);
+	assert_true(capc.page != PFN_NONE);
+	drain_all_pages(pgdat);
+	block = capc.page & ~(pageblock_nr_pages - 1);
+	for (unsigned long pfn = block; pfn < block + pageblock_nr_pages; pfn++)
+		free_in_block += PageBuddy(&pgdat->mem_map[pfn]) ? 1ul << page_order(&pgdat->mem_map[pfn]) : 0;
+	assert_int_equal(free_in_block, pageblock_nr_pages - 1);
+	assert_int_equal(tl_block_mt(h.m, block), MIGRATE_MOVABLE);
+	/* the captured page back to the allocator */
+	h.m->pgdat.mem_map[capc.page].refcount = 1;
+	__free_pages(pgdat, &h.m->ctx, &pgdat->mem_map[capc.page], 0);
+	assert_rmap(&h);
+	assert_int_equal(check_pgdat(pgdat, "after the order-0 capture"), 0);
+}
+
 /* patch 009: kcompactd compacts until the high watermark of free blocks
  * is met.  With one free block, the order is free at the min watermark,
  * and v6.2's compaction_suitable() answered SUCCESS ("can already
@@ -412,6 +449,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_async_skips_blocks_sync_scans, tl_teardown),
 		cmocka_unit_test_teardown(test_hygiene_scans_only_movable_blocks, tl_teardown),
 		cmocka_unit_test_teardown(test_hygiene_kcompactd_works_to_high, tl_teardown),
+		cmocka_unit_test_teardown(test_hygiene_order0_capture_takes_a_block, tl_teardown),
 		cmocka_unit_test_teardown(test_skip_bits_avoid_rescans_until_reset, tl_teardown),
 		cmocka_unit_test_teardown(test_no_compaction_without_config, tl_teardown),
 	};
