@@ -337,8 +337,10 @@ static void test_hygiene_order0_capture_takes_a_block(void **state)
 		free_in_block += PageBuddy(&pgdat->mem_map[pfn]) ? 1ul << page_order(&pgdat->mem_map[pfn]) : 0;
 	assert_int_equal(free_in_block, pageblock_nr_pages - 1);
 	assert_int_equal(tl_block_mt(h.m, block), MIGRATE_MOVABLE);
-	/* the captured page back to the allocator */
-	h.m->pgdat.mem_map[capc.page].refcount = 1;
+	/* the captured page back to the allocator (the allocator's
+	 * prep_new_page() did not run on it) */
+	pgdat->mem_map[capc.page].refcount = 1;
+	set_page_order(&pgdat->mem_map[capc.page], 0);
 	__free_pages(pgdat, &h.m->ctx, &pgdat->mem_map[capc.page], 0);
 	assert_rmap(&h);
 	assert_int_equal(check_pgdat(pgdat, "after the order-0 capture"), 0);
