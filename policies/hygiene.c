@@ -32,7 +32,8 @@ static const struct param_desc hygiene_params[] = {
 	{ "no_fallback", "cover letter: no fallback into blocks of another type (with compaction)", "yes" },
 	{ "last_resort_fallback", "allow one fallback pass before OOM (the later upstream defrag_mode)", "no" },
 	{ "kswapd_compaction_suitable", "RFC patch 20: kswapd is balanced once compaction_suitable() says "
-	  "compaction can go on, and hands over to kcompactd (no order-0 drop)", "yes" },
+	  "compaction can go on, and hands over to kcompactd (no order-0 drop; it sleeps at the order it "
+	  "balanced for)", "yes" },
 	{ NULL, NULL, NULL },
 };
 
