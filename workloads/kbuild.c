@@ -362,6 +362,20 @@ static double lognormal_mean(gsl_rng *r, double mean, double sigma)
 	return mean * exp(sigma * gsl_ran_ugaussian(r) - sigma * sigma / 2);
 }
 
+/* n files of the tree with lognormal sizes (mean kib, sigma HEADER_SIGMA)
+ * drawn in order from r, which is freed; -1 if one cannot be created */
+static int create_files(struct pglist_data *pgdat, gsl_rng *r, struct address_space **as, unsigned n,
+                        double kib)
+{
+	int ret = 0;
+
+	for (unsigned i = 0; i < n && !ret; i++)
+		if (!(as[i] = inode_create(pgdat, kib_pages(lognormal_mean(r, kib, HEADER_SIGMA)), false)))
+			ret = -1;
+	gsl_rng_free(r);
+	return ret;
+}
+
 static int zipf_prepare(struct kbuild *kb)
 {
 	double sum = 0;
@@ -1043,28 +1057,14 @@ static int kb_start(struct workload *w, char *err, size_t errlen)
 			goto nomem;
 	}
 	/* headers, most popular first */
-	r = rng_for(w, ENTITY_TREE);
-	for (unsigned h = 0; h < kb->headers; h++) {
-		unsigned long pages = kib_pages(lognormal_mean(r, kb->header_kib, HEADER_SIGMA));
-		if (!(kb->hdr[h] = inode_create(pgdat, pages, false))) {
-			gsl_rng_free(r);
-			goto nomem;
-		}
-	}
-	gsl_rng_free(r);
+	if (create_files(pgdat, rng_for(w, ENTITY_TREE), kb->hdr, kb->headers, kb->header_kib))
+		goto nomem;
 
 	if (kb->warm) {
 		/* the tree's other files, with their sizes (their own stream, so
 		 * that a cold start draws what it always drew) */
-		r = rng_for(w, ENTITY_TREE_SIZES);
-		for (unsigned f = 0; f < kb->nr_tree; f++) {
-			unsigned long pages = kib_pages(lognormal_mean(r, kb->tree_kib, HEADER_SIGMA));
-			if (!(kb->tree[f] = inode_create(pgdat, pages, false))) {
-				gsl_rng_free(r);
-				goto nomem;
-			}
-		}
-		gsl_rng_free(r);
+		if (create_files(pgdat, rng_for(w, ENTITY_TREE_SIZES), kb->tree, kb->nr_tree, kb->tree_kib))
+			goto nomem;
 		warm_fill(kb);
 	}
 

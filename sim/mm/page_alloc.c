@@ -1230,12 +1230,13 @@ static unsigned long __alloc_pages_direct_compact(struct pglist_data *pgdat, gfp
 	*compact_result = try_to_compact_pages(pgdat, cur_ctx, gfp, compact_order, alloc_flags, ac, prio, &capc);
 	cur_ctx->flags = saved_flags;
 	cur_ctx->capture_control = saved_capc;
-	alloc_stall(pgdat);             /* the captured page, if any, is ours */
 	pfn = capc.page;
 	if (pfn == PFN_NONE && *compact_result == COMPACT_SKIPPED)
 		return PFN_NONE;
-	/* compaction ran in at least one zone: a stall */
+	/* compaction ran in at least one zone: a stall (the captured page,
+	 * if any, is ours while others run) */
 	count_vm_events(pgdat, COMPACTSTALL, 1);
+	alloc_stall(pgdat);
 	if (pfn != PFN_NONE)
 		prep_new_page(pgdat, pfn, order, gfp);
 	else
