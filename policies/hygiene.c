@@ -246,6 +246,16 @@ static bool hygiene_suitable_migration_source(const struct mm_policy *p, const s
 	return block_mt == MIGRATE_MOVABLE;
 }
 
+/* RFC 15/26 and 25/26: the free scanner takes free pages of movable
+ * blocks only, at any priority (free blocks are not migration targets) */
+static bool hygiene_suitable_migration_target(const struct mm_policy *p, const struct compact_control *cc,
+                                              int block_mt, unsigned buddy_order)
+{
+	if (!H(p)->no_fallback || !p->pgdat->config_compaction)
+		return vanilla_suitable_migration_target(p, cc, block_mt, buddy_order);
+	return block_mt == MIGRATE_MOVABLE;
+}
+
 /* patch 009 __compact_finished(): done when the watermarks are restored
  * (against free blocks): the request's for direct compaction, the high
  * watermark for kcompactd */
@@ -296,6 +306,20 @@ static bool hygiene_compact_retry_costly_limits(const struct mm_policy *p)
 	return !blocks_mode(p);
 }
 
+/* RFC 14/26 and 19/26, cleanups of the retry logic that patch 009's
+ * compaction at pageblock order builds on; with it */
+static bool hygiene_compaction_retry_cleanups(const struct mm_policy *p)
+{
+	return blocks_mode(p);
+}
+
+/* RFC 02/26: GFP_NOFS compactors use the reserves at the highest priority */
+static bool hygiene_direct_compact_nofs_reserves(const struct mm_policy *p)
+{
+	(void)p;
+	return true;
+}
+
 /* patch 009 wakeup_kswapd(): a balanced node always wakes kcompactd */
 static bool hygiene_wakeup_kswapd_wakes_kcompactd(const struct mm_policy *p, gfp_t gfp)
 {
@@ -328,10 +352,14 @@ const struct mm_policy_ops hygiene_policy_ops = {
 	.compaction_suitable_free_pages = hygiene_compaction_suitable_free_pages,
 	.isolate_free_page_free_pages = hygiene_isolate_free_page_free_pages,
 	.suitable_migration_source = hygiene_suitable_migration_source,
+	.suitable_migration_target = hygiene_suitable_migration_target,
 	.compact_finished = hygiene_compact_finished,
 	.compaction_wmark = hygiene_compaction_wmark,
 	.compaction_capture = hygiene_compaction_capture,
 	.compact_retry_costly_limits = hygiene_compact_retry_costly_limits,
+	.compact_retry_three_outcomes = hygiene_compaction_retry_cleanups,
+	.zonelist_suitable_targets_only = hygiene_compaction_retry_cleanups,
+	.direct_compact_nofs_reserves = hygiene_direct_compact_nofs_reserves,
 	.wakeup_kswapd_wakes_kcompactd = hygiene_wakeup_kswapd_wakes_kcompactd,
 	.kswapd_compaction_suitable = hygiene_kswapd_compaction_suitable,
 };

@@ -14,6 +14,8 @@ bool vanilla_watermark_area_ok(const struct mm_policy *, const struct free_area 
 
 long vanilla_compaction_free_pages(const struct mm_policy *, const struct zone *);
 bool vanilla_suitable_migration_source(const struct mm_policy *, const struct compact_control *, int block_mt);
+bool vanilla_suitable_migration_target(const struct mm_policy *, const struct compact_control *, int block_mt,
+                                       unsigned buddy_order);
 bool vanilla_compact_finished(const struct mm_policy *, const struct compact_control *);
 unsigned long vanilla_compaction_wmark(const struct mm_policy *, const struct zone *, bool direct,
                                        unsigned alloc_flags);

@@ -114,6 +114,19 @@ bool vanilla_suitable_migration_source(const struct mm_policy *p, const struct c
 	return v62_suitable_migration_source(cc, block_mt);
 }
 
+bool vanilla_suitable_migration_target(const struct mm_policy *p, const struct compact_control *cc,
+                                       int block_mt, unsigned buddy_order)
+{
+	(void)p;
+	return v62_suitable_migration_target(cc, block_mt, buddy_order);
+}
+
+static bool vanilla_false(const struct mm_policy *p)
+{
+	(void)p;
+	return false;
+}
+
 bool vanilla_compact_finished(const struct mm_policy *p, const struct compact_control *cc)
 {
 	(void)p;
@@ -182,10 +195,14 @@ const struct mm_policy_ops vanilla_policy_ops = {
 	.compaction_suitable_free_pages = vanilla_compaction_free_pages,
 	.isolate_free_page_free_pages = vanilla_compaction_free_pages,
 	.suitable_migration_source = vanilla_suitable_migration_source,
+	.suitable_migration_target = vanilla_suitable_migration_target,
 	.compact_finished = vanilla_compact_finished,
 	.compaction_wmark = vanilla_compaction_wmark,
 	.compaction_capture = vanilla_compaction_capture,
 	.compact_retry_costly_limits = vanilla_compact_retry_costly_limits,
+	.compact_retry_three_outcomes = vanilla_false,
+	.zonelist_suitable_targets_only = vanilla_false,
+	.direct_compact_nofs_reserves = vanilla_false,
 	.wakeup_kswapd_wakes_kcompactd = vanilla_wakeup_kswapd_wakes_kcompactd,
 	.kswapd_compaction_suitable = vanilla_kswapd_compaction_suitable,
 };

@@ -262,18 +262,25 @@ int v62_compaction_capture(const struct capture_control *capc, unsigned order, i
 	return mt;
 }
 
-/* suitable_migration_target(): free pages of movable blocks, never a free
- * page of pageblock order or more (that would undo compaction's work) */
-static bool suitable_migration_target(const struct compact_control *cc, unsigned long pfn)
+/* v6.2 suitable_migration_target(): free pages of movable blocks (of any
+ * block at the highest priority), never a free page of pageblock order or
+ * more (that would undo compaction's work) */
+bool v62_suitable_migration_target(const struct compact_control *cc, int block_mt, unsigned buddy_order)
 {
-	const struct pglist_data *pgdat = cc->zone->zone_pgdat;
-	const struct page *p = &pgdat->mem_map[pfn];
-
-	if (PageBuddy(p) && page_order(p) >= pageblock_order)
+	if (buddy_order >= pageblock_order)
 		return false;
 	if (cc->ignore_block_suitable)
 		return true;
-	return get_pageblock_migratetype(pgdat, pfn) == MIGRATE_MOVABLE;
+	return block_mt == MIGRATE_MOVABLE;
+}
+
+static bool suitable_migration_target(const struct compact_control *cc, unsigned long pfn)
+{
+	struct pglist_data *pgdat = cc->zone->zone_pgdat;
+	const struct page *p = &pgdat->mem_map[pfn];
+
+	return pol(pgdat)->suitable_migration_target(pgdat->policy, cc, get_pageblock_migratetype(pgdat, pfn),
+	                                             PageBuddy(p) ? page_order(p) : 0);
 }
 
 /* ------------------------------------------------------------------ */
@@ -365,8 +372,12 @@ bool compaction_zonelist_suitable(struct pglist_data *pgdat, const struct alloc_
 		                     (get_nr_swap_pages(pgdat) ? zone_page_state(zone, NR_ZONE_INACTIVE_ANON) +
 		                                                 zone_page_state(zone, NR_ZONE_ACTIVE_ANON) : 0)) /
 		                    (order ? order : 1));
-		if (__compaction_suitable(zone, order, alloc_flags, ac->highest_zoneidx, available) ==
-		    COMPACT_CONTINUE)
+		/* RFC 19/26: the targets alone; v6.2 also runs the "already
+		 * succeeds" check, and a zone that passes it does not count */
+		if (pol(pgdat)->zonelist_suitable_targets_only(pgdat->policy)
+		    ? compaction_targets_ok(zone, order, ac->highest_zoneidx, available) == COMPACT_CONTINUE
+		    : __compaction_suitable(zone, order, alloc_flags, ac->highest_zoneidx, available) ==
+		      COMPACT_CONTINUE)
 			return true;
 	}
 	return false;

@@ -1237,10 +1237,17 @@ static unsigned long __alloc_pages_direct_compact(struct pglist_data *pgdat, gfp
 	 * if any, is ours while others run) */
 	count_vm_events(pgdat, COMPACTSTALL, 1);
 	alloc_stall(pgdat);
-	if (pfn != PFN_NONE)
+	if (pfn != PFN_NONE) {
 		prep_new_page(pgdat, pfn, order, gfp);
-	else
+	} else {
+		/* RFC 02/26: a GFP_NOFS request may have only file pages to
+		 * migrate, which it must not touch; at the highest priority it
+		 * takes from the reserves */
+		if (prio == MIN_COMPACT_PRIORITY && !(gfp & __GFP_FS) &&
+		    pol(pgdat)->direct_compact_nofs_reserves(pgdat->policy))
+			alloc_flags |= ALLOC_NO_WATERMARKS;
 		pfn = get_page_from_freelist(pgdat, gfp, order, alloc_flags, ac);
+	}
 	if (pfn != PFN_NONE) {
 		struct zone *zone = page_zone(pgdat, &pgdat->mem_map[pfn]);
 		zone->compact_blockskip_flush = false;
@@ -1268,6 +1275,16 @@ static bool should_compact_retry(struct pglist_data *pgdat, const struct alloc_c
 	order = ops->compact_order(pgdat->policy, order);
 	if (!order)
 		return false;
+	/* RFC 14/26: progress retries up to MAX_COMPACT_RETRIES (the costly
+	 * quarter it computes goes unused), a skip retries if reclaim can
+	 * help, anything else raises the priority */
+	if (ops->compact_retry_three_outcomes(pgdat->policy)) {
+		if (compact_result == COMPACT_SUCCESS)
+			return ++(*compaction_retries) <= MAX_COMPACT_RETRIES;
+		if (compact_result == COMPACT_SKIPPED)
+			return compaction_zonelist_suitable(pgdat, ac, (int)order, alloc_flags);
+		goto check_priority;
+	}
 	if (compact_result == COMPACT_SUCCESS)
 		(*compaction_retries)++;
 	/* all zones scanned and still nothing: only more priority can help */

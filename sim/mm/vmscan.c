@@ -526,14 +526,24 @@ static bool compaction_ready(struct pglist_data *pgdat, struct scan_control *sc)
 		return false;
 	for (int z = 0; z <= (int)sc->reclaim_idx; z++) {
 		struct zone *zone = &pgdat->node_zones[z];
+		enum compact_result suitable;
 		unsigned long watermark;
+
 		if (!populated_zone(zone))
 			continue;
-		if (compaction_suitable(zone, sc->order, 0, sc->reclaim_idx) == COMPACT_SUCCESS)
+		suitable = compaction_suitable(zone, sc->order, 0, sc->reclaim_idx);
+		/* the allocation should succeed already: do not reclaim */
+		if (suitable == COMPACT_SUCCESS)
 			return true;
-		/* the watermark with the gap compaction needs, against all free pages */
+		/* compaction cannot proceed yet: reclaim */
+		if (suitable == COMPACT_SKIPPED)
+			continue;
+		/* compaction could run; reclaim on to the high watermark plus
+		 * the gap, counted in the free pages compaction can migrate to
+		 * (v6.2: all of them; RFC 16/26: those in movable blocks) */
 		watermark = high_wmark_pages(zone) + compact_gap((unsigned)sc->order);
-		if (zone_watermark_ok(pgdat, zone, 0, watermark, sc->reclaim_idx, 0))
+		if (pol(pgdat)->compaction_suitable_free_pages(pgdat->policy, zone) >
+		    (long)watermark + zone->lowmem_reserve[sc->reclaim_idx])
 			return true;
 	}
 	return false;

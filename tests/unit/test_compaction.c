@@ -307,6 +307,87 @@ static void test_hygiene_scans_only_movable_blocks(void **state)
 	assert_rmap(&h);
 }
 
+/* anonymous pages per block */
+static void anon_per_block(struct fragmented *f, unsigned long *nr)
+{
+	struct pglist_data *pgdat = &f->m->pgdat;
+	struct zone *z = dma32(f);
+
+	for (unsigned long pfn = z->zone_start_pfn; pfn < zone_end_pfn(z); pfn++) {
+		if (pfn % pageblock_nr_pages == 0)
+			nr[(pfn - z->zone_start_pfn) / pageblock_nr_pages] = 0;
+		if (pgdat->mem_map[pfn].owner == PGOWN_ANON && !PageBuddy(&pgdat->mem_map[pfn]))
+			nr[(pfn - z->zone_start_pfn) / pageblock_nr_pages]++;
+	}
+}
+
+/* the free scanner's targets at the highest priority: v6.2 sets
+ * ignore_block_suitable and takes free pages of any block, so movable
+ * pages land in unmovable blocks; the RFC (15/26, 25/26) takes free pages
+ * of movable blocks only */
+static void test_free_scanner_targets_at_min_priority(void **state)
+{
+	static unsigned long vp[BLOCKS * pageblock_nr_pages];
+	static uint32_t held[BLOCKS * pageblock_nr_pages][2];
+	struct fragmented f;
+	struct capture_control capc;
+	unsigned long n, nr_held, gained, before[BLOCKS], after[BLOCKS];
+	(void)state;
+
+	for (int hygiene = 0; hygiene < 2; hygiene++) {
+		struct pglist_data *pgdat;
+		struct zone *z;
+
+		build(&f, hygiene ? "hygiene" : "vanilla");
+		pgdat = &f.m->pgdat;
+		z = dma32(&f);
+		n = claim_even_blocks_unmovable(&f, vp, BLOCKS * pageblock_nr_pages);
+		assert_true(n > 0);
+		/* the free pages of the upper movable blocks are taken away:
+		 * coming down from the zone's end, the free scanner finds
+		 * free pages in unmovable blocks first, in movable blocks
+		 * only in the lower half (enough of them for compaction to
+		 * be suitable under hygiene, whose compaction_suitable()
+		 * counts NR_FREE_MOVABLE) */
+		nr_held = 0;
+		for (unsigned long pfn = z->zone_start_pfn + BLOCKS / 2 * pageblock_nr_pages; pfn < zone_end_pfn(z); pfn++) {
+			struct page *p = &pgdat->mem_map[pfn];
+			if (PageBuddy(p) && get_pageblock_migratetype(pgdat, pfn) == MIGRATE_MOVABLE) {
+				unsigned order = page_order(p);
+				assert_int_equal(__isolate_free_page(z, pfn, order), 1ul << order);
+				held[nr_held][0] = (uint32_t)pfn;
+				held[nr_held++][1] = order;
+				pfn += (1ul << order) - 1;
+			}
+		}
+		assert_true(nr_held > 0);
+		anon_per_block(&f, before);
+		compact(&f, MIN_COMPACT_PRIORITY, &capc);
+		anon_per_block(&f, after);
+		/* pages migrated into unmovable blocks */
+		gained = 0;
+		for (unsigned long b = 0; b < BLOCKS; b++)
+			if (tl_block_mt(f.m, z->zone_start_pfn + b * pageblock_nr_pages) == MIGRATE_UNMOVABLE &&
+			    after[b] > before[b])
+				gained += after[b] - before[b];
+		assert_true(pgdat->vm_events[PGMIGRATE_SUCCESS] > 0);
+		if (hygiene)
+			assert_int_equal(gained, 0);
+		else
+			assert_true(gained > 0);
+		if (capc.page != PFN_NONE)
+			release_captured(&f, capc.page);
+		for (unsigned long i = 0; i < nr_held; i++) {
+			struct page *p = &pgdat->mem_map[held[i][0]];
+			p->refcount = 1;
+			set_page_order(p, held[i][1]);
+			__free_pages(pgdat, &f.m->ctx, p, held[i][1]);
+		}
+		assert_rmap(&f);
+		tl_destroy(f.m);
+	}
+}
+
 /* RFC 08/26: a smaller piece of a movable block is never captured, even
  * for a movable request, so an order-0 request's compaction (patch 009:
  * at pageblock order, capturing at the request's) goes on until a whole
@@ -451,6 +532,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_async_skips_blocks_sync_scans, tl_teardown),
 		cmocka_unit_test_teardown(test_hygiene_scans_only_movable_blocks, tl_teardown),
 		cmocka_unit_test_teardown(test_hygiene_kcompactd_works_to_high, tl_teardown),
+		cmocka_unit_test(test_free_scanner_targets_at_min_priority),
 		cmocka_unit_test_teardown(test_hygiene_order0_capture_takes_a_block, tl_teardown),
 		cmocka_unit_test_teardown(test_skip_bits_avoid_rescans_until_reset, tl_teardown),
 		cmocka_unit_test_teardown(test_no_compaction_without_config, tl_teardown),

@@ -89,6 +89,11 @@ struct mm_policy_ops {
 	 * from a block of this type? */
 	bool (*suitable_migration_source)(const struct mm_policy *, const struct compact_control *,
 	                                  int block_mt);
+	/* suitable_migration_target(): may the free scanner take free pages
+	 * from this block?  buddy_order is the order of the free page at the
+	 * block's start, 0 if there is none */
+	bool (*suitable_migration_target)(const struct mm_policy *, const struct compact_control *,
+	                                  int block_mt, unsigned buddy_order);
 	/* __compact_finished() past the scanner and pageblock checks: is the
 	 * work done? */
 	bool (*compact_finished)(const struct mm_policy *, const struct compact_control *);
@@ -103,6 +108,16 @@ struct mm_policy_ops {
 	/* should_compact_retry(): v6.2's smaller budget and priority floor
 	 * for costly orders (patch 009 drops them) */
 	bool (*compact_retry_costly_limits)(const struct mm_policy *);
+	/* should_compact_retry(): RFC 14/26's three outcomes (progress: retry
+	 * up to MAX_COMPACT_RETRIES; skipped: if reclaim can help; anything
+	 * else: a higher priority) instead of v6.2's five */
+	bool (*compact_retry_three_outcomes)(const struct mm_policy *);
+	/* compaction_zonelist_suitable(): RFC 19/26 asks only for migration
+	 * targets (v6.2 also counts a zone whose watermark is already met) */
+	bool (*zonelist_suitable_targets_only)(const struct mm_policy *);
+	/* __alloc_pages_direct_compact(): RFC 02/26 lets a GFP_NOFS request
+	 * that failed compaction at the highest priority use the reserves */
+	bool (*direct_compact_nofs_reserves)(const struct mm_policy *);
 	/* wakeup_kswapd() on a balanced node: wake kcompactd for this gfp?
 	 * (v6.2: only requests that cannot compact themselves; patch 009: all) */
 	bool (*wakeup_kswapd_wakes_kcompactd)(const struct mm_policy *, gfp_t gfp);
@@ -141,6 +156,7 @@ const int *v62_fallbacks(int start_mt);
 bool v62_can_steal_fallback(unsigned order, int start_mt);
 bool v62_compact_finished(const struct compact_control *cc);
 bool v62_suitable_migration_source(const struct compact_control *cc, int block_mt);
+bool v62_suitable_migration_target(const struct compact_control *cc, int block_mt, unsigned buddy_order);
 int  v62_compaction_capture(const struct capture_control *capc, unsigned order, int mt);
 
 #endif
