@@ -12,8 +12,10 @@
  * against which watermark, and what a task may capture.
  *
  * What the model leaves out: fast_find_migrateblock() (a search of the
- * free lists for a migration source block, which only shortens the
- * migrate scan), lock contention (COMPACT_CONTENDED never happens), and
+ * free lists for a migration source block with free pages; v6.2 uses it
+ * for costly orders, the RFC, whose compactions all work at pageblock
+ * order, for every one: the model's migrate scanner walks on from its
+ * cached position instead), lock contention (COMPACT_CONTENDED never happens), and
  * too_many_isolated() throttling.  Scanned pfns are counted as the kernel
  * counts them, so compact_*_scanned compares with /proc/vmstat.
  *
