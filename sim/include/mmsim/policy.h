@@ -89,6 +89,11 @@ struct mm_policy_ops {
 	 * from a block of this type? */
 	bool (*suitable_migration_source)(const struct mm_policy *, const struct compact_control *,
 	                                  int block_mt);
+	/* fast_find_migrateblock(): may direct compaction for a request that
+	 * is not movable look for a source block on the free lists?  (v6.2:
+	 * no, so that a movable block is not freed for a small unmovable
+	 * request; patch 009: yes, every request compacts toward a block) */
+	bool (*fast_find_migrateblock_any_type)(const struct mm_policy *);
 	/* suitable_migration_target(): may the free scanner take free pages
 	 * from this block?  buddy_order is the order of the free page at the
 	 * block's start, 0 if there is none */
