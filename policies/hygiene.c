@@ -306,10 +306,11 @@ static bool hygiene_compact_retry_costly_limits(const struct mm_policy *p)
 	return !blocks_mode(p);
 }
 
-/* RFC 14/26 and 19/26, cleanups of the retry logic that patch 009's
- * compaction at pageblock order builds on, and 009's own removal of
- * fast_find_migrateblock()'s movable-only rule; with 009 */
-static bool hygiene_compaction_retry_cleanups(const struct mm_policy *p)
+/* the RFC's changes to compaction and direct reclaim that patch 009's
+ * compaction at pageblock order goes with: 14/26 and 19/26 (the retry
+ * logic), 21/26 (direct reclaim stops before the zone loop), 009's own
+ * removal of fast_find_migrateblock()'s movable-only rule; on with 009 */
+static bool hygiene_compaction_series(const struct mm_policy *p)
 {
 	return blocks_mode(p);
 }
@@ -354,13 +355,14 @@ const struct mm_policy_ops hygiene_policy_ops = {
 	.isolate_free_page_free_pages = hygiene_isolate_free_page_free_pages,
 	.suitable_migration_source = hygiene_suitable_migration_source,
 	.suitable_migration_target = hygiene_suitable_migration_target,
-	.fast_find_migrateblock_any_type = hygiene_compaction_retry_cleanups,
+	.fast_find_migrateblock_any_type = hygiene_compaction_series,
 	.compact_finished = hygiene_compact_finished,
 	.compaction_wmark = hygiene_compaction_wmark,
 	.compaction_capture = hygiene_compaction_capture,
 	.compact_retry_costly_limits = hygiene_compact_retry_costly_limits,
-	.compact_retry_three_outcomes = hygiene_compaction_retry_cleanups,
-	.zonelist_suitable_targets_only = hygiene_compaction_retry_cleanups,
+	.compact_retry_three_outcomes = hygiene_compaction_series,
+	.zonelist_suitable_targets_only = hygiene_compaction_series,
+	.compaction_ready_before_zones = hygiene_compaction_series,
 	.direct_compact_nofs_reserves = hygiene_direct_compact_nofs_reserves,
 	.wakeup_kswapd_wakes_kcompactd = hygiene_wakeup_kswapd_wakes_kcompactd,
 	.kswapd_compaction_suitable = hygiene_kswapd_compaction_suitable,

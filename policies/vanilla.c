@@ -203,6 +203,7 @@ const struct mm_policy_ops vanilla_policy_ops = {
 	.compact_retry_costly_limits = vanilla_compact_retry_costly_limits,
 	.compact_retry_three_outcomes = vanilla_false,
 	.zonelist_suitable_targets_only = vanilla_false,
+	.compaction_ready_before_zones = vanilla_false,
 	.direct_compact_nofs_reserves = vanilla_false,
 	.wakeup_kswapd_wakes_kcompactd = vanilla_wakeup_kswapd_wakes_kcompactd,
 	.kswapd_compaction_suitable = vanilla_kswapd_compaction_suitable,

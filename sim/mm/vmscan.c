@@ -518,35 +518,53 @@ static void snapshot_refaults(struct pglist_data *pgdat)
 	pgdat->lruvec.refaults[1] = (unsigned long)node_page_state(pgdat, WORKINGSET_ACTIVATE_FILE);
 }
 
-/* compaction_ready(): a costly request whose zone has room to compact
- * stops reclaiming */
-static bool compaction_ready(struct pglist_data *pgdat, struct scan_control *sc)
+/* compaction_ready(): does this zone have room for a costly request's
+ * compaction, so that reclaiming for it can stop? */
+static bool compaction_ready(struct zone *zone, struct scan_control *sc)
 {
-	if (!pgdat->config_compaction || sc->order <= PAGE_ALLOC_COSTLY_ORDER)
-		return false;
-	for (int z = 0; z <= (int)sc->reclaim_idx; z++) {
-		struct zone *zone = &pgdat->node_zones[z];
-		enum compact_result suitable;
-		unsigned long watermark;
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	enum compact_result suitable = compaction_suitable(zone, sc->order, 0, sc->reclaim_idx);
+	unsigned long watermark;
 
-		if (!populated_zone(zone))
-			continue;
-		suitable = compaction_suitable(zone, sc->order, 0, sc->reclaim_idx);
-		/* the allocation should succeed already: do not reclaim */
-		if (suitable == COMPACT_SUCCESS)
-			return true;
-		/* compaction cannot proceed yet: reclaim */
-		if (suitable == COMPACT_SKIPPED)
-			continue;
-		/* compaction could run; reclaim on to the high watermark plus
-		 * the gap, counted in the free pages compaction can migrate to
-		 * (v6.2: all of them; RFC 16/26: those in movable blocks) */
-		watermark = high_wmark_pages(zone) + compact_gap((unsigned)sc->order);
-		if (pol(pgdat)->compaction_suitable_free_pages(pgdat->policy, zone) >
-		    (long)watermark + zone->lowmem_reserve[sc->reclaim_idx])
-			return true;
+	/* the allocation should succeed already: do not reclaim */
+	if (suitable == COMPACT_SUCCESS)
+		return true;
+	/* compaction cannot proceed yet: reclaim */
+	if (suitable == COMPACT_SKIPPED)
+		return false;
+	/* compaction could run; reclaim on to the high watermark plus the
+	 * gap, counted in the free pages compaction can migrate to (v6.2: all
+	 * of them; RFC 16/26: those in movable blocks) */
+	watermark = high_wmark_pages(zone) + compact_gap((unsigned)sc->order);
+	return pol(pgdat)->compaction_suitable_free_pages(pgdat->policy, zone) >
+	       (long)watermark + zone->lowmem_reserve[sc->reclaim_idx];
+}
+
+/* shrink_zones(): a costly request skips the zones that are
+ * compaction-ready and shrinks the node for the others (v6.2: once, the
+ * pass after which do_try_to_free_pages() stops); RFC 21/26 checks every
+ * zone first and does not shrink at all when one is ready */
+static void shrink_zones(struct pglist_data *pgdat, struct scan_control *sc)
+{
+	bool any_ready = false, all_ready = false;
+
+	if (pgdat->config_compaction && sc->order > PAGE_ALLOC_COSTLY_ORDER) {
+		all_ready = true;
+		for (int z = 0; z <= (int)sc->reclaim_idx; z++) {
+			struct zone *zone = &pgdat->node_zones[z];
+			if (!populated_zone(zone))
+				continue;
+			if (compaction_ready(zone, sc))
+				any_ready = true;
+			else
+				all_ready = false;
+		}
 	}
-	return false;
+	if (any_ready)
+		sc->compaction_ready = true;
+	if (all_ready || (any_ready && pol(pgdat)->compaction_ready_before_zones(pgdat->policy)))
+		return;
+	shrink_node(pgdat, sc);
 }
 
 static unsigned long do_try_to_free_pages(struct pglist_data *pgdat, struct scan_control *sc)
@@ -557,12 +575,10 @@ static unsigned long do_try_to_free_pages(struct pglist_data *pgdat, struct scan
 retry:
 	do {
 		sc->nr_scanned = 0;
-		if (compaction_ready(pgdat, sc)) {
-			sc->compaction_ready = true;
-			break;
-		}
-		shrink_node(pgdat, sc);
+		shrink_zones(pgdat, sc);
 		if (sc->nr_reclaimed >= sc->nr_to_reclaim)
+			break;
+		if (sc->compaction_ready)
 			break;
 		/* stuck: write dirty pages too */
 		if (sc->priority < DEF_PRIORITY - 2)

@@ -105,9 +105,68 @@ static void test_skipped_zone_ends(void **state)
 	assert_int_equal(check_pgdat(pgdat, "after reclaim"), 0);
 }
 
+/* A costly request's direct reclaim, with one zone compaction-ready
+ * (DMA32, free) and one not (Normal, full): v6.2's shrink_zones() skips
+ * the ready zone, shrinks the node once for the other and stops; RFC
+ * 21/26 (hygiene) stops before shrinking anything. */
+static void test_compaction_ready_zone(void **state)
+{
+	(void)state;
+
+	for (int hygiene = 0; hygiene < 2; hygiene++) {
+		struct vm_sysctl s = tl_sysctl_nowmark();
+		/* Normal large enough that a pass at DEF_PRIORITY scans
+		 * something (lru size >> 12) */
+		struct mm_layout l = tl_layout_dma32_normal(4, 64);
+		struct machine *m = tl_boot(hygiene ? "hygiene" : "vanilla", NULL, &l, 1, &s);
+		struct pglist_data *pgdat = &m->pgdat;
+		struct zone *normal = tl_zone(m, ZONE_NORMAL);
+		struct mm_struct *mm;
+		char err[256];
+		unsigned long nr, got, lru;
+
+		pgdat->debug_check_interval = 0;
+		assert_int_equal(swap_setup(pgdat, 16384, 100e-6, 1e9, err, sizeof(err)), 0);
+		/* anonymous pages in the Normal zone, which serves them first:
+		 * all of it under vanilla; under hygiene a quarter, the rest
+		 * plugged with kernel memory (claiming its free blocks, as
+		 * anonymous memory would, without running out of them) */
+		nr = (unsigned long)zone_page_state(normal, NR_FREE_PAGES) - 700;
+		if (hygiene)
+			nr /= 4;
+		mm = mm_alloc(pgdat, &m->ctx);
+		assert_non_null(mm);
+		assert_int_equal(mm_mmap(mm, nr), 0);
+		assert_int_equal(mm_access(pgdat, &m->ctx, mm, 0, nr, true), 0);
+		if (hygiene)
+			while (zone_page_state(normal, NR_FREE_FREE) > 0)
+				assert_non_null(alloc_pages(pgdat, &m->ctx, GFP_KERNEL | __GFP_MEMALLOC, 0));
+		drain_all_pages(pgdat);
+		lru = lruvec_lru_size(pgdat, LRU_INACTIVE_ANON) + lruvec_lru_size(pgdat, LRU_ACTIVE_ANON);
+		assert_true(lru >= 4096);
+		/* Normal: too few free pages to compact in; DMA32: a free block */
+		assert_true(pol(pgdat)->compaction_suitable_free_pages(pgdat->policy, normal) <
+		            (long)compact_gap(pageblock_order));
+		assert_true(tl_zone(m, ZONE_DMA32)->free_area[pageblock_order].nr_free +
+		            tl_zone(m, ZONE_DMA32)->free_area[pageblock_order + 1].nr_free > 0);
+		got = try_to_free_pages(pgdat, &m->ctx, pageblock_order, GFP_HIGHUSER_MOVABLE, ZONE_NORMAL);
+		assert_true(got > 0);
+		if (hygiene) {
+			assert_int_equal(pgdat->vm_events[PGSCAN_DIRECT], 0);
+		} else {
+			/* one pass at DEF_PRIORITY (lru >> 12 pages), then the stop */
+			assert_true(pgdat->vm_events[PGSCAN_DIRECT] > 0);
+			assert_true(pgdat->vm_events[PGSCAN_DIRECT] <= 2 * (lru >> 12) + 32);
+		}
+		assert_int_equal(check_pgdat(pgdat, "after reclaim"), 0);
+		tl_destroy(m);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_compaction_ready_zone),
 		cmocka_unit_test_teardown(test_thp_counts_its_pages, tl_teardown),
 		cmocka_unit_test_teardown(test_skipped_zone_ends, tl_teardown),
 	};

@@ -120,6 +120,10 @@ struct mm_policy_ops {
 	/* compaction_zonelist_suitable(): RFC 19/26 asks only for migration
 	 * targets (v6.2 also counts a zone whose watermark is already met) */
 	bool (*zonelist_suitable_targets_only)(const struct mm_policy *);
+	/* shrink_zones(): RFC 21/26 stops direct reclaim before shrinking
+	 * when any zone is compaction-ready (v6.2 skips the ready zones and
+	 * shrinks the node once for the others) */
+	bool (*compaction_ready_before_zones)(const struct mm_policy *);
 	/* __alloc_pages_direct_compact(): RFC 02/26 lets a GFP_NOFS request
 	 * that failed compaction at the highest priority use the reserves */
 	bool (*direct_compact_nofs_reserves)(const struct mm_policy *);
