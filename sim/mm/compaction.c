@@ -495,22 +495,14 @@ static void move_freelist_head(struct pglist_data *pgdat, uint32_t head, uint32_
 }
 
 /* move_freelist_tail(): rotate a free list so that the entries up to and
- * including pfn go to its end, and a later search starts past them (O(1),
- * as the kernel's list_cut_position + list_splice_tail) */
+ * including pfn go to its end (the kernel's list_cut_position +
+ * list_splice_tail): the entry after pfn comes first */
 static void move_freelist_tail(struct pglist_data *pgdat, uint32_t head, uint32_t pfn)
 {
-	struct page *m = pgdat->mem_map;
-	uint32_t first = m[head].next, last = m[head].prev, after = m[pfn].next;
+	uint32_t after = pgdat->mem_map[pfn].next;
 
-	if (last == pfn)
-		return;
-	/* [first .. pfn] goes after last */
-	m[head].next = after;
-	m[after].prev = head;
-	m[last].next = first;
-	m[first].prev = last;
-	m[pfn].next = head;
-	m[head].prev = pfn;
+	if (after != head)
+		move_freelist_head(pgdat, head, after);
 }
 
 static void isolate_freepages_block_around(struct compact_control *cc, unsigned long pfn);
