@@ -117,7 +117,7 @@ static void test_compaction_ready_zone(void **state)
 		struct vm_sysctl s = tl_sysctl_nowmark();
 		/* Normal large enough that a pass at DEF_PRIORITY scans
 		 * something (lru size >> 12) */
-		struct mm_layout l = tl_layout_dma32_normal(4, 64);
+		struct mm_layout l = tl_layout_dma32_normal(4, 128);
 		struct machine *m = tl_boot(hygiene ? "hygiene" : "vanilla", NULL, &l, 1, &s);
 		struct pglist_data *pgdat = &m->pgdat;
 		struct zone *normal = tl_zone(m, ZONE_NORMAL);
@@ -128,20 +128,26 @@ static void test_compaction_ready_zone(void **state)
 		pgdat->debug_check_interval = 0;
 		assert_int_equal(swap_setup(pgdat, 16384, 100e-6, 1e9, err, sizeof(err)), 0);
 		/* anonymous pages in the Normal zone, which serves them first:
-		 * all of it under vanilla; under hygiene a quarter, the rest
-		 * plugged with kernel memory (claiming its free blocks, as
+		 * all of it under vanilla; under hygiene three quarters, the
+		 * rest plugged with kernel memory (claiming its free blocks, as
 		 * anonymous memory would, without running out of them) */
 		nr = (unsigned long)zone_page_state(normal, NR_FREE_PAGES) - 700;
 		if (hygiene)
-			nr /= 4;
+			nr = nr / 4 * 3;
 		mm = mm_alloc(pgdat, &m->ctx);
 		assert_non_null(mm);
 		assert_int_equal(mm_mmap(mm, nr), 0);
 		assert_int_equal(mm_access(pgdat, &m->ctx, mm, 0, nr, true), 0);
-		if (hygiene)
+		/* (what the per-cpu lists give back can merge into free
+		 * blocks again: plug until none is left after a drain) */
+		while (hygiene && zone_page_state(normal, NR_FREE_FREE) > 0) {
 			while (zone_page_state(normal, NR_FREE_FREE) > 0)
 				assert_non_null(alloc_pages(pgdat, &m->ctx, GFP_KERNEL | __GFP_MEMALLOC, 0));
+			drain_all_pages(pgdat);
+		}
 		drain_all_pages(pgdat);
+		/* Normal cannot serve the request nor compact for it */
+		assert_int_equal(zone_page_state(normal, NR_FREE_FREE), 0);
 		lru = lruvec_lru_size(pgdat, LRU_INACTIVE_ANON) + lruvec_lru_size(pgdat, LRU_ACTIVE_ANON);
 		assert_true(lru >= 4096);
 		/* Normal: too few free pages to compact in; DMA32: a free block */
