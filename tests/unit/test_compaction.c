@@ -122,13 +122,20 @@ static enum compact_result compact(struct fragmented *f, enum compact_priority p
 	return r;
 }
 
-/* hand a captured block back to the allocator */
-static void release_captured(struct fragmented *f, unsigned long pfn)
+/* hand a page the test took off the free lists back to the allocator
+ * (the allocator's prep_new_page() did not run on it) */
+static void release_page(struct fragmented *f, unsigned long pfn, unsigned order)
 {
 	struct page *p = &f->m->pgdat.mem_map[pfn];
 	p->refcount = 1;
-	set_page_order(p, pageblock_order);
-	__free_pages(&f->m->pgdat, &f->m->ctx, p, pageblock_order);
+	set_page_order(p, order);
+	__free_pages(&f->m->pgdat, &f->m->ctx, p, order);
+}
+
+/* hand a captured block back */
+static void release_captured(struct fragmented *f, unsigned long pfn)
+{
+	release_page(f, pfn, pageblock_order);
 }
 
 /* movable pages scattered over every block: a THP fault's async direct
@@ -424,12 +431,8 @@ static void test_free_scanner_targets_at_min_priority(void **state)
 			assert_true(gained > 0);
 		if (capc.page != PFN_NONE)
 			release_captured(&f, capc.page);
-		for (unsigned long i = 0; i < nr_held; i++) {
-			struct page *p = &pgdat->mem_map[held[i][0]];
-			p->refcount = 1;
-			set_page_order(p, held[i][1]);
-			__free_pages(pgdat, &f.m->ctx, p, held[i][1]);
-		}
+		for (unsigned long i = 0; i < nr_held; i++)
+			release_page(&f, held[i][0], held[i][1]);
 		assert_rmap(&f);
 		tl_destroy(f.m);
 	}
@@ -465,11 +468,8 @@ static void test_hygiene_order0_capture_takes_a_block(void **state)
 		free_in_block += PageBuddy(&pgdat->mem_map[pfn]) ? 1ul << page_order(&pgdat->mem_map[pfn]) : 0;
 	assert_int_equal(free_in_block, pageblock_nr_pages - 1);
 	assert_int_equal(tl_block_mt(h.m, block), MIGRATE_MOVABLE);
-	/* the captured page back to the allocator (the allocator's
-	 * prep_new_page() did not run on it) */
-	pgdat->mem_map[capc.page].refcount = 1;
-	set_page_order(&pgdat->mem_map[capc.page], 0);
-	__free_pages(pgdat, &h.m->ctx, &pgdat->mem_map[capc.page], 0);
+	/* the captured page back */
+	release_page(&h, capc.page, 0);
 	assert_rmap(&h);
 	assert_int_equal(check_pgdat(pgdat, "after the order-0 capture"), 0);
 }
@@ -517,8 +517,8 @@ static void test_hygiene_kcompactd_works_to_high(void **state)
 }
 
 /* every anonymous page pinned: a scan isolates nothing and marks every
- * block skip; the next scan looks at one pfn per block, until kswapd's
- * reset clears the bits */
+ * block it scanned from its first pfn skip; the next scan looks at far
+ * less (see below), until kswapd's reset clears the bits */
 static void test_skip_bits_avoid_rescans_until_reset(void **state)
 {
 	struct fragmented f;
