@@ -258,6 +258,10 @@ void remove_migration_ptes_file(struct pglist_data *pgdat, unsigned long src, un
 /* the ptes that map file page pfn, counted by a walk (the invariant checker) */
 unsigned long page_mapcount_walk(const struct pglist_data *pgdat, unsigned long pfn);
 
+/* vmscan.c: one shrink_active_list() call, as direct reclaim makes it (tests) */
+void shrink_active_list_direct(struct pglist_data *pgdat, struct mm_ctx *ctx, enum lru_list lru,
+                               unsigned long nr_to_scan);
+
 /* ---- memory.c, filemap.c: unmapping for reclaim ---- */
 /* reclaim an anon page: swap it out; false if it cannot be (no swap) */
 bool try_to_swap_out(struct pglist_data *pgdat, unsigned long pfn);

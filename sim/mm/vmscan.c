@@ -312,6 +312,18 @@ static void shrink_active_list(struct pglist_data *pgdat, unsigned long nr_to_sc
 	count_vm_events(pgdat, PGDEACTIVATE, nr_deactivate);
 }
 
+/* one shrink_active_list() call as direct reclaim makes it: for tests,
+ * which cannot otherwise run it alone (reclaim goes on to the inactive
+ * list and to other priorities) */
+void shrink_active_list_direct(struct pglist_data *pgdat, struct mm_ctx *ctx, enum lru_list lru,
+                               unsigned long nr_to_scan)
+{
+	struct scan_control sc = { .ctx = ctx, .gfp_mask = GFP_KERNEL, .reclaim_idx = MAX_NR_ZONES - 1,
+	                           .may_unmap = true, .may_swap = true, .priority = DEF_PRIORITY };
+
+	shrink_active_list(pgdat, nr_to_scan, lru, &sc);
+}
+
 static unsigned long shrink_list(struct pglist_data *pgdat, enum lru_list lru, unsigned long nr_to_scan,
                                  struct scan_control *sc)
 {

@@ -117,11 +117,186 @@ static void test_partial_unmap(void **state)
 	assert_int_equal(nr_mapped(m), 0);
 }
 
+/* forget the accessed bits of every pte of mm (pages mapped long ago and
+ * not touched since) */
+static void age_ptes(struct mm_struct *mm)
+{
+	memset(mm->young, 0, mm->cap_vpages / 64 * sizeof(uint64_t));
+}
+
+/* Reclaim meets, oldest first, an executable file mapped and touched once
+ * (text), a data file mapped and touched once, and a file read once
+ * through read().  v6.2's folio_check_references(): the text is
+ * activated after its first use (VM_EXEC), the mapped data kept on the
+ * inactive list (referenced, for another trip), the read-once file
+ * reclaimed. */
+static void test_exec_survives_reclaim(void **state)
+{
+	struct machine *m = boot();
+	struct pglist_data *pgdat = &m->pgdat;
+	struct address_space *text = inode_create(pgdat, 64, false);
+	struct address_space *data = inode_create(pgdat, 64, false);
+	struct address_space *once = inode_create(pgdat, 512, false);
+	struct mm_struct *a = mm_alloc(pgdat, &m->ctx);
+	unsigned long vt, vd, stolen;
+	(void)state;
+
+	vt = mm_mmap_file(a, text, 0, 64, VM_READ | VM_EXEC);
+	vd = mm_mmap_file(a, data, 0, 64, VM_READ);
+	assert_int_equal(mm_access(pgdat, &m->ctx, a, vt, 64, false), 0);
+	assert_int_equal(mm_access(pgdat, &m->ctx, a, vd, 64, false), 0);
+	assert_int_equal(filemap_read(pgdat, &m->ctx, once, 0, 512), 0);
+	assert_int_equal(lruvec_lru_size(pgdat, LRU_INACTIVE_FILE), 640);
+
+	try_to_free_pages(pgdat, &m->ctx, 0, GFP_KERNEL, ZONE_DMA32);
+	stolen = pgdat->vm_events[PGSTEAL_DIRECT];
+	assert_true(stolen > 0);
+	/* the scan reached past text and data into the read-once file */
+	assert_true(pgdat->vm_events[PGSCAN_DIRECT] > 128);
+	assert_int_equal(once->nrpages, 512 - stolen);
+	for (unsigned long i = 0; i < 64; i++) {
+		struct page *t = file_page(m, text, i), *d = file_page(m, data, i);
+		assert_true(PageTest(t, PG_active));
+		assert_int_equal(t->mapcount, 1);
+		assert_false(PageTest(d, PG_active));
+		assert_true(PageTest(d, PG_referenced));
+		assert_int_equal(d->mapcount, 1);
+	}
+	assert_true(pgdat->vm_events[PGACTIVATE] >= 64);
+	assert_int_equal(nr_mapped(m), 128);
+	assert_int_equal(a->rss_file, 128);
+	assert_int_equal(check_pgdat(pgdat, "after reclaim"), 0);
+}
+
+/* A mapped page that is reclaimed is first unmapped from every process
+ * mapping it: their ptes cleared, their rss and its mapcount down,
+ * nr_mapped down; a touch afterwards faults it back from the disk. */
+static void test_reclaim_unmaps_every_mapper(void **state)
+{
+	struct machine *m = boot();
+	struct pglist_data *pgdat = &m->pgdat;
+	struct address_space *as = inode_create(pgdat, 128, false);
+	struct mm_struct *a = mm_alloc(pgdat, &m->ctx), *b = mm_alloc(pgdat, &m->ctx);
+	unsigned long va, vb, gone = 0, maj;
+	(void)state;
+
+	va = mm_mmap_file(a, as, 0, 128, VM_READ);
+	vb = mm_mmap_file(b, as, 0, 128, VM_READ);
+	assert_int_equal(mm_access(pgdat, &m->ctx, a, va, 128, false), 0);
+	assert_int_equal(mm_access(pgdat, &m->ctx, b, vb, 128, false), 0);
+	age_ptes(a);
+	age_ptes(b);
+	try_to_free_pages(pgdat, &m->ctx, 0, GFP_KERNEL, ZONE_DMA32);
+	assert_true(pgdat->vm_events[PGSTEAL_DIRECT] > 0);
+	for (unsigned long i = 0; i < 128; i++) {
+		if (entry_present(as->i_pages[i])) {
+			assert_int_equal(file_page(m, as, i)->mapcount, 2);
+			assert_int_equal(a->pte[va + i], as->i_pages[i]);
+			assert_int_equal(b->pte[vb + i], as->i_pages[i]);
+			continue;
+		}
+		gone++;
+		assert_int_equal(a->pte[va + i], 0);
+		assert_int_equal(b->pte[vb + i], 0);
+	}
+	assert_int_equal(gone, pgdat->vm_events[PGSTEAL_DIRECT]);
+	assert_int_equal(a->rss_file, 128 - gone);
+	assert_int_equal(b->rss_file, 128 - gone);
+	assert_int_equal(nr_mapped(m), 128 - gone);
+	assert_int_equal(check_pgdat(pgdat, "after reclaim"), 0);
+	/* the next touch reads them again */
+	maj = pgdat->vm_events[PGMAJFAULT];
+	assert_int_equal(mm_access(pgdat, &m->ctx, a, va, 128, false), 0);
+	assert_true(pgdat->vm_events[PGMAJFAULT] > maj);
+	assert_int_equal(a->rss_file, 128);
+	assert_int_equal(check_pgdat(pgdat, "after refault"), 0);
+}
+
+/* shrink_active_list(): active pages whose ptes are young lose the bit
+ * and go to the inactive list, except executable file pages, which stay
+ * active for another round (the VM_EXEC rule); the unreferenced text is
+ * deactivated too.  pgdeactivate counts only the pages deactivated. */
+static void test_active_exec_stays_active(void **state)
+{
+	struct machine *m = boot();
+	struct pglist_data *pgdat = &m->pgdat;
+	struct address_space *text = inode_create(pgdat, 64, false);
+	struct address_space *cold = inode_create(pgdat, 64, false);
+	struct address_space *data = inode_create(pgdat, 64, false);
+	struct mm_struct *a = mm_alloc(pgdat, &m->ctx);
+	unsigned long vt, vc, vd;
+	(void)state;
+
+	vt = mm_mmap_file(a, text, 0, 64, VM_READ | VM_EXEC);
+	vc = mm_mmap_file(a, cold, 0, 64, VM_READ | VM_EXEC);
+	vd = mm_mmap_file(a, data, 0, 64, VM_READ);
+	assert_int_equal(mm_access(pgdat, &m->ctx, a, vt, 64, false), 0);
+	assert_int_equal(mm_access(pgdat, &m->ctx, a, vc, 64, false), 0);
+	assert_int_equal(mm_access(pgdat, &m->ctx, a, vd, 64, false), 0);
+	/* all three active (read twice through read(): folio_mark_accessed) */
+	for (int k = 0; k < 2; k++) {
+		assert_int_equal(filemap_read(pgdat, &m->ctx, text, 0, 64), 0);
+		assert_int_equal(filemap_read(pgdat, &m->ctx, cold, 0, 64), 0);
+		assert_int_equal(filemap_read(pgdat, &m->ctx, data, 0, 64), 0);
+	}
+	assert_int_equal(lruvec_lru_size(pgdat, LRU_ACTIVE_FILE), 192);
+	/* the cold text's ptes are old; the others young */
+	for (unsigned long i = 0; i < 64; i++)
+		mm_young_test_clear(a, vc + i, 1);
+	shrink_active_list_direct(pgdat, &m->ctx, LRU_ACTIVE_FILE, 192);
+	assert_int_equal(pgdat->vm_events[PGREFILL], 192);
+	assert_int_equal(pgdat->vm_events[PGDEACTIVATE], 128);
+	for (unsigned long i = 0; i < 64; i++) {
+		assert_true(PageTest(file_page(m, text, i), PG_active));
+		assert_false(PageTest(file_page(m, cold, i), PG_active));
+		assert_false(PageTest(file_page(m, data, i), PG_active));
+		/* folio_referenced() cleared the bits */
+		assert_false(mm_young_test_clear(a, vt + i, 1));
+		assert_false(mm_young_test_clear(a, vd + i, 1));
+	}
+	assert_int_equal(lruvec_lru_size(pgdat, LRU_ACTIVE_FILE), 64);
+	assert_int_equal(check_pgdat(pgdat, "after shrink_active_list"), 0);
+}
+
+/* Migration of a page two processes map: both ptes follow it */
+static void test_migrate_mapped(void **state)
+{
+	struct machine *m = boot();
+	struct pglist_data *pgdat = &m->pgdat;
+	struct address_space *as = inode_create(pgdat, 32, false);
+	struct mm_struct *a = mm_alloc(pgdat, &m->ctx), *b = mm_alloc(pgdat, &m->ctx);
+	unsigned long va, vb, src, dst;
+	struct page *to;
+	(void)state;
+
+	va = mm_mmap_file(a, as, 0, 32, VM_READ | VM_EXEC);
+	vb = mm_mmap_file(b, as, 0, 32, VM_READ | VM_EXEC);
+	assert_int_equal(mm_access(pgdat, &m->ctx, a, va, 32, false), 0);
+	assert_int_equal(mm_access(pgdat, &m->ctx, b, vb, 32, false), 0);
+	src = entry_pfn(as->i_pages[5]);
+	lruvec_del_page(pgdat, src);
+	to = tl_alloc(m, GFP_HIGHUSER_MOVABLE, 0);
+	assert_non_null(to);
+	dst = tl_pfn(m, to);
+	migrate_page(pgdat, src, dst);
+	__free_pages(pgdat, &m->ctx, &pgdat->mem_map[src], 0);
+	assert_int_equal(as->i_pages[5], ENTRY_PRESENT | dst);
+	assert_int_equal(a->pte[va + 5], ENTRY_PRESENT | dst);
+	assert_int_equal(b->pte[vb + 5], ENTRY_PRESENT | dst);
+	assert_int_equal(pgdat->mem_map[dst].mapcount, 2);
+	assert_int_equal(nr_mapped(m), 32);
+	assert_int_equal(check_pgdat(pgdat, "after migration"), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_map_fault_exit, tl_teardown),
 		cmocka_unit_test_teardown(test_partial_unmap, tl_teardown),
+		cmocka_unit_test_teardown(test_exec_survives_reclaim, tl_teardown),
+		cmocka_unit_test_teardown(test_reclaim_unmaps_every_mapper, tl_teardown),
+		cmocka_unit_test_teardown(test_active_exec_stays_active, tl_teardown),
+		cmocka_unit_test_teardown(test_migrate_mapped, tl_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
