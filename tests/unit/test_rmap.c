@@ -4,6 +4,7 @@
  * shrink_active_list()'s VM_EXEC rule, try_to_unmap()).
  */
 #include "testlib.h"
+#include "exec.h"
 
 #define BLOCKS 32
 
@@ -288,6 +289,51 @@ static void test_migrate_mapped(void **state)
 	assert_int_equal(check_pgdat(pgdat, "after migration"), 0);
 }
 
+/* Two compile jobs exec cc1 (workloads/exec.c): the same files, one page
+ * cache copy mapped by both; exec_run() makes the running text young
+ * again, and the idle images (sh, gcc's driver) stay old */
+static void test_exec_shares_text(void **state)
+{
+	struct vm_sysctl sc = tl_sysctl_nowmark();
+	struct machine *m = tl_boot_dma32("vanilla", NULL, 128, &sc);
+	struct pglist_data *pgdat = &m->pgdat;
+	struct mm_struct *a = mm_alloc(pgdat, &m->ctx), *b = mm_alloc(pgdat, &m->ctx);
+	struct exec_maps ea = { 0 }, eb = { 0 };
+	const struct exec_image *cc1 = exec_image_find("/usr/lib/gcc/x86_64-linux-gnu/12/cc1");
+	unsigned long mapped, files = pgdat->nr_inodes;
+	(void)state;
+
+	pgdat->debug_check_interval = 0;
+	assert_non_null(cc1);
+	assert_int_equal(exec_prog(pgdat, &m->ctx, a, PROG_CC1, &ea), 0);
+	mapped = (unsigned long)nr_mapped(m);
+	assert_true(a->rss_file == mapped);
+	/* the hot share of cc1's text is mapped, not all of it */
+	assert_true(mapped > cc1->pages / 2 && mapped < cc1->pages + 1000);
+	assert_int_equal(exec_prog(pgdat, &m->ctx, b, PROG_CC1, &eb), 0);
+	assert_int_equal(pgdat->nr_inodes, files + ea.n);          /* the same files */
+	assert_int_equal(nr_mapped(m), mapped);
+	assert_int_equal(b->rss_file, mapped);
+	for (unsigned i = 0; i < ea.n; i++) {
+		assert_int_equal(ea.m[i].img, eb.m[i].img);
+		for (unsigned long k = 0; k < ea.m[i].img->pages; k++)
+			if (entry_present(a->pte[ea.m[i].vpage + k]))
+				assert_int_equal(pgdat->mem_map[entry_pfn(a->pte[ea.m[i].vpage + k])].mapcount, 2);
+	}
+	age_ptes(a);
+	assert_int_equal(exec_run(pgdat, &m->ctx, a, &ea), 0);
+	for (unsigned i = 0; i < ea.n; i++) {
+		unsigned long young = 0;
+		for (unsigned long k = 0; k < ea.m[i].img->pages; k++)
+			young += mm_young_test_clear(a, ea.m[i].vpage + k, 1);
+		assert_true(ea.m[i].running ? young > 0 : young == 0);
+	}
+	assert_int_equal(check_pgdat(pgdat, "two cc1"), 0);
+	mmput(pgdat, &m->ctx, a);
+	mmput(pgdat, &m->ctx, b);
+	assert_int_equal(nr_mapped(m), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -297,6 +343,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_reclaim_unmaps_every_mapper, tl_teardown),
 		cmocka_unit_test_teardown(test_active_exec_stays_active, tl_teardown),
 		cmocka_unit_test_teardown(test_migrate_mapped, tl_teardown),
+		cmocka_unit_test_teardown(test_exec_shares_text, tl_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
