@@ -40,13 +40,18 @@ const struct exec_image *exec_image_find(const char *name)
 }
 
 /* is window w of the image hot?  A hash of (name, w), the same in every
- * process and every run */
-static bool window_hot(const struct exec_image *img, unsigned long w)
+ * process and every run; name_hash() once per image and call */
+static uint64_t name_hash(const struct exec_image *img)
 {
 	uint64_t h = 1469598103934665603ull;
 
 	for (const char *c = img->name; *c; c++)
 		h = (h ^ (uint8_t)*c) * 1099511628211ull;
+	return h;
+}
+
+static bool window_hot(const struct exec_image *img, uint64_t h, unsigned long w)
+{
 	h ^= w + 0x9e3779b97f4a7c15ull;
 	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
 	h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
@@ -54,13 +59,25 @@ static bool window_hot(const struct exec_image *img, unsigned long w)
 	return (double)(h >> 11) * 0x1.0p-53 < img->hot;
 }
 
+/* touch the hot windows, a run of consecutive hot windows at a time (one
+ * mm_access() each: the touch runs every quantum of every job) */
 static int touch_hot(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm,
                      const struct exec_image *img, unsigned long vpage)
 {
-	for (unsigned long w = 0; w * WINDOW < img->pages; w++) {
-		unsigned long n = img->pages - w * WINDOW < WINDOW ? img->pages - w * WINDOW : WINDOW;
-		if (window_hot(img, w) && mm_access(pgdat, ctx, mm, vpage + w * WINDOW, n, false))
-			return -1;
+	unsigned long nw = (img->pages + WINDOW - 1) / WINDOW, run = 0;
+	uint64_t h = name_hash(img);
+
+	for (unsigned long w = 0; w <= nw; w++) {
+		if (w < nw && window_hot(img, h, w)) {
+			run++;
+			continue;
+		}
+		if (run) {
+			unsigned long s = (w - run) * WINDOW, e = w * WINDOW < img->pages ? w * WINDOW : img->pages;
+			if (mm_access(pgdat, ctx, mm, vpage + s, e - s, false))
+				return -1;
+			run = 0;
+		}
 	}
 	return 0;
 }
