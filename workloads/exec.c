@@ -82,13 +82,32 @@ static int touch_hot(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_st
 	return 0;
 }
 
+/* the image's file: inode_get_named() scans every inode (a kernel tree
+ * has 80,000), so the inode number found is remembered per image, and
+ * checked (that number has that name) before it is used, which
+ * also makes it right for another machine in the same process */
+static struct address_space *image_file(struct pglist_data *pgdat, const struct exec_image *img)
+{
+	static uint32_t ino[NR_IMAGES];         /* + 1; 0: not looked up */
+	size_t i = (size_t)(img - images);
+	struct address_space *as;
+
+	if (img < images || img >= images + NR_IMAGES)         /* an image of the caller's own */
+		return inode_get_named(pgdat, img->name, img->file_pages);
+	if (ino[i] && (as = inode_lookup(pgdat, ino[i] - 1)) && as->name && !strcmp(as->name, img->name))
+		return as;
+	if ((as = inode_get_named(pgdat, img->name, img->file_pages)))
+		ino[i] = as->ino + 1;
+	return as;
+}
+
 int exec_map_image(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm,
                    const struct exec_image *img, bool running, struct exec_maps *maps)
 {
 	struct address_space *as;
 	unsigned long v;
 
-	if (maps->n == EXEC_MAX_MAPS || !(as = inode_get_named(pgdat, img->name, img->file_pages)))
+	if (maps->n == EXEC_MAX_MAPS || !(as = image_file(pgdat, img)))
 		return -1;
 	/* open(): the path lookup, dentry and inode (a read of nothing) */
 	if (filemap_read(pgdat, ctx, as, 0, 0))

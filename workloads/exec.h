@@ -40,6 +40,7 @@ struct exec_maps {
 /* the image of this name in the table of known images, or NULL */
 const struct exec_image *exec_image_find(const char *name);
 /* map one image into mm (opening its file), touch its hot text; running:
+ * (img may be one of the table, exec_image_find(), or the caller's own)
  * exec_run() touches it again each quantum.  0, or -1 (no memory, the
  * task is an OOM victim, or maps is full). */
 int exec_map_image(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm,
