@@ -43,7 +43,7 @@ static const char *const sample_names[] = {
 	"compact_daemon_migrate_scanned", "compact_daemon_free_scanned",
 	"pgscan_kswapd", "pgscan_direct", "pgsteal_kswapd", "pgsteal_direct",
 	"allocstall_movable", "pswpout", "pswpin", "workingset_refault_file",
-	"nr_free_pages", "nr_free_free", "nr_anon_pages", "nr_file_pages",
+	"nr_free_pages", "nr_free_free", "nr_anon_pages", "nr_mapped", "nr_file_pages",
 	"nr_slab_reclaimable", "nr_slab_unreclaimable", "nr_page_table_pages", "slabs_scanned",
 	NULL,
 };
