@@ -207,6 +207,7 @@ uint32_t workingset_eviction(struct pglist_data *pgdat, unsigned long pfn);
  * if the page is to start on the active list */
 bool workingset_refault(struct pglist_data *pgdat, uint32_t shadow, bool file);
 void workingset_activation(struct pglist_data *pgdat);
+void workingset_age_nonresident(struct pglist_data *pgdat, unsigned long nr_pages);
 
 /* ---- swapfile.c ---- */
 uint32_t get_swap_page(struct pglist_data *pgdat);   /* UINT32_MAX: none */

@@ -117,6 +117,9 @@ static void putback(struct pglist_data *pgdat, unsigned long pfn, bool active)
 	if (active) {
 		SetPageFlag(p, PG_active);
 		count_vm_events(pgdat, PGACTIVATE, lru_nr_pages(p));   /* in pages, as v6.2 */
+		/* move_folios_to_lru(): an active page put back ages the
+		 * workingset clock */
+		workingset_age_nonresident(pgdat, lru_nr_pages(p));
 	}
 	lruvec_add_page(pgdat, pfn, false);
 }
@@ -300,6 +303,7 @@ static void shrink_active_list(struct pglist_data *pgdat, unsigned long nr_to_sc
 		nr_taken += lru_nr_pages(p);
 		if (folio_referenced(pgdat, sc->ctx, p, &vm_flags) && (vm_flags & VM_EXEC) && file) {
 			lruvec_add_page(pgdat, pfn, false);
+			workingset_age_nonresident(pgdat, lru_nr_pages(p));   /* move_folios_to_lru() */
 			continue;
 		}
 		ClearPageFlag(p, PG_young);         /* an unmapped page's, if any */

@@ -139,7 +139,7 @@ static void test_exec_survives_reclaim(void **state)
 	struct address_space *data = inode_create(pgdat, 64, false);
 	struct address_space *once = inode_create(pgdat, 512, false);
 	struct mm_struct *a = mm_alloc(pgdat, &m->ctx);
-	unsigned long vt, vd, stolen;
+	unsigned long vt, vd, stolen, age;
 	(void)state;
 
 	vt = mm_mmap_file(a, text, 0, 64, VM_READ | VM_EXEC);
@@ -149,8 +149,11 @@ static void test_exec_survives_reclaim(void **state)
 	assert_int_equal(filemap_read(pgdat, &m->ctx, once, 0, 512), 0);
 	assert_int_equal(lruvec_lru_size(pgdat, LRU_INACTIVE_FILE), 640);
 
+	age = pgdat->lruvec.nonresident_age;
 	try_to_free_pages(pgdat, &m->ctx, 0, GFP_KERNEL, ZONE_DMA32);
 	stolen = pgdat->vm_events[PGSTEAL_DIRECT];
+	/* each eviction and each page activated ticks the clock */
+	assert_int_equal(pgdat->lruvec.nonresident_age - age, stolen + pgdat->vm_events[PGACTIVATE]);
 	assert_true(stolen > 0);
 	/* the scan reached past text and data into the read-once file */
 	assert_true(pgdat->vm_events[PGSCAN_DIRECT] > 128);
@@ -225,7 +228,7 @@ static void test_active_exec_stays_active(void **state)
 	struct address_space *cold = inode_create(pgdat, 64, false);
 	struct address_space *data = inode_create(pgdat, 64, false);
 	struct mm_struct *a = mm_alloc(pgdat, &m->ctx);
-	unsigned long vt, vc, vd;
+	unsigned long vt, vc, vd, age;
 	(void)state;
 
 	vt = mm_mmap_file(a, text, 0, 64, VM_READ | VM_EXEC);
@@ -244,7 +247,10 @@ static void test_active_exec_stays_active(void **state)
 	/* the cold text's ptes are old; the others young */
 	for (unsigned long i = 0; i < 64; i++)
 		mm_young_test_clear(a, vc + i, 1);
+	age = pgdat->lruvec.nonresident_age;
 	shrink_active_list_direct(pgdat, &m->ctx, LRU_ACTIVE_FILE, 192);
+	/* the rotated text aged the workingset clock (move_folios_to_lru) */
+	assert_int_equal(pgdat->lruvec.nonresident_age - age, 64);
 	assert_int_equal(pgdat->vm_events[PGREFILL], 192);
 	assert_int_equal(pgdat->vm_events[PGDEACTIVATE], 128);
 	for (unsigned long i = 0; i < 64; i++) {
