@@ -258,11 +258,13 @@ static int do_huge_pmd_anonymous_page(struct pglist_data *pgdat, struct mm_ctx *
 		count_vm_events(pgdat, THP_FAULT_FALLBACK, 1);
 		return -1;
 	}
-	/* pte_alloc_one(): the page table deposited with the huge pmd */
+	/* pte_alloc_one(): the page table deposited with the huge pmd; v6.2
+	 * fails the fault with VM_FAULT_OOM here, counting neither
+	 * thp_fault_alloc nor thp_fault_fallback (the model goes on to the
+	 * small-page path, whose own allocation then fails the same way) */
 	pt = alloc_pages(pgdat, ctx, GFP_KERNEL_ACCOUNT, 0);
 	if (!pt) {
 		__free_pages(pgdat, ctx, p, HPAGE_PMD_ORDER);
-		count_vm_events(pgdat, THP_FAULT_FALLBACK, 1);
 		return -1;
 	}
 	pt->owner = PGOWN_PAGETABLE;
