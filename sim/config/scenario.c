@@ -106,6 +106,9 @@ static const struct key_desc keys[] = {
 
 	{ "kernel", "config_compaction", "yes", "CONFIG_COMPACTION of the kernel booted",
 	  K_BOOL, SYS(config_compaction), 0, 0, NULL, false, NULL },
+	{ "kernel", "config_numa", "yes", "CONFIG_NUMA of the kernel booted (x86-64 distribution kernels: yes); "
+	  "a THP fault tries the local node alone first, also on a one-node machine",
+	  K_BOOL, SYS(config_numa), 0, 0, NULL, false, NULL },
 
 	{ "policy", "name", "vanilla", "the allocator policy (see 'mmsim list policies')",
 	  K_POLICY, OFF(policy), 0, 0, NULL, false, NULL },

@@ -1331,8 +1331,12 @@ bool proactive_compact_node(struct pglist_data *pgdat, struct mm_ctx *ctx)
 		if (!populated_zone(zone))
 			continue;
 		compact_zone(&cc, NULL);
-		count_vm_events(pgdat, KCOMPACTD_MIGRATE_SCANNED, cc.total_migrate_scanned);
-		count_vm_events(pgdat, KCOMPACTD_FREE_SCANNED, cc.total_free_scanned);
+		/* compact_zone() counted the scan in compact_*_scanned; the
+		 * daemon counters take it only from v6.3 on */
+		if (pol(pgdat)->proactive_compact_counts_daemon(pgdat->policy)) {
+			count_vm_events(pgdat, KCOMPACTD_MIGRATE_SCANNED, cc.total_migrate_scanned);
+			count_vm_events(pgdat, KCOMPACTD_FREE_SCANNED, cc.total_free_scanned);
+		}
 	}
 	mm_set_current(saved);
 	return fragmentation_score_node(pgdat) >= prev_score;

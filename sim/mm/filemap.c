@@ -214,9 +214,11 @@ static void page_cache_discard(struct pglist_data *pgdat, struct mm_ctx *ctx, st
 	__free_pages(pgdat, ctx, p, 0);
 }
 
-/* filemap_add_folio() + folio_add_lru(), with the refault check */
+/* filemap_add_folio() + folio_add_lru(), with the refault check, which
+ * v6.2 skips for a page allocated to be written (__GFP_WRITE): data about
+ * to be overwritten is no workingset refault */
 static struct page *page_cache_alloc(struct pglist_data *pgdat, struct mm_ctx *ctx,
-                                     struct address_space *as, unsigned long index)
+                                     struct address_space *as, unsigned long index, bool write)
 {
 	gfp_t gfp = as->bdev ? pol(pgdat)->bdev_mapping_gfp(pgdat->policy) : GFP_HIGHUSER_MOVABLE;
 	struct page *p = alloc_pages(pgdat, ctx, gfp, 0);
@@ -252,7 +254,7 @@ static struct page *page_cache_alloc(struct pglist_data *pgdat, struct mm_ctx *c
 		folio_mark_accessed(pgdat, entry_pfn(e));
 		return &pgdat->mem_map[entry_pfn(e)];
 	}
-	if (entry_nonres(e) && workingset_refault(pgdat, e & ENTRY_VAL_MASK, true))
+	if (entry_nonres(e) && !write && workingset_refault(pgdat, e & ENTRY_VAL_MASK, true))
 		SetPageFlag(p, PG_active);
 	as->i_pages[index] = ENTRY_PRESENT | (uint32_t)pfn;
 	as->nrpages++;
@@ -284,7 +286,7 @@ static int filemap_rw(struct pglist_data *pgdat, struct mm_ctx *ctx, struct addr
 			p = &pgdat->mem_map[entry_pfn(e)];
 			folio_mark_accessed(pgdat, entry_pfn(e));
 		} else {
-			p = page_cache_alloc(pgdat, ctx, as, i);
+			p = page_cache_alloc(pgdat, ctx, as, i, write);
 			if (!p) {
 				ret = -1;
 				break;

@@ -280,6 +280,10 @@ void inode_slab_evicted(struct pglist_data *pgdat, int cache, uint32_t owner);
 #define HPAGE_PMD_ORDER pageblock_order
 void split_huge_page(struct pglist_data *pgdat, unsigned long head);
 gfp_t vma_thp_gfp_mask(const struct pglist_data *pgdat, bool madvised);
+/* vma_alloc_folio(): with CONFIG_NUMA a huge page is tried on the local
+ * node alone first (__GFP_THISNODE | __GFP_NORETRY), then with gfp */
+struct page *vma_alloc_folio(struct pglist_data *pgdat, struct mm_ctx *ctx, gfp_t gfp, unsigned order,
+                             bool hugepage);
 /* the OOM reaper: free a victim's anon memory and swap */
 void oom_reap_mm(struct pglist_data *pgdat, struct mm_struct *mm);
 

@@ -370,6 +370,27 @@ gfp_t vma_thp_gfp_mask(const struct pglist_data *pgdat, bool madvised)
 	}
 }
 
+/* vma_alloc_folio() (mm/mempolicy.c) under the default memory policy,
+ * which prefers the local node.  Without CONFIG_NUMA it is one allocation.
+ * With it, a huge page is first asked of the local node alone, without
+ * retries (__GFP_THISNODE | __GFP_NORETRY: the slow path's async
+ * compaction, and unless that was skipped or deferred one direct reclaim
+ * and a second async compaction), and then, if that failed and the mask
+ * allows direct reclaim, with the fault's own mask: two slow paths, each
+ * counting its compaction stalls, even on a one-node machine. */
+struct page *vma_alloc_folio(struct pglist_data *pgdat, struct mm_ctx *ctx, gfp_t gfp, unsigned order,
+                             bool hugepage)
+{
+	struct page *p;
+
+	if (!pgdat->config_numa || !hugepage)
+		return alloc_pages(pgdat, ctx, gfp, order);
+	p = alloc_pages(pgdat, ctx, gfp | __GFP_THISNODE | __GFP_NORETRY, order);
+	if (!p && (gfp & __GFP_DIRECT_RECLAIM))
+		p = alloc_pages(pgdat, ctx, gfp, order);
+	return p;
+}
+
 /* hugepage_vma_check() for an anonymous fault at this pmd */
 static bool thp_fault_allowed(const struct pglist_data *pgdat, const struct mm_struct *mm,
                               unsigned long pmd)
@@ -397,16 +418,18 @@ static int do_huge_pmd_anonymous_page(struct pglist_data *pgdat, struct mm_ctx *
 	unsigned long base = pmd * PTRS_PER_PTE, pfn;
 	struct page *p, *pt;
 
-	p = alloc_pages(pgdat, ctx, vma_thp_gfp_mask(pgdat, madvised), HPAGE_PMD_ORDER);
+	p = vma_alloc_folio(pgdat, ctx, vma_thp_gfp_mask(pgdat, madvised), HPAGE_PMD_ORDER, true);
 	if (!p) {
 		count_vm_events(pgdat, THP_FAULT_FALLBACK, 1);
 		return -1;
 	}
-	/* pte_alloc_one(): the page table deposited with the huge pmd */
+	/* pte_alloc_one(): the page table deposited with the huge pmd; v6.2
+	 * fails the fault with VM_FAULT_OOM here, counting neither
+	 * thp_fault_alloc nor thp_fault_fallback (the model goes on to the
+	 * small-page path, whose own allocation then fails the same way) */
 	pt = alloc_pages(pgdat, ctx, GFP_KERNEL_ACCOUNT, 0);
 	if (!pt) {
 		__free_pages(pgdat, ctx, p, HPAGE_PMD_ORDER);
-		count_vm_events(pgdat, THP_FAULT_FALLBACK, 1);
 		return -1;
 	}
 	pt->owner = PGOWN_PAGETABLE;

@@ -613,8 +613,9 @@ static unsigned long do_try_to_free_pages(struct pglist_data *pgdat, struct scan
 {
 	int initial_priority = sc->priority;
 
-	count_vm_events(pgdat, ALLOCSTALL_DMA + sc->reclaim_idx, 1);
 retry:
+	/* every pass counts, the forced-deactivation retry too (v6.2) */
+	count_vm_events(pgdat, ALLOCSTALL_DMA + sc->reclaim_idx, 1);
 	do {
 		sc->nr_scanned = 0;
 		shrink_zones(pgdat, sc);

@@ -79,6 +79,8 @@ static void test_defaults(void **state)
 	assert_int_equal(c->sysctl.thp_enabled, d.thp_enabled);
 	assert_int_equal(c->sysctl.thp_defrag, d.thp_defrag);
 	assert_int_equal(c->sysctl.config_compaction, d.config_compaction);
+	assert_true(d.config_numa);
+	assert_int_equal(c->sysctl.config_numa, d.config_numa);
 	assert_int_equal(c->sysctl.vfs_cache_pressure, d.vfs_cache_pressure);
 	assert_int_equal(c->sysctl.dirty_expire_centisecs, d.dirty_expire_centisecs);
 	assert_int_equal(c->ram, 2ull << 30);
@@ -112,7 +114,7 @@ static void test_values_and_overrides(void **state)
 		"[machine]\nram = 1G\ncpus = 8\nswap = 512M\n"
 		"[vm]\nwatermark_scale_factor = 100\nmin_free_kbytes = 4096\nlowmem_reserve_ratio = 1 2 3 4\n"
 		"[transparent_hugepage]\nenabled = never\ndefrag = defer+madvise\n"
-		"[kernel]\nconfig_compaction = no\n"
+		"[kernel]\nconfig_compaction = no\nconfig_numa = no\n"
 		"[policy]\nname = hygiene\n"
 		"[policy.hygiene]\nno_fallback = no\n"
 		"[workload]\nnames = thp_faulter\n"
@@ -137,6 +139,7 @@ static void test_values_and_overrides(void **state)
 	assert_false(c->sysctl.thp_enabled);
 	assert_int_equal(c->sysctl.thp_defrag, THP_DEFRAG_DEFER_MADVISE);
 	assert_false(c->sysctl.config_compaction);
+	assert_false(c->sysctl.config_numa);
 	assert_string_equal(c->policy, "hygiene");
 	assert_int_equal(c->seed, 9);
 	assert_true(c->duration == 3.5);

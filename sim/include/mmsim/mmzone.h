@@ -140,6 +140,7 @@ struct vm_sysctl {
 	int  thp_defrag;                /* THP_DEFRAG_*: transparent_hugepage/defrag (madvise) */
 	int  compaction_proactiveness;  /* vm.compaction_proactiveness, 20 */
 	bool config_compaction;         /* not a sysctl: CONFIG_COMPACTION of the kernel booted */
+	bool config_numa;               /* not a sysctl: CONFIG_NUMA of the kernel booted */
 	int  swappiness;                /* vm.swappiness, 60 */
 	int  vfs_cache_pressure;        /* vm.vfs_cache_pressure, 100 */
 	int  dirty_expire_centisecs;    /* vm.dirty_expire_centisecs, 3000 */
@@ -199,6 +200,7 @@ struct pglist_data {
 	struct vm_sysctl sysctl;
 	struct mm_costs costs;
 	bool config_compaction;                  /* CONFIG_COMPACTION (the RFC's switches key on it) */
+	bool config_numa;                        /* CONFIG_NUMA: vma_alloc_folio()'s THP attempts */
 
 	unsigned long vm_events[NR_VM_EVENT_ITEMS];
 	struct extfrag_stats extfrag;
