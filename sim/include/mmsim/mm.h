@@ -79,6 +79,12 @@ struct mm_ctx {
 	unsigned long isolated[2];      /* its current batch isolated from the LRU: anon, file */
 };
 
+/* A daemon's step of work is over: spend now the share of its pending
+ * kernel time done under the LRU or a zone's lock, with those locks and
+ * its last isolated batch held for the others (ctx->kernel_done_ns
+ * grows by it); the caller spends the rest.  No-op without an engine. */
+void mm_spend_held(struct pglist_data *pgdat, struct mm_ctx *ctx);
+
 /* The page allocator.  alloc_pages() returns NULL when the request cannot
  * be met after the slow path; order must be < MAX_ORDER. */
 struct page *alloc_pages(struct pglist_data *pgdat, struct mm_ctx *ctx,
