@@ -5,10 +5,13 @@
  * SWAP_CLUSTER_MAX batches, shrink_inactive_list() isolates pages from the
  * tail and decides with the referenced check whether to activate, keep or
  * reclaim them; shrink_active_list() deactivates.  Direct reclaim runs the
- * priority loop to the end in the caller; kswapd runs balance_pgdat() one
- * priority step at a time, so that its actor charges each step's CPU time
- * before the next.  Costs per page scanned, unmapped and written are
- * charged to the reclaimer's context.
+ * priority loop in the caller and yields after each round of batches
+ * (cond_resched(), sched.c: the others run, the lists are read anew);
+ * kswapd runs balance_pgdat() one priority step at a time, so that its
+ * actor charges each step's CPU time before the next.  Costs per page
+ * scanned, unmapped and written are charged to the reclaimer's context;
+ * the scanning under the LRU lock also counts as lock-held time, and each
+ * batch as isolated pages while its time is spent (too_many_isolated()).
  *
  * Simplifications, each documented in docs/model.md: no isolation batch
  * (pages are handled one at a time, which is the same in one thread), no
