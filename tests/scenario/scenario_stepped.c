@@ -9,6 +9,10 @@
  *       file page) while other tasks hold more isolated file pages than
  *       an eighth of the inactive file list; async compaction gives up
  *       with COMPACT_CONTENDED when more than half the LRU is isolated;
+ *   (e) need_resched(): true when more actors are runnable than cores and
+ *       the caller has run its CFS slice (6 ms with 4 runnable on 2
+ *       cores), false otherwise; async direct compaction tries no further
+ *       zone once it is true;
  *   (d) the invariant checker passes across the yields of a pressure
  *       scenario (a kernel build beside a THP faulter, checked every
  *       2000 operations, a yield every 2 us of pending time).
@@ -18,6 +22,7 @@
 #include <sys/mman.h>
 #include "mmsim/engine.h"
 #include "kbuild.h"
+#include "simple.h"
 #include "workload.h"
 
 #define BLOCKS 16
@@ -478,6 +483,142 @@ static void test_invariants_hold_across_yields(void **state)
 	munmap(r, sizeof(*r));
 }
 
+/* ------------------------------------------------------------------ */
+/* (e) need_resched() */
+
+struct resched_result {
+	int answers[4];         /* 4 runnable, 7 ms; 4 runnable, 5 ms; 2 runnable, 7 ms; idle, 7 ms */
+};
+
+static struct {
+	struct machine *m;
+	struct resched_result *r;
+	int probe;
+	bool slept;
+} nr;
+
+/* at t = 0.1013 s (the burners are inside their quanta), ask with 7 ms
+ * and 5 ms of kernel time run in this quantum */
+static double probe_quantum(struct task *t, struct mm_ctx *ctx, void *arg)
+{
+	(void)arg;
+	if (!nr.slept) {
+		nr.slept = true;
+		t->sleep = 0.1013;
+		return 0;
+	}
+	ctx->kernel_ns = 7e6;
+	nr.r->answers[nr.probe] = need_resched(&nr.m->pgdat, ctx);
+	if (nr.probe == 0) {
+		ctx->kernel_ns = 5e6;
+		nr.r->answers[1] = need_resched(&nr.m->pgdat, ctx);
+	}
+	ctx->kernel_ns = 0;
+	return -1;
+}
+
+static const struct task_ops probe_ops = { .quantum = probe_quantum };
+
+static int resched_child(void *arg)
+{
+	static struct cpu_burner burners[3];
+	struct vm_sysctl s = tl_sysctl_nowmark();
+	struct mm_layout l = tl_layout_dma32(BLOCKS);
+	struct engine e;
+	struct engine_config cfg;
+	char err[256];
+	int burn = nr.probe == 0 ? 3 : nr.probe == 2 ? 1 : 0;
+
+	nr.r = arg;
+	nr.m = tl_boot("vanilla", NULL, &l, 2, &s);
+	nr.m->pgdat.debug_check_interval = 0;
+	engine_config_defaults(&cfg);
+	cfg.cpus = 2;
+	cfg.sample_interval = 0;
+	cfg.dirty_writeback_interval = 0;
+	if (engine_init(&e, &nr.m->pgdat, &cfg, NULL, NULL, err, sizeof(err)))
+		return 20;
+	for (int i = 0; i < burn; i++) {
+		cpu_burner_init(&burners[i], 0.5e9);
+		engine_spawn(&e, "burner", &cpu_burner_ops, &burners[i]);
+	}
+	engine_spawn(&e, "probe", &probe_ops, NULL);
+	engine_run(&e, 0);
+	return 0;
+}
+
+static void test_need_resched_rule(void **state)
+{
+	struct resched_result *r = shared(sizeof(*r));
+	(void)state;
+	for (int i = 0; i < 4; i++)
+		r->answers[i] = -1;
+	nr.probe = 0;           /* three burners and the probe on two cores */
+	assert_int_equal(engine_fork_run(resched_child, r), 0);
+	nr.probe = 2;           /* one burner and the probe */
+	assert_int_equal(engine_fork_run(resched_child, r), 0);
+	nr.probe = 3;           /* the probe alone */
+	assert_int_equal(engine_fork_run(resched_child, r), 0);
+	assert_int_equal(r->answers[0], 1);     /* slice: 12 ms / 2 per CPU = 6 ms < 7 ms */
+	assert_int_equal(r->answers[1], 0);     /* 5 ms: within the slice */
+	assert_int_equal(r->answers[2], 0);     /* nobody waits for a CPU */
+	assert_int_equal(r->answers[3], 0);
+	munmap(r, sizeof(*r));
+}
+
+static bool always_resched(struct pglist_data *pgdat, struct mm_ctx *ctx, void *arg)
+{
+	(void)pgdat, (void)ctx, (void)arg;
+	return true;
+}
+
+/* async compaction that finds need_resched() set tries no further zone:
+ * Normal (fragmented like DMA32 by the same process, its pages pinned so
+ * that it fails) is compacted, DMA32 is not considered */
+static void test_need_resched_stops_async_zonelist(void **state)
+{
+	struct vm_sysctl s = tl_sysctl_nowmark();
+	struct mm_layout l = tl_layout_dma32_normal(BLOCKS, BLOCKS);
+	struct machine *m = tl_boot("vanilla", NULL, &l, 1, &s);
+	struct pglist_data *pgdat = &m->pgdat;
+	struct mm_ctx ctx = { .cpu = 0, .stalls = true };
+	struct mm_struct *mm;
+	unsigned long nr_pages = (unsigned long)(zone_page_state(tl_zone(m, ZONE_NORMAL), NR_FREE_PAGES) +
+	                                         zone_page_state(tl_zone(m, ZONE_DMA32), NR_FREE_PAGES)) -
+	                         8 * pageblock_nr_pages;
+	unsigned considered;
+	(void)state;
+
+	pgdat->debug_check_interval = 0;
+	mm = mm_alloc(pgdat, &m->ctx);
+	assert_non_null(mm);
+	assert_int_equal(mm_mmap(mm, nr_pages), 0);
+	assert_int_equal(mm_access(pgdat, &m->ctx, mm, 0, nr_pages, true), 0);
+	for (unsigned long v = 0; v < nr_pages; v++)
+		if (((uint32_t)(v * 2654435761u) >> 12) % 4)
+			mm_unmap(pgdat, &m->ctx, mm, v, 1);
+	drain_all_pages(pgdat);
+	/* Normal's pages pinned: its compaction cannot succeed, and the
+	 * zonelist walk would go on to DMA32 */
+	for (unsigned long v = 0; v < nr_pages; v++) {
+		uint32_t e = mm->pte[v];
+		if (entry_present(e) && zone_spans_pfn(tl_zone(m, ZONE_NORMAL), entry_pfn(e)))
+			SetPageFlag(&pgdat->mem_map[entry_pfn(e)], PG_pinned);
+	}
+	/* deferral counts every consideration of a zone */
+	tl_zone(m, ZONE_DMA32)->compact_order_failed = 0;
+	tl_zone(m, ZONE_DMA32)->compact_defer_shift = 1;
+	considered = tl_zone(m, ZONE_DMA32)->compact_considered;
+	pgdat->need_resched = always_resched;
+	direct_compact(pgdat, &ctx, COMPACT_PRIO_ASYNC);
+	assert_int_equal(tl_zone(m, ZONE_DMA32)->compact_considered, considered);
+	/* without it, DMA32 is considered too */
+	pgdat->need_resched = NULL;
+	direct_compact(pgdat, &ctx, COMPACT_PRIO_ASYNC);
+	assert_true(tl_zone(m, ZONE_DMA32)->compact_considered != considered);
+	tl_check(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -485,6 +626,8 @@ int main(void)
 		cmocka_unit_test(test_direct_reclaim_steps_see_others_allocate),
 		cmocka_unit_test_teardown(test_too_many_isolated_throttles_reclaim, tl_teardown),
 		cmocka_unit_test_teardown(test_too_many_isolated_aborts_async_compaction, tl_teardown),
+		cmocka_unit_test(test_need_resched_rule),
+		cmocka_unit_test_teardown(test_need_resched_stops_async_zonelist, tl_teardown),
 		cmocka_unit_test(test_invariants_hold_across_yields),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
