@@ -43,6 +43,22 @@ static inline const struct mm_policy_ops *pol(const struct pglist_data *pgdat)
 struct mm_ctx *mm_current(void);
 void mm_set_current(struct mm_ctx *ctx);
 
+/* ---- sched.c: the scheduler as reclaim and compaction meet it ---- */
+/* at a v6.2 cond_resched() point: spend the pending kernel time if it is
+ * worth an event (the others run meanwhile; re-validate after it) */
+void cond_resched(struct pglist_data *pgdat, struct mm_ctx *ctx);
+/* before a stall ends: spend the locked share with its locks held (the
+ * caller spends the rest), and forget what the work held */
+void cond_resched_end(struct pglist_data *pgdat, struct mm_ctx *ctx);
+bool need_resched(struct pglist_data *pgdat, struct mm_ctx *ctx);
+bool reclaim_throttle_isolated(struct pglist_data *pgdat, struct mm_ctx *ctx);
+void wake_throttle_isolated(struct pglist_data *pgdat);
+/* fatal_signal_pending(current): the OOM killer chose the task */
+static inline bool fatal_signal_pending(const struct mm_ctx *ctx)
+{
+	return ctx && ctx->mm && ctx->mm->oom_victim;
+}
+
 /* The buddy tag: a byte per pfn, mem_map's PageBuddy, page_order and
  * page_zonenum of a free buddy's head, 0 for every other page.  It is
  * what page_is_buddy() reads: the buddy it asks about, and the one of the

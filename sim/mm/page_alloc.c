@@ -35,7 +35,10 @@ static void alloc_stall(struct pglist_data *pgdat)
 {
 	struct mm_ctx *cur = cur_ctx;
 
-	if (!pgdat->stall || !cur || !cur->stalls || cur->kernel_ns <= cur->kernel_done_ns)
+	if (!cur)
+		return;
+	cond_resched_end(pgdat, cur);   /* the locked share, with its locks held */
+	if (!pgdat->stall || !cur->stalls || cur->kernel_ns <= cur->kernel_done_ns)
 		return;
 	pgdat->stall(pgdat, cur, pgdat->sleep_arg);
 	mm_set_current(cur);            /* a simcall: others ran */

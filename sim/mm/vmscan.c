@@ -5,10 +5,13 @@
  * SWAP_CLUSTER_MAX batches, shrink_inactive_list() isolates pages from the
  * tail and decides with the referenced check whether to activate, keep or
  * reclaim them; shrink_active_list() deactivates.  Direct reclaim runs the
- * priority loop to the end in the caller; kswapd runs balance_pgdat() one
- * priority step at a time, so that its actor charges each step's CPU time
- * before the next.  Costs per page scanned, unmapped and written are
- * charged to the reclaimer's context.
+ * priority loop in the caller and yields after each round of batches
+ * (cond_resched(), sched.c: the others run, the lists are read anew);
+ * kswapd runs balance_pgdat() one priority step at a time, so that its
+ * actor charges each step's CPU time before the next.  Costs per page
+ * scanned, unmapped and written are charged to the reclaimer's context;
+ * the scanning under the LRU lock also counts as lock-held time, and each
+ * batch as isolated pages while its time is spent (too_many_isolated()).
  *
  * Simplifications, each documented in docs/model.md: no isolation batch
  * (pages are handled one at a time, which is the same in one thread), no
@@ -146,6 +149,9 @@ static uint32_t isolate_lru_page(struct pglist_data *pgdat, enum lru_list lru, s
 		return LRU_SKIPPED;
 	}
 	sc->ctx->kernel_ns += pgdat->costs.lru_scan_ns;
+	/* isolate_lru_folios() runs under the LRU lock */
+	sc->ctx->locked_ns += pgdat->costs.lru_scan_ns;
+	sc->ctx->lru_locked = true;
 	return pfn;
 }
 
@@ -237,6 +243,29 @@ free:
 	return 1;
 }
 
+/* too_many_isolated(): more pages isolated from this type's LRU by the
+ * direct reclaimers and compactors at work than it has inactive pages
+ * (an eighth of them for a request that may do IO and FS: such callers
+ * must not block GFP_NOIO/NOFS reclaimers).  kswapd is never throttled.
+ * The isolated pages are the batches the other tasks are spending the
+ * time of (sched.c). */
+static bool too_many_isolated(struct pglist_data *pgdat, bool file, const struct scan_control *sc)
+{
+	unsigned long inactive, isolated;
+	bool too_many;
+
+	if (sc->kswapd)
+		return false;
+	inactive = lruvec_lru_size(pgdat, file ? LRU_INACTIVE_FILE : LRU_INACTIVE_ANON);
+	isolated = (unsigned long)node_page_state(pgdat, file ? NR_ISOLATED_FILE : NR_ISOLATED_ANON);
+	if ((sc->gfp_mask & (__GFP_IO | __GFP_FS)) == (__GFP_IO | __GFP_FS))
+		inactive >>= 3;
+	too_many = isolated > inactive;
+	if (!too_many)
+		wake_throttle_isolated(pgdat);
+	return too_many;
+}
+
 /* shrink_inactive_list(): isolate_lru_folios() takes pages from the tail
  * until nr_to_scan pages are scanned, a THP counting its 512 (so one THP
  * fills a SWAP_CLUSTER_MAX batch), then shrink_folio_list() */
@@ -249,7 +278,17 @@ static unsigned long shrink_inactive_list(struct pglist_data *pgdat, unsigned lo
 	 * the whole list has gone by, stop (the kernel sets them aside, so
 	 * its list runs out) */
 	unsigned long skip_budget = lruvec_lru_size(pgdat, lru);
+	bool stalled = false;
 
+	/* other reclaimers hold many pages: wait once for them, then give up */
+	while (too_many_isolated(pgdat, file, sc)) {
+		if (stalled)
+			return 0;
+		stalled = true;
+		reclaim_throttle_isolated(pgdat, sc->ctx);
+		if (fatal_signal_pending(sc->ctx))
+			return SWAP_CLUSTER_MAX;
+	}
 	while (nr_taken < nr_to_scan) {
 		uint32_t pfn = isolate_lru_page(pgdat, lru, sc);
 		unsigned long tail = 0;
@@ -267,6 +306,7 @@ static unsigned long shrink_inactive_list(struct pglist_data *pgdat, unsigned lo
 		for (unsigned long t = 0; tail && t < PTRS_PER_PTE - 1; t++)
 			nr_reclaimed += shrink_page(pgdat, tail + t, file, sc, &nr_pageout, &(unsigned long){ 0 });
 	}
+	sc->ctx->isolated[file] = nr_taken;        /* the batch, while its time is spent */
 	count_vm_events(pgdat, sc->kswapd ? PGSCAN_KSWAPD : PGSCAN_DIRECT, nr_taken);
 	count_vm_events(pgdat, file ? PGSCAN_FILE : PGSCAN_ANON, nr_taken);
 	count_vm_events(pgdat, sc->kswapd ? PGSTEAL_KSWAPD : PGSTEAL_DIRECT, nr_reclaimed);
@@ -312,6 +352,7 @@ static void shrink_active_list(struct pglist_data *pgdat, unsigned long nr_to_sc
 		lruvec_add_page(pgdat, pfn, false);
 		nr_deactivate += lru_nr_pages(p);
 	}
+	sc->ctx->isolated[is_file_lru(lru)] = nr_taken;
 	count_vm_events(pgdat, PGREFILL, nr_taken);
 	count_vm_events(pgdat, PGDEACTIVATE, nr_deactivate);
 }
@@ -412,6 +453,10 @@ static void shrink_lruvec(struct pglist_data *pgdat, struct scan_control *sc)
 				nr_reclaimed += shrink_list(pgdat, (enum lru_list)lru, n, sc);
 			}
 		}
+		/* v6.2's cond_resched() after each round of batches: the
+		 * others allocate and reclaim meanwhile; the lists are read
+		 * again by the next round */
+		cond_resched(pgdat, sc->ctx);
 		if (nr_reclaimed < nr_to_reclaim || proportional_reclaim)
 			continue;
 		/* enough reclaimed: stop the smaller type, scale the other to

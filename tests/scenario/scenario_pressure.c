@@ -229,8 +229,8 @@ static void test_same_seed_same_counters(void **state)
 /* hygiene measures watermarks against free pageblocks (patch 009): with
  * kswapd balanced by the watermark alone, as in v6.2, it reclaims far
  * more than vanilla's to free whole blocks.  With RFC patch 20, kswapd
- * stops where compaction can go on and kcompactd takes over: less
- * reclaim, and kcompactd is woken.  The invariant checker runs throughout. */
+ * stops where compaction can go on and kcompactd takes over: kcompactd
+ * is woken, and kswapd sleeps at the order it balanced for.  The invariant checker runs throughout. */
 static void test_policies_reclaim_differently(void **state)
 {
 	struct scenario v = hogs("vanilla", 131072), h = hogs("hygiene", 131072);
@@ -247,7 +247,11 @@ static void test_policies_reclaim_differently(void **state)
 	h.sw_value = "yes";
 	rh20 = *run(h);
 	assert_int_equal(rh20.vm_events[OOM_KILL], 0);
-	assert_true(rh20.vm_events[PGSCAN_KSWAPD] < rh.vm_events[PGSCAN_KSWAPD]);
+	/* (how much kswapd scans with patch 20 against without it is not
+	 * asserted: it goes either way by seed, 4 % more to 19 % less over
+	 * seeds 1-4 with reclaim at one instant, and the stepped direct
+	 * reclaim, which competes with kswapd, moves it again; the mechanism
+	 * is what follows) */
 	assert_true(rh20.vm_events[KCOMPACTD_WAKE] > 0);
 	/* every wake asks for pageblock order (patch 009), and with patch
 	 * 20 kswapd tries to sleep at the order it balanced for; it runs at

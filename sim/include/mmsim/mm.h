@@ -68,7 +68,22 @@ struct mm_ctx {
 	double io_wait_ns;              /* time blocked on I/O (swap-in, reads): a sleep, not CPU */
 	struct mm_struct *mm;           /* the task's memory, if any (OOM victim check) */
 	struct capture_control *capture_control;   /* current->capture_control (compaction) */
+	/* cond_resched() (sched.c): what the work run up since the last
+	 * yield holds while its time is spent on the CPU.  Reclaim and
+	 * compaction do their page work at one instant; the time it takes
+	 * is spent at the next yield, and during that time the locks and
+	 * pages it used count as held by this task for the other tasks. */
+	double locked_ns;               /* of the pending kernel time, spent under a lock */
+	struct zone *locked_zone;       /* zone->lock taken (compaction's free scanner), or NULL */
+	bool lru_locked;                /* the LRU lock taken (reclaim, the migrate scanner) */
+	unsigned long isolated[2];      /* its current batch isolated from the LRU: anon, file */
 };
+
+/* A daemon's step of work is over: spend now the share of its pending
+ * kernel time done under the LRU or a zone's lock, with those locks and
+ * its last isolated batch held for the others (ctx->kernel_done_ns
+ * grows by it); the caller spends the rest.  No-op without an engine. */
+void mm_spend_held(struct pglist_data *pgdat, struct mm_ctx *ctx);
 
 /* The page allocator.  alloc_pages() returns NULL when the request cannot
  * be met after the slow path; order must be < MAX_ORDER. */

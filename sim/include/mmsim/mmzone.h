@@ -103,6 +103,9 @@ struct zone {
 	unsigned compact_defer_shift;
 	int compact_order_failed;
 	bool compact_blockskip_flush;
+	/* zone->lock as the other tasks see it: how many tasks are spending
+	 * the time of work they did under it (sched.c) */
+	int lock_holders;
 };
 
 static inline unsigned long zone_end_pfn(const struct zone *z)
@@ -249,6 +252,23 @@ struct pglist_data {
 	 * work of a quantum is otherwise done at one instant); NULL: no
 	 * clock.  Uses sleep_arg. */
 	void (*stall)(struct pglist_data *, struct mm_ctx *ctx, void *arg);
+	/* cond_resched() (sched.c): the task spends ns of its pending kernel
+	 * time on its CPU now, letting the other tasks run; NULL: no clock.
+	 * need_resched(): would the scheduler take the CPU from this task
+	 * (engine.c says when).  throttle(): reclaim_throttle() sleep of at
+	 * most timeout s, ended early by throttle_wake(); returns at once
+	 * for a context that cannot sleep.  All use sleep_arg. */
+	void (*resched)(struct pglist_data *, struct mm_ctx *ctx, double ns, void *arg);
+	bool (*need_resched)(struct pglist_data *, struct mm_ctx *ctx, void *arg);
+	void (*throttle)(struct pglist_data *, struct mm_ctx *ctx, double timeout, void *arg);
+	void (*throttle_wake)(struct pglist_data *, void *arg);
+	double resched_ns;              /* pending kernel time worth a yield */
+	int lru_lock_holders;           /* the LRU lock as others see it (sched.c) */
+	struct {                        /* not /proc/vmstat counters: the model's own */
+		unsigned long yields;               /* cond_resched() that spent time */
+		unsigned long compact_contended;    /* compact_zone() ended COMPACT_CONTENDED (lock, isolated, signal) */
+		unsigned long throttled_isolated;   /* reclaim_throttle(VMSCAN_THROTTLE_ISOLATED) sleeps */
+	} sched_stats;
 	/* the OOM killer chose a victim: the engine stops its process */
 	void (*oom_notify)(struct pglist_data *, struct mm_struct *victim, void *arg);
 	void *oom_arg;
