@@ -343,7 +343,7 @@ int filemap_fault_read(struct pglist_data *pgdat, struct mm_ctx *ctx, struct add
 			break;
 		/* readahead is best effort: a failed page ends the window
 		 * (the faulting page then fails the fault if it is missing) */
-		if (!page_cache_alloc(pgdat, ctx, as, i))
+		if (!page_cache_alloc(pgdat, ctx, as, i, false))
 			break;
 		misses++;
 	}
