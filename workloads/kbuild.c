@@ -1167,6 +1167,27 @@ static void kb_fini(struct workload *w)
 	kb->step_utime = NULL;
 }
 
+/* A build whose make died (OOM kill, failed fork) or that built no unit
+ * (every job lost to the OOM killer) measured no build: the run is
+ * failed.  A build that lost some jobs is a result (jobs_failed says). */
+static bool kb_failure(const struct workload *w, char *why, size_t len)
+{
+	const struct kbuild *kb = w->priv;
+
+	if (kb->build_failed) {
+		if (why)
+			snprintf(why, len, "make died (%u of %u units built)", kb->units_done, kb->nr_units);
+		return true;
+	}
+	if (w->finished && kb->nr_units && !kb->units_done) {
+		if (why)
+			snprintf(why, len, "no unit built (%u jobs failed, %u OOM-killed)", kb->jobs_failed,
+			         kb->oom_killed);
+		return true;
+	}
+	return false;
+}
+
 const struct workload_ops kbuild_ops = {
 	.name = "kbuild",
 	.desc = "make -jN over a synthetic kernel tree: cc1 jobs reading headers through the page cache, "
@@ -1179,4 +1200,6 @@ const struct workload_ops kbuild_ops = {
 	.start = kb_start,
 	.report = kb_report,
 	.fini = kb_fini,
+	.failure = kb_failure,
 };
+

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 #include "mmsim/engine.h"
 #include "mmsim/policy.h"
+#include "mmsim/machine.h"
 #include "simple.h"
 
 /* A parent that starts one long child and then waits for it, the way
@@ -47,18 +48,18 @@ static int blocked_at_limit(void *arg)
 {
 	static struct pglist_data pgdat;
 	static struct waiter w[2];
-	struct mm_layout layout;
-	struct vm_sysctl sysctl;
+	struct machine_desc md;
 	struct mm_policy *policy;
 	struct engine e;
 	char err[256];
 	double t;
 
 	(void)arg;
-	vm_sysctl_defaults(&sysctl);
-	if (mm_layout_qemu(256ull << 20, 9542, &layout, err, sizeof(err)) ||
-	    mm_policy_create("vanilla", &policy, err, sizeof(err)) ||
-	    pgdat_init(&pgdat, &layout, 2, &sysctl, policy, err, sizeof(err)))
+	machine_desc_defaults(&md);
+	md.ram = 256ull << 20;
+	md.cpus = 2;
+	if (mm_policy_create("vanilla", &policy, err, sizeof(err)) ||
+	    machine_boot(&pgdat, &md, policy, err, sizeof(err)))
 		return 10;
 	if (engine_init(&e, &pgdat, NULL, NULL, NULL, err, sizeof(err)))
 		return 11;
@@ -74,8 +75,7 @@ static int blocked_at_limit(void *arg)
 	if (t < 2.0 || e.nr_live_tasks != 4)
 		return 13;
 	engine_destroy(&e);             /* aborted here before the fix */
-	pgdat_destroy(&pgdat);
-	mm_policy_destroy(policy);
+	machine_shutdown(&pgdat, policy);
 	return 0;
 }
 

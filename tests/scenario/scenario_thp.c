@@ -26,6 +26,7 @@
 #include "mmsim/debug_vm.h"
 #include "mmsim/engine.h"
 #include "mmsim/policy.h"
+#include "mmsim/machine.h"
 #include "kbuild.h"
 #include "workload.h"
 
@@ -114,28 +115,26 @@ static int child(void *arg)
 	static struct workload timer_w;
 	struct workload *build = NULL, *faulter;
 	struct metric m[4];
-	struct mm_layout layout;
-	struct vm_sysctl sysctl;
+	struct machine_desc md;
 	struct mm_policy *policy;
 	struct engine e;
 	struct engine_config cfg;
 	int argc = 1;
 	char *argv[] = { "scenario", NULL };
 
-	if (mm_layout_qemu(sc->ram, 9542, &layout, r->err, sizeof(r->err)))
-		return 10;
-	vm_sysctl_defaults(&sysctl);
-	sysctl.config_compaction = !sc->no_compaction;
+	machine_desc_defaults(&md);
+	md.ram = sc->ram;
+	md.cpus = sc->cpus;
+	md.swap = (uint64_t)sc->swap_pages * PAGE_SIZE;
+	md.sysctl.config_compaction = !sc->no_compaction;
 	if (sc->proactiveness >= 0)
-		sysctl.compaction_proactiveness = sc->proactiveness;
+		md.sysctl.compaction_proactiveness = sc->proactiveness;
+	md.check_every = 200000;
 	if (mm_policy_create(sc->policy, &policy, r->err, sizeof(r->err)) ||
 	    mm_policy_validate(policy, r->err, sizeof(r->err)))
 		return 11;
-	if (pgdat_init(&pgdat, &layout, sc->cpus, &sysctl, policy, r->err, sizeof(r->err)))
+	if (machine_boot(&pgdat, &md, policy, r->err, sizeof(r->err)))
 		return 12;
-	if (sc->swap_pages && swap_setup(&pgdat, sc->swap_pages, 100e-6, 1e9, r->err, sizeof(r->err)))
-		return 13;
-	pgdat.debug_check_interval = 200000;
 	engine_config_defaults(&cfg);
 	cfg.cpus = sc->cpus;
 	cfg.sample_interval = 0.1;
