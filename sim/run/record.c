@@ -76,6 +76,18 @@ static int add_vmstat(const char *name, int64_t delta, void *arg)
 	return results_add_vmstat(k->db, k->id, name, delta);
 }
 
+struct iter_sink {
+	struct results_db *db;
+	const char *id;
+	long iteration;
+};
+
+static int add_iteration_vmstat(const char *name, int64_t delta, void *arg)
+{
+	struct iter_sink *k = arg;
+	return results_add_iteration_vmstat(k->db, k->id, k->iteration, name, delta);
+}
+
 static int store(const struct run *r, struct results_db *db, const struct run_record *rec)
 {
 	const char *id = rec->run_id;
@@ -94,6 +106,19 @@ static int store(const struct run *r, struct results_db *db, const struct run_re
 	/* every event counter, as its delta over the measured window */
 	if (run_window_deltas(&r->whole, add_vmstat, &sink))
 		return -1;
+	/* [run] iterations > 1: each iteration's window, counters and
+	 * workload metrics (the vmstat rows above are their sum) */
+	for (unsigned k = 0; r->nr_windows > 1 && k < r->nr_windows; k++) {
+		const struct run_window *w = &r->windows[k];
+		struct iter_sink is = { db, id, k + 1 };
+
+		if (results_add_iteration(db, id, k + 1, w->start.t, w->end.t) ||
+		    run_window_deltas(w, add_iteration_vmstat, &is))
+			return -1;
+		for (unsigned i = 0; i < w->nr_metrics; i++)
+			if (results_add_iteration_metric(db, id, k + 1, w->metrics[i].name, w->metrics[i].value))
+				return -1;
+	}
 	/* workload metrics (with iterations: as they stand at the end, the
 	 * last iteration's), then the run's own */
 	for (unsigned w = 0; w < r->set->n; w++) {

@@ -202,7 +202,7 @@ struct run *run_create(const struct scenario *s, unsigned long check_every, char
 	}
 	r->scenario = s;
 	r->cfg = c;
-	r->nr_windows = 1;
+	r->nr_windows = c->iterations ? c->iterations : 1;
 	r->windows = calloc(r->nr_windows, sizeof(*r->windows));
 	if (!r->windows) {
 		snprintf(err, errlen, "out of memory");

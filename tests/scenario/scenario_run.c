@@ -2,7 +2,7 @@
  * API: the measured window (its counter deltas start when the workloads
  * have started and end when the build ends, not at the end of the
  * drain), the drain after it, the clipping of the engine's last sample
- * to the end of the run, a failed build's status.  Each run is a child
+ * to the end of the run, a failed build's status; [run] iterations.  Each run is a child
  * process (SimGrid once per process) reporting through shared memory. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -263,12 +263,57 @@ static void test_failed_build_status(void **state)
 	assert_non_null(strstr(r->failure, "kbuild"));
 }
 
+/* [run] iterations = 2 on one booted machine: two consecutive windows
+ * whose deltas sum to the whole (stored: iteration_vmstat and vmstat); the
+ * same build twice (the same user time), the second from the first's
+ * page cache (sources and headers cached: far fewer pages read from
+ * disk), after make clean; the census after the last iteration, on the
+ * idle machine.  The faulter runs through both and stops after. */
+static void test_two_iterations(void **state)
+{
+	static const char *const sets[] = { "run.iterations=2", "kbuild.cache=cold", NULL };
+	struct result *r = run(small, sets);
+	const struct run_window *w = r->windows;
+	(void)state;
+
+	assert_false(r->failed);
+	assert_int_equal(r->nr_windows, 2);
+	assert_true(w[0].closed && w[1].closed && r->whole.closed);
+	/* consecutive, covering the whole */
+	assert_true(w[0].start.t == r->whole.start.t);
+	assert_true(w[0].end.t == w[1].start.t);
+	assert_true(w[1].end.t == r->whole.end.t);
+	assert_true(w[0].end.t > w[0].start.t && w[1].end.t > w[1].start.t);
+	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++)
+		assert_true(EV(w[0].end, i) - EV(w[0].start, i) + EV(w[1].end, i) - EV(w[1].start, i) ==
+		            EV(r->whole.end, i) - EV(r->whole.start, i));
+	/* stored: one row per iteration, summing to the vmstat row */
+	assert_int_equal(r->stored_iterations, 2);
+	assert_int_equal(r->stored_iter_pgfree[0] + r->stored_iter_pgfree[1], r->stored_pgfree);
+	assert_int_equal(r->stored_iter_pgfree[2], -1);
+	/* the build ran twice, whole, the same units */
+	assert_true(r->stored_iter_units[0] == 54 && r->stored_iter_units[1] == 54);
+	assert_true(r->stored_iter_user[0] == r->stored_iter_user[1]);
+	assert_true(r->build_t_end == w[1].end.t);
+	assert_true(r->build_t_start >= w[1].start.t && r->build_t_start < w[1].start.t + 0.1);
+	/* the second from the first's page cache: a cold start read every
+	 * source and header from disk, the second build far less */
+	assert_true(w[0].start.node_stat[NR_FILE_PAGES] < 1000);
+	assert_true(w[1].start.node_stat[NR_FILE_PAGES] > 10000);
+	assert_true(r->stored_iter_pgpgin[1] * 2 < r->stored_iter_pgpgin[0]);
+	/* the census after the last iteration, on the idle machine */
+	assert_true(r->last_census_t == r->sim_seconds);
+	assert_true(r->last_census_t > w[1].end.t);
+	assert_true(EV(r->final, PGFREE) > EV(r->whole.end, PGFREE));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_measured_window),
 		cmocka_unit_test(test_sample_clipping),
 		cmocka_unit_test(test_failed_build_status),
+		cmocka_unit_test(test_two_iterations),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
