@@ -21,6 +21,9 @@
  *      runs; it closes when the last measured workload has finished
  *      (workload_set's on_measured_end) or when [run] duration has
  *      passed, whichever comes first;
+ *      with [run] iterations = N, the measured workloads run N times in a
+ *      row (workload_ops.restart), each in its own window, consecutive
+ *      with the one before; the background workloads go on meanwhile;
  *   3. the background workloads are then asked to stop and the machine
  *      runs on (at most RUN_DRAIN_SECONDS) until every process has ended,
  *      so that the last census sees an idle machine after the build, as
@@ -117,9 +120,9 @@ struct run {
 };
 
 /* Boot the scenario's machine, create its workloads, start the engine and
- * the observers.  NULL with a message in err on failure (r->engine_started
- * says nothing then: nothing was started if the boot failed; see
- * run_create_failed_engine()). */
+ * the observers.  NULL with a message in err on failure; if SimGrid had
+ * been started by then, run_create_failed_engine() is true and the
+ * process should end (_exit). */
 struct run *run_create(const struct scenario *s, unsigned long check_every, char *err, size_t errlen);
 /* Start the workloads, run the measured window(s), the drain, the last
  * census, the invariant check; sets sim_seconds and the failure. */
