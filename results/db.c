@@ -23,7 +23,8 @@
 
 const char *const results_schema = results_schema_sql;
 
-enum { ST_RUN, ST_PARAM, ST_VMSTAT, ST_METRIC, ST_SAMPLE, ST_CENSUS, ST_BLOCKMAP, NR_ST };
+enum { ST_RUN, ST_PARAM, ST_VMSTAT, ST_METRIC, ST_SAMPLE, ST_CENSUS, ST_BLOCKMAP,
+       ST_ITER, ST_ITER_VMSTAT, ST_ITER_METRIC, NR_ST };
 
 static const char *const stmt_sql[NR_ST] = {
 	[ST_RUN] = "INSERT INTO runs (run_id, name, sweep_id, policy, workload, seed, config,"
@@ -38,11 +39,28 @@ static const char *const stmt_sql[NR_ST] = {
 	              " pages_lru, pages_slab, pages_kmem, pages_other)"
 	              " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
 	[ST_BLOCKMAP] = "INSERT INTO blockmap (run_id, t, grp, migratetype) VALUES (?1, ?2, ?3, ?4)",
+	[ST_ITER] = "INSERT INTO iterations (run_id, iteration, t_start, t_end) VALUES (?1, ?2, ?3, ?4)",
+	[ST_ITER_VMSTAT] = "INSERT INTO iteration_vmstat (run_id, iteration, name, value)"
+	                   " VALUES (?1, ?2, ?3, ?4)",
+	[ST_ITER_METRIC] = "INSERT INTO iteration_metrics (run_id, iteration, name, value)"
+	                   " VALUES (?1, ?2, ?3, ?4)",
 };
 
 static const char *const stmt_table[NR_ST] = {
 	"runs", "params", "vmstat", "metrics", "samples", "block_census", "blockmap",
+	"iterations", "iteration_vmstat", "iteration_metrics",
 };
+
+/* the tables schema version 2 added: a file of version 1 is read without them */
+static const char *const v2_tables[] = { "iterations", "iteration_vmstat", "iteration_metrics", NULL };
+
+static int added_in_v2(const char *table)
+{
+	for (const char *const *t = v2_tables; *t; t++)
+		if (!strcmp(*t, table))
+			return 1;
+	return 0;
+}
 
 struct results_db {
 	sqlite3 *sql;
@@ -71,7 +89,7 @@ void results_seterr(char *err, size_t errlen, const char *path, const char *fmt,
 	va_end(ap);
 }
 
-static int has_table(sqlite3 *db, const char *schema, const char *table)
+int results_has_table(sqlite3 *db, const char *schema, const char *table)
 {
 	char sql[128];
 	sqlite3_stmt *st;
@@ -105,14 +123,14 @@ int results_check(sqlite3 *db, const char *schema, const char *path,
 	}
 	version = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
-	if (version != RESULTS_SCHEMA_VERSION) {
+	if (version < RESULTS_SCHEMA_VERSION_MIN || version > RESULTS_SCHEMA_VERSION) {
 		results_seterr(err, errlen, path,
-		               "not an mmsim results database (schema version %d, expected %d)",
-		               version, RESULTS_SCHEMA_VERSION);
+		               "not an mmsim results database (schema version %d, expected %d..%d)",
+		               version, RESULTS_SCHEMA_VERSION_MIN, RESULTS_SCHEMA_VERSION);
 		return -1;
 	}
 	for (; tables && *tables; tables++)
-		if (has_table(db, schema, *tables) != 1) {
+		if (!(version < 2 && added_in_v2(*tables)) && results_has_table(db, schema, *tables) != 1) {
 			results_seterr(err, errlen, path,
 			               "not an mmsim results database (no table '%s')", *tables);
 			return -1;
@@ -399,6 +417,42 @@ int results_add_blockmap(struct results_db *db, const char *run_id, double t, lo
 	sqlite3_bind_int64(db->st[ST_BLOCKMAP], 3, group);
 	BIND_TEXT(db->st[ST_BLOCKMAP], 4, migratetype);
 	return db_step(db, ST_BLOCKMAP);
+}
+
+int results_add_iteration(struct results_db *db, const char *run_id, long iteration, double t_start,
+                          double t_end)
+{
+	if (!db_usable(db, run_id))
+		return -1;
+	BIND_TEXT(db->st[ST_ITER], 1, run_id);
+	sqlite3_bind_int64(db->st[ST_ITER], 2, iteration);
+	sqlite3_bind_double(db->st[ST_ITER], 3, t_start);
+	sqlite3_bind_double(db->st[ST_ITER], 4, t_end);
+	return db_step(db, ST_ITER);
+}
+
+int results_add_iteration_vmstat(struct results_db *db, const char *run_id, long iteration,
+                                 const char *name, int64_t value)
+{
+	if (!db_usable(db, run_id))
+		return -1;
+	BIND_TEXT(db->st[ST_ITER_VMSTAT], 1, run_id);
+	sqlite3_bind_int64(db->st[ST_ITER_VMSTAT], 2, iteration);
+	BIND_TEXT(db->st[ST_ITER_VMSTAT], 3, name);
+	sqlite3_bind_int64(db->st[ST_ITER_VMSTAT], 4, value);
+	return db_step(db, ST_ITER_VMSTAT);
+}
+
+int results_add_iteration_metric(struct results_db *db, const char *run_id, long iteration,
+                                 const char *name, double value)
+{
+	if (!db_usable(db, run_id))
+		return -1;
+	BIND_TEXT(db->st[ST_ITER_METRIC], 1, run_id);
+	sqlite3_bind_int64(db->st[ST_ITER_METRIC], 2, iteration);
+	BIND_TEXT(db->st[ST_ITER_METRIC], 3, name);
+	sqlite3_bind_double(db->st[ST_ITER_METRIC], 4, value);
+	return db_step(db, ST_ITER_METRIC);
 }
 
 const char *results_errmsg(const struct results_db *db)

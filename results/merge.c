@@ -87,7 +87,18 @@ static int init_out(sqlite3 *db, const char *out, const char *const *tables,
 			return -1;
 		}
 	}
-	return results_check(db, "main", out, tables, err, errlen);
+	if (results_check(db, "main", out, tables, err, errlen))
+		return -1;
+	/* an output of an older schema gets the tables added since (the
+	 * schema's statements are CREATE ... IF NOT EXISTS and its version) */
+	if (exec(db, "BEGIN IMMEDIATE", out, "cannot upgrade", err, errlen))
+		return -1;
+	if (exec(db, results_schema, out, "cannot upgrade", err, errlen) ||
+	    exec(db, "COMMIT", out, "cannot upgrade", err, errlen)) {
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return 0;
 }
 
 static sqlite3 *open_out(const char *out, const char *const *tables, char *err, size_t errlen)
@@ -167,6 +178,8 @@ static int copy_tables(sqlite3 *db, const char *out, const char *in, const char 
 	if (exec(db, "BEGIN IMMEDIATE", out, "begin", err, errlen))
 		return -1;
 	for (; *tables; tables++) {
+		if (results_has_table(db, "src", *tables) == 0)
+			continue;       /* an older schema's file: it has none of these rows */
 		snprintf(sql, sizeof(sql), "INSERT OR IGNORE INTO main.\"%s\" SELECT * FROM src.\"%s\"",
 		         *tables, *tables);
 		snprintf(what, sizeof(what), "merging table %s into %s", *tables, out);

@@ -18,8 +18,11 @@
 
 struct results_db;
 
-/* PRAGMA user_version of schema.sql: files with another version are refused */
-#define RESULTS_SCHEMA_VERSION 1
+/* PRAGMA user_version of schema.sql.  Files of an older version are read
+ * (version 1: no iteration tables); newer ones are refused. */
+#define RESULTS_SCHEMA_VERSION 2
+/* the oldest version still read */
+#define RESULTS_SCHEMA_VERSION_MIN 1
 
 /* A run's identity and outcome (the runs table). */
 struct run_record {
@@ -60,6 +63,14 @@ int  results_add_census(struct results_db *db, const char *run_id, double t, con
  * (for the plot; one row per group of blocks and sample) */
 int  results_add_blockmap(struct results_db *db, const char *run_id, double t, long group,
                           const char *migratetype);
+/* [run] iterations > 1: iteration i (from 1), its window [t_start, t_end],
+ * a vmstat counter's delta over it, a workload metric of it */
+int  results_add_iteration(struct results_db *db, const char *run_id, long iteration, double t_start,
+                           double t_end);
+int  results_add_iteration_vmstat(struct results_db *db, const char *run_id, long iteration,
+                                  const char *name, int64_t value);
+int  results_add_iteration_metric(struct results_db *db, const char *run_id, long iteration,
+                                  const char *name, double value);
 const char *results_errmsg(const struct results_db *db);
 /* commit, close, rename into place; on failure nothing is left at path */
 int  results_commit(struct results_db *db, char *err, size_t errlen);
@@ -80,6 +91,7 @@ struct compare_opts {
 	const char *baseline;            /* first column (default "vanilla" if present) */
 	const char *where;               /* an SQL condition on runs, e.g. "seed < 5" (NULL: all) */
 	int spread;                      /* add min/max over seeds (0/1) */
+	int iteration_spread;            /* add min/max over the iterations of every run (0/1) */
 };
 int  results_compare(FILE *out, const char *db_path, const struct compare_opts *o, char *err, size_t errlen);
 

@@ -1177,6 +1177,29 @@ static void kb_fini(struct workload *w)
 	kb->step_utime = NULL;
 }
 
+/* A build whose make died (OOM kill, failed fork) or that built no unit
+ * (every job lost to the OOM killer) measured no build: the run is
+ * failed.  A build that lost some jobs is a result (jobs_failed says). */
+static bool kb_failure(const struct workload *w, char *why, size_t len)
+{
+	const struct kbuild *kb = w->priv;
+
+	if (kb->build_failed) {
+		if (why)
+			snprintf(why, len, "make died (%u of %u units built)", kb->units_done, kb->nr_units);
+		return true;
+	}
+	if (w->finished && kb->nr_units && !kb->units_done) {
+		if (why)
+			snprintf(why, len, "no unit built (%u jobs failed, %u OOM-killed)", kb->jobs_failed,
+			         kb->oom_killed);
+		return true;
+	}
+	return false;
+}
+
+static int kb_restart(struct workload *w, unsigned iteration, char *err, size_t errlen);
+
 const struct workload_ops kbuild_ops = {
 	.name = "kbuild",
 	.desc = "make -jN over a synthetic kernel tree: cc1 jobs reading headers through the page cache, "
@@ -1189,4 +1212,58 @@ const struct workload_ops kbuild_ops = {
 	.start = kb_start,
 	.report = kb_report,
 	.fini = kb_fini,
+	.failure = kb_failure,
+	.restart = kb_restart,
 };
+
+/* ------------------------------------------------------------ iterations */
+
+/*
+ * The next iteration ([run] iterations > 1), as mmtests runs a kernel
+ * build again: `make clean` (the objects, the archives and vmlinux are
+ * unlinked: their page cache, dirty or not, is freed, their dentries and
+ * inodes too), then make again on the same tree, whose sources and
+ * headers stay in the page cache as far as reclaim left them.  The units
+ * are the same as the first time (each unit's stream is its own).  The
+ * build's counters start again, so that report() gives this iteration's.
+ * The unlinks are the harness's work, between two measured builds: their
+ * time is charged to no process.  1 until make of the iteration before
+ * has exited.
+ */
+static int kb_restart(struct workload *w, unsigned iteration, char *err, size_t errlen)
+{
+	struct kbuild *kb = w->priv;
+	struct pglist_data *pgdat = w->pgdat;
+	struct mm_ctx ctx = { 0 };
+
+	(void)iteration;
+	if ((kb->make && !kb->make->exited) || kb->nr_running)
+		return 1;
+	for (unsigned i = 0; i < kb->nr_units; i++)
+		if (kb->obj[i]) {
+			inode_unlink(pgdat, &ctx, kb->obj[i]);
+			kb->obj[i] = NULL;
+		}
+	for (unsigned a = 0; a <= kb->nr_archives; a++)
+		if (kb->arc[a]) {
+			inode_unlink(pgdat, &ctx, kb->arc[a]);
+			kb->arc[a] = NULL;
+		}
+	if (kb->vmlinux) {
+		inode_unlink(pgdat, &ctx, kb->vmlinux);
+		kb->vmlinux = NULL;
+	}
+	kb->next_step = kb->units_reaped = kb->archives_reaped = kb->tree_next = 0;
+	kb->make_grown = false;
+	memset(kb->status, ST_PENDING, kb->nr_steps);
+	for (unsigned i = 0; i < kb->nr_steps; i++)
+		kb->step_utime[i] = -1;
+	kb->user_ns = kb->system_ns = kb->make_user_ns = 0;
+	kb->units_done = kb->jobs_failed = kb->oom_killed = 0;
+	kb->build_failed = false;
+	if (!(kb->make = engine_spawn(w->engine, "make", &kb_make_ops, kb))) {
+		snprintf(err, errlen, "kbuild: cannot spawn make");
+		return -1;
+	}
+	return 0;
+}

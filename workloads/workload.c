@@ -109,6 +109,23 @@ int workload_set_start(struct workload_set *s, struct engine *e, struct pglist_d
 	return 0;
 }
 
+int workload_restart(struct workload *w, unsigned iteration, char *err, size_t errlen)
+{
+	int rc;
+
+	if (!w->ops->restart) {
+		snprintf(err, errlen, "workload %s cannot run more than once ([run] iterations)", w->ops->name);
+		return -1;
+	}
+	rc = w->ops->restart(w, iteration, err, errlen);
+	if (rc)
+		return rc;
+	w->finished = false;
+	w->t_start = engine_now();
+	w->t_end = -1;
+	return 0;
+}
+
 void workload_finished(struct workload *w)
 {
 	struct workload_set *s = w->set;

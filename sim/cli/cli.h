@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include "mmsim/mm.h"
 #include "mmsim/policy.h"
+#include "mmsim/run.h"
 
 /* exit codes (sysexits.h), documented in docs/mmsim.1.md */
 #define EXIT_OK       0
@@ -32,10 +33,10 @@ void machine_opts_defaults(struct machine_opts *m);
 /* Handle a machine option (--ram, --cpus, --set, --check-every); returns
  * 1 if it was one, 0 if not, -1 on a bad value (message printed). */
 int machine_opt(struct machine_opts *m, const char *opt, const char *arg);
-/* Boot a node with the named policy; -1 with a message printed. */
-int machine_boot(const struct machine_opts *m, const char *policy_name,
-                 struct pglist_data *pgdat, struct mm_policy **policy);
-void machine_shutdown(struct pglist_data *pgdat, struct mm_policy *policy);
+/* Boot a node with the named policy through the library's machine_boot()
+ * (<mmsim/run.h>); -1 with a message printed.  machine_shutdown() ends it. */
+int machine_opts_boot(const struct machine_opts *m, const char *policy_name,
+                      struct pglist_data *pgdat, struct mm_policy **policy);
 
 int parse_size(const char *s, uint64_t *out);
 int parse_ulong(const char *s, unsigned long *out);

@@ -33,7 +33,7 @@ struct plot_template { const char *name; const char *text; };
 extern const struct plot_template mmsim_plot_templates[];
 
 #define MAX_POLICIES 16
-#define SCHEMA_VERSION 1
+#define SCHEMA_VERSION 2                /* files of version 1 read too (no iteration tables) */
 
 struct plot_ctx {
 	sqlite3 *db;
@@ -1116,8 +1116,8 @@ static int open_db(struct plot_ctx *c)
 		error("'%s' is not a results database: %s", c->db_path, sqlite3_errmsg(c->db));
 		return EX_DATAERR;
 	}
-	if (version != SCHEMA_VERSION) {
-		error("'%s' is not a results database of this mmsim (schema version %d, expected %d)",
+	if (version < 1 || version > SCHEMA_VERSION) {
+		error("'%s' is not a results database of this mmsim (schema version %d, expected 1..%d)",
 		      c->db_path, version, SCHEMA_VERSION);
 		return EX_DATAERR;
 	}

@@ -118,6 +118,10 @@ static const struct key_desc keys[] = {
 
 	{ "run", "seed", "1", "the run's seed (every workload's generators derive from it)",
 	  K_U64, OFF(seed), 0, 0, NULL, false, NULL },
+	{ "run", "iterations", "1", "times the measured workloads run one after another on the one booted "
+	  "machine (mmtests' iterations: a clean tree each time, the page cache as it is); each "
+	  "iteration's window is stored and tables show the mean over iterations",
+	  K_UINT, OFF(iterations), 1, 1000, NULL, false, NULL },
 	{ "run", "duration", "auto", "seconds of virtual time measured; auto: until every measured workload ends",
 	  K_DURATION, OFF(duration), 0, 1e7, NULL, false, NULL },
 	{ "run", "quantum", "0.005", "seconds a process runs between its memory events",
@@ -923,6 +927,12 @@ int scenario_resolve(struct scenario *s, char *err, size_t errlen)
 			return -1;
 		}
 		measured |= w->ops->measured;
+		if (c->iterations > 1 && w->ops->measured && !w->ops->restart) {
+			msg(err, errlen, "%s: [run] iterations: the measured workload %s runs once only; "
+			    "set iterations = 1", where, w->ops->name);
+			workload_destroy(w);
+			return -1;
+		}
 		workload_destroy(w);
 	}
 	if (c->duration == 0 && !measured) {

@@ -574,10 +574,37 @@ double engine_run(struct engine *e, double until)
 	return simgrid_get_clock();
 }
 
+/* A run that stopped at a time limit leaves processes that never ended:
+ * blocked in task_wait() or wait_child on their wake semaphore, asleep, or
+ * between two executions.  SimGrid refuses (it aborts) to destroy a
+ * semaphore an actor still waits on, and such an actor still holds its
+ * task_priv as its data and on its stack.  SimGrid cannot be torn down
+ * or run again in this process, so these actors never run again: their
+ * task_priv and semaphore are parked here, alive and reachable, for the
+ * rest of the process.  Only the tasks that exited are freed. */
+static struct task_priv **parked;
+static size_t nr_parked;
+
 void engine_destroy(struct engine *e)
 {
+	size_t live = 0;
+
+	for (size_t i = 0; i < eng.nr_tasks; i++)
+		live += !eng.tasks[i]->t.exited;
+	if (live) {
+		struct task_priv **n = realloc(parked, (nr_parked + live) * sizeof(*n));
+		if (n)
+			parked = n;
+		else
+			live = 0;       /* no room to park: leak them unlisted (still never freed) */
+	}
 	for (size_t i = 0; i < eng.nr_tasks; i++) {
 		struct task_priv *p = eng.tasks[i];
+		if (!p->t.exited) {
+			if (live)
+				parked[nr_parked++] = p;
+			continue;
+		}
 		if (p->wake_sem)
 			sg_sem_destroy(p->wake_sem);
 		if (p->throttle_sem)

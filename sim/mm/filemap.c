@@ -411,6 +411,48 @@ void remove_mapping(struct pglist_data *pgdat, unsigned long pfn)
 	}
 }
 
+/* unlink() of a regular file no one holds open (make clean's rm):
+ * truncate_inode_pages_final() frees its page cache, dirty pages
+ * included (their write is cancelled), leaving no shadow entries; the
+ * xarray's nodes, the dentry and the inode go back to their caches.  The
+ * struct stays (its number is never reused) as an empty file. */
+void inode_unlink(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as)
+{
+	if (as->bdev)
+		return;                 /* the block device is never unlinked */
+	for (unsigned long j = 0; j < as->size; j++) {
+		uint32_t e = as->i_pages[j];
+
+		if (entry_present(e)) {
+			unsigned long pfn = entry_pfn(e);
+			struct page *p = &pgdat->mem_map[pfn];
+
+			if (PageTest(p, PG_dirty)) {
+				ClearPageFlag(p, PG_dirty);
+				mod_node_page_state(pgdat, NR_FILE_DIRTY, -1);
+			}
+			lruvec_del_page(pgdat, pfn);
+			as->nrpages--;
+			mod_node_page_state(pgdat, NR_FILE_PAGES, -1);
+			p->owner = PGOWN_NONE;
+			p->mapping = p->index = 0;
+			__free_pages(pgdat, ctx, p, 0);
+		}
+		as->i_pages[j] = 0;
+	}
+	for (unsigned long c = 0; as->xa_nodes && c < xa_nr_chunks(as->size); c++)
+		if (as->xa_nodes[c] != SLAB_OBJ_NONE) {
+			kmem_cache_free(pgdat, ctx, RADIX_TREE_NODE_CACHE, as->xa_nodes[c]);
+			as->xa_nodes[c] = SLAB_OBJ_NONE;
+		}
+	if (as->dentry != SLAB_OBJ_NONE)
+		kmem_cache_free(pgdat, ctx, DENTRY_CACHE, as->dentry);
+	if (as->inode != SLAB_OBJ_NONE)
+		kmem_cache_free(pgdat, ctx, INODE_CACHE, as->inode);
+	as->dentry = as->inode = SLAB_OBJ_NONE;
+	as->size = 0;
+}
+
 void mm_teardown(struct pglist_data *pgdat)
 {
 	struct mm_ctx ctx = { 0 };

@@ -14,6 +14,7 @@
 #include "mmsim/debug_vm.h"
 #include "mmsim/engine.h"
 #include "mmsim/policy.h"
+#include "mmsim/machine.h"
 #include "simple.h"
 
 struct result {
@@ -67,8 +68,7 @@ static int child(void *arg)
 	static struct cpu_burner burners[8];
 	static struct file_reader reader;
 	static struct address_space *files[64];
-	struct mm_layout layout;
-	struct vm_sysctl sysctl;
+	struct machine_desc md;
 	struct mm_policy *policy;
 	struct engine e;
 	struct engine_config cfg;
@@ -76,19 +76,18 @@ static int child(void *arg)
 	int argc = 1;
 	char *argv[] = { "scenario", NULL };
 
-	if (mm_layout_qemu(sc->ram, 9542, &layout, err, sizeof(err)))
-		return 10;
-	vm_sysctl_defaults(&sysctl);
-	sysctl.config_compaction = sc->compaction;
+	machine_desc_defaults(&md);
+	md.ram = sc->ram;
+	md.cpus = sc->cpus;
+	md.swap = (uint64_t)sc->swap_pages * PAGE_SIZE;
+	md.sysctl.config_compaction = sc->compaction;
+	md.check_every = 50000;
 	if (mm_policy_create(sc->policy, &policy, err, sizeof(err)) ||
 	    (sc->sw_key && mm_policy_set(policy, sc->sw_key, sc->sw_value, err, sizeof(err))) ||
 	    mm_policy_validate(policy, err, sizeof(err)))
 		return 11;
-	if (pgdat_init(&pgdat, &layout, sc->cpus, &sysctl, policy, err, sizeof(err)))
+	if (machine_boot(&pgdat, &md, policy, err, sizeof(err)))
 		return 12;
-	if (swap_setup(&pgdat, sc->swap_pages, 100e-6, 1e9, err, sizeof(err)))
-		return 13;
-	pgdat.debug_check_interval = 50000;
 	engine_config_defaults(&cfg);
 	cfg.cpus = sc->cpus;
 	if (engine_init(&e, &pgdat, &cfg, &argc, argv, err, sizeof(err)))

@@ -92,6 +92,9 @@ struct task *engine_spawn(struct engine *e, const char *name, const struct task_
 /* Run until every process has ended (or until the virtual time limit, if
  * > 0); returns the virtual time reached. */
 double engine_run(struct engine *e, double until);
+/* Free the engine's processes and detach it from the node.  Correct with
+ * processes that never ended (a run stopped at its time limit): those are
+ * left as they are, blocked, and never run again. */
 void engine_destroy(struct engine *e);
 double engine_now(void);
 

@@ -48,6 +48,7 @@ struct scenario_config {
 	unsigned nr_workloads;
 	/* [run] */
 	uint64_t seed;
+	unsigned iterations;            /* the measured workloads run this many times (1) */
 	double duration;                /* seconds; 0: auto (until the measured workloads end) */
 	double quantum, sample_interval, census_interval;   /* seconds; intervals 0: off */
 	unsigned blockmap_groups;
