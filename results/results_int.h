@@ -20,6 +20,11 @@ sqlite3 *results_open_ro(const char *path, const char *const *tables, char *err,
 int results_check(sqlite3 *db, const char *schema, const char *path,
                   const char *const *tables, char *err, size_t errlen);
 
+/* Create the temporary file tmp (O_EXCL) for target path and lock it as
+ * "being written" (tmpfile.c); the lock's fd, or -1 with a message. */
+int results_tmp_create(const char *tmp, const char *path, char *err, size_t errlen);
+
+
 /* the schema (results/schema.sql, embedded at build time) */
 extern const char *const results_schema;
 
