@@ -6,7 +6,9 @@
  * Each input is copied in one transaction, so an input that turns out bad
  * half way leaves nothing of itself behind; the inputs before it stay
  * merged (and merging them again is harmless).  The first bad input stops
- * the merge.
+ * the merge.  A sweep's runs are also keyed by (sweep_id, sweep_line): a
+ * line run again is in the output once (copy_tables()).  A new output is
+ * built aside and renamed (results_merge()).
  */
 #include <errno.h>
 #include <fcntl.h>
