@@ -379,7 +379,8 @@ int sweep_check_line(const char *manifest, unsigned long index, const char *conf
 /* ------------------------------------------------------------ the lock */
 
 /* Take DIR/lock for this sweep; the descriptor (kept open: closing it
- * would drop the lock), or -1 after the message. */
+ * would drop the lock), or after the message -2 if another sweep holds
+ * it, -1 if it cannot be taken. */
 static int lock_dir(const char *dir)
 {
 	char path[PATH_MAX], host[256] = "", owner[512] = "", line[600];
@@ -399,13 +400,14 @@ static int lock_dir(const char *dir)
 		owner[n > 0 ? n : 0] = 0;
 		owner[strcspn(owner, "\n")] = 0;
 		close(fd);
-		if (e == EACCES || e == EAGAIN)
+		if (e == EACCES || e == EAGAIN) {
 			error("%s is in use by another sweep (%s): two sweeps on one directory would both "
 			      "run every line; wait for it, or use another -o DIR", dir,
 			      owner[0] ? owner : "owner unknown");
-		else
-			error("cannot lock %s: %s (the file system must support POSIX locks; NFS without "
-			      "the nolock mount option does)", path, strerror(e));
+			return -2;
+		}
+		error("cannot lock %s: %s (the file system must support POSIX locks; NFS without "
+		      "the nolock mount option does)", path, strerror(e));
 		return -1;
 	}
 	gethostname(host, sizeof(host) - 1);
@@ -660,7 +662,7 @@ int sweep_execute(const struct sweep_spec *sp)
 	}
 	if ((lock_fd = lock_dir(dir)) < 0) {
 		free(id);
-		return EXIT_TEMPFAIL;
+		return lock_fd == -2 ? EXIT_TEMPFAIL : EXIT_CANTCREAT;
 	}
 	snprintf(manifest, sizeof(manifest), "%s/manifest", dir);
 	snprintf(newman, sizeof(newman), "%s/manifest.new", dir);
