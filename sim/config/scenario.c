@@ -698,10 +698,7 @@ static void check_section_line(struct parse_ctx *c, const char *buf)
 	if (*p != '[' || !(end = strchr(p, ']')))
 		return;
 	p++;
-	p += strspn(p, " \t");
-	n = (size_t)(end - p);
-	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
-		n--;
+	n = (size_t)(end - p);          /* not trimmed: inih does not trim it */
 	if (n >= sizeof(name))
 		return;
 	memcpy(name, p, n);
