@@ -318,12 +318,65 @@ static int authorize(void *arg, int action, const char *a, const char *b, const 
 	       action == SQLITE_RECURSIVE ? SQLITE_OK : SQLITE_DENY;
 }
 
+/* --where goes inside "status = 'ok' AND (...)": it must be one
+ * expression that cannot close that parenthesis, or "1) OR (1" would
+ * widen the filter to every status.  Its parentheses must balance
+ * outside string literals and quoted names, and it may hold no comment
+ * (which could hide the closing parenthesis).  NULL if so, else why. */
+static const char *where_problem(const char *w)
+{
+	int depth = 0;
+
+	for (const char *p = w; *p; p++) {
+		switch (*p) {
+		case '\'': case '"': case '`': case '[': {
+			char close = *p == '[' ? ']' : *p;
+			for (p++;; p++) {
+				if (!*p)
+					return "an unterminated quote";
+				if (*p == close) {
+					if (close != ']' && p[1] == close) {
+						p++;    /* '' inside '...' */
+						continue;
+					}
+					break;
+				}
+			}
+			break;
+		}
+		case '(':
+			depth++;
+			break;
+		case ')':
+			if (--depth < 0)
+				return "a ')' without its '(': the condition would escape the status filter";
+			break;
+		case '-':
+			if (p[1] == '-')
+				return "a comment (--)";
+			break;
+		case '/':
+			if (p[1] == '*')
+				return "a comment (/*)";
+			break;
+		case ';':
+			return "a ';': one SQL expression only";
+		}
+	}
+	return depth ? "a '(' without its ')'" : NULL;
+}
+
 static sqlite3_stmt *prepare_runs(struct compare *c, const char *by, const char *where)
 {
 	char *sql;
-	const char *tail = NULL;
+	const char *tail = NULL, *why;
 	sqlite3_stmt *st = NULL;
 	int rc;
+
+	if (where && (why = where_problem(where))) {
+		results_seterr(c->err, c->errlen, c->path, "--where '%s': %s", where, why);
+		return NULL;
+	}
 
 	sql = sqlite3_mprintf(
 		"SELECT g, run_id FROM (SELECT %s AS g, run_id FROM runs"
@@ -521,9 +574,7 @@ static int compare_open(struct compare *c)
 		results_seterr(c->err, c->errlen, c->path, "%s", sqlite3_errmsg(c->db));
 		return -1;
 	}
-	/* a file of schema version 1 has no iterations */
-	if (results_has_table(c->db, "main", "iteration_vmstat") == 1 &&
-	    sqlite3_prepare_v2(c->db,
+	if (sqlite3_prepare_v2(c->db,
 	                       "SELECT iteration, 0, name, value FROM iteration_metrics WHERE run_id = ?1"
 	                       " UNION ALL SELECT iteration, 1, name, value FROM iteration_vmstat"
 	                       " WHERE run_id = ?1 ORDER BY 1",

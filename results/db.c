@@ -29,8 +29,8 @@ enum { ST_RUN, ST_PARAM, ST_VMSTAT, ST_METRIC, ST_SAMPLE, ST_CENSUS, ST_BLOCKMAP
 static const char *const stmt_sql[NR_ST] = {
 	[ST_RUN] = "INSERT INTO runs (run_id, name, sweep_id, policy, workload, seed, config,"
 	           " config_hash, mmsim_version, git_commit, build_type, started_at, finished_at,"
-	           " wall_seconds, sim_seconds, status, error)"
-	           " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17)",
+	           " wall_seconds, sim_seconds, status, error, sweep_line)"
+	           " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)",
 	[ST_PARAM] = "INSERT INTO params (run_id, key, value) VALUES (?1, ?2, ?3)",
 	[ST_VMSTAT] = "INSERT INTO vmstat (run_id, name, value) VALUES (?1, ?2, ?3)",
 	[ST_METRIC] = "INSERT INTO metrics (run_id, name, value) VALUES (?1, ?2, ?3)",
@@ -51,21 +51,11 @@ static const char *const stmt_table[NR_ST] = {
 	"iterations", "iteration_vmstat", "iteration_metrics",
 };
 
-/* the tables schema version 2 added: a file of version 1 is read without them */
-static const char *const v2_tables[] = { "iterations", "iteration_vmstat", "iteration_metrics", NULL };
-
-static int added_in_v2(const char *table)
-{
-	for (const char *const *t = v2_tables; *t; t++)
-		if (!strcmp(*t, table))
-			return 1;
-	return 0;
-}
-
 struct results_db {
 	sqlite3 *sql;
 	char *path;                     /* the target */
 	char *tmp;                      /* where it is written: path.tmp.PID */
+	int lock_fd;                    /* holds tmp's lock byte: "being written" (tmpfile.c) */
 	sqlite3_stmt *st[NR_ST];
 	int failed;                     /* an add_* failed: commit refuses */
 	char err[512];
@@ -123,14 +113,14 @@ int results_check(sqlite3 *db, const char *schema, const char *path,
 	}
 	version = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
-	if (version < RESULTS_SCHEMA_VERSION_MIN || version > RESULTS_SCHEMA_VERSION) {
+	if (version != RESULTS_SCHEMA_VERSION) {
 		results_seterr(err, errlen, path,
-		               "not an mmsim results database (schema version %d, expected %d..%d)",
-		               version, RESULTS_SCHEMA_VERSION_MIN, RESULTS_SCHEMA_VERSION);
+		               "not an mmsim results database (schema version %d, expected %d)",
+		               version, RESULTS_SCHEMA_VERSION);
 		return -1;
 	}
 	for (; tables && *tables; tables++)
-		if (!(version < 2 && added_in_v2(*tables)) && results_has_table(db, schema, *tables) != 1) {
+		if (results_has_table(db, schema, *tables) != 1) {
 			results_seterr(err, errlen, path,
 			               "not an mmsim results database (no table '%s')", *tables);
 			return -1;
@@ -212,6 +202,10 @@ static void db_free(struct results_db *db, int remove_tmp)
 	db_close(db);
 	if (remove_tmp && db->tmp)
 		unlink(db->tmp);
+	/* after the rename or the unlink: until then the lock says "being
+	 * written" to results_clean_stale() */
+	if (db->lock_fd >= 0)
+		close(db->lock_fd);
 	free(db->path);
 	free(db->tmp);
 	free(db);
@@ -266,7 +260,12 @@ int results_create(struct results_db **out, const char *path, char *err, size_t 
 		results_seterr(err, errlen, path, "empty file name");
 		return -1;
 	}
+	/* -o names a file to replace: never one that is not ours */
+	if (results_check_target(path, err, errlen))
+		return -1;
 	db = calloc(1, sizeof(*db));
+	if (db)
+		db->lock_fd = -1;
 	if (db && (db->path = strdup(path)) && (db->tmp = malloc(strlen(path) + 32)))
 		sprintf(db->tmp, "%s.tmp.%ld", path, (long)getpid());
 	if (!db || !db->tmp) {
@@ -275,7 +274,12 @@ int results_create(struct results_db **out, const char *path, char *err, size_t 
 			db_free(db, 0);
 		return -1;
 	}
+	results_clean_stale(path);      /* leftovers of writers that died */
 	unlink(db->tmp);                /* left by an earlier process with our pid */
+	if ((db->lock_fd = results_tmp_create(db->tmp, path, err, errlen)) < 0) {
+		db_free(db, 0);
+		return -1;
+	}
 	if (db_open(db)) {
 		if (err && errlen)
 			snprintf(err, errlen, "%s", db->err);
@@ -318,9 +322,17 @@ static int db_usable(struct results_db *db, const char *run_id)
 
 #define BIND_TEXT(st, i, s)  sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT)
 
+static unsigned long process_sweep_line;
+
+void results_set_sweep_line(unsigned long line)
+{
+	process_sweep_line = line;
+}
+
 int results_add_run(struct results_db *db, const struct run_record *r)
 {
 	sqlite3_stmt *st;
+	unsigned long line;
 
 	if (!r || !db_usable(db, r->run_id))
 		return -1;
@@ -342,6 +354,11 @@ int results_add_run(struct results_db *db, const struct run_record *r)
 	sqlite3_bind_double(st, 15, r->sim_seconds);
 	BIND_TEXT(st, 16, r->status);
 	BIND_TEXT(st, 17, r->error);
+	line = r->sweep_line ? r->sweep_line : r->sweep_id ? process_sweep_line : 0;
+	if (line)
+		sqlite3_bind_int64(st, 18, (sqlite3_int64)line);
+	else
+		sqlite3_bind_null(st, 18);
 	return db_step(db, ST_RUN);
 }
 
@@ -510,7 +527,7 @@ int results_commit(struct results_db *db, char *err, size_t errlen)
 	}
 	if (db_exec(db, "COMMIT", "commit") == 0) {
 		db_close(db);
-		if (fsync_file(db->tmp))
+		if (db->lock_fd >= 0 ? fsync(db->lock_fd) : fsync_file(db->tmp))
 			results_seterr(db->err, sizeof(db->err), db->path, "fsync %s: %s", db->tmp,
 			               strerror(errno));
 		else if (rename(db->tmp, db->path))

@@ -20,8 +20,14 @@ CREATE TABLE IF NOT EXISTS runs (
   wall_seconds  REAL,
   sim_seconds   REAL,
   status        TEXT NOT NULL CHECK (status IN ('ok', 'failed', 'bug')),
-  error         TEXT
+  error         TEXT,
+  sweep_line    INTEGER                 -- the line of the sweep's manifest (NULL: not a sweep's run)
 ) STRICT;
+
+-- a sweep's line is in a database once, whatever reruns happened: merge
+-- keeps the run that finished last (merge.c)
+CREATE UNIQUE INDEX IF NOT EXISTS runs_sweep_line ON runs (sweep_id, sweep_line)
+  WHERE sweep_line IS NOT NULL;
 
 -- the resolved scenario as key/value pairs (section.key), for filtering
 -- and for the sweep plots' x axis

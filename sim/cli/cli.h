@@ -14,6 +14,8 @@
 #define EXIT_NOINPUT  66              /* missing input file */
 #define EXIT_SOFTWARE 70
 #define EXIT_CANTCREAT 73             /* cannot create the output */
+#define EXIT_IOERR    74              /* an output could not be written (stdout: a full disk) */
+#define EXIT_TEMPFAIL 75              /* try again later: another sweep holds the directory */
 #define EXIT_CONFIG   78
 
 #define MAX_SETS 64
@@ -83,10 +85,15 @@ struct sweep_spec {
 	unsigned long seeds;            /* seeds 1..seeds for every combination */
 	unsigned long jobs;             /* runs at a time */
 	const char *dir;                /* DIR/manifest, DIR/run-NNNN.db, DIR/sweep.db */
+	int force_new;                  /* DIR holds another sweep: move it aside, start again */
 };
 /* Check every run, write the manifest, run the runs not yet complete,
  * merge into DIR/sweep.db; the exit code, after printing any message. */
 int sweep_execute(const struct sweep_spec *sp);
+/* mmsim run --manifest F --index N: was line N recorded (DIR/sweep.id)
+ * with this binary and this resolved scenario hash?  EXIT_OK (also when
+ * nothing is recorded), or EXIT_CONFIG after the message. */
+int sweep_check_line(const char *manifest, unsigned long index, const char *config_hash);
 
 /* cmd_plot.c: draw a results database (mmsim plot; mmsim reproduce) */
 struct plot_opts {

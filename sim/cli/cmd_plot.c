@@ -27,13 +27,14 @@
 #include <sysexits.h>
 #include <unistd.h>
 #include "cli.h"
+#include "results.h"
 
 /* the plots/NAME.gp templates, embedded by cmake/EmbedPlots.cmake */
 struct plot_template { const char *name; const char *text; };
 extern const struct plot_template mmsim_plot_templates[];
 
 #define MAX_POLICIES 16
-#define SCHEMA_VERSION 2                /* files of version 1 read too (no iteration tables) */
+#define SCHEMA_VERSION RESULTS_SCHEMA_VERSION
 
 struct plot_ctx {
 	sqlite3 *db;

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ini.h>
+#include <sys/stat.h>
+#include "mmsim/limits.h"
 #include "mmsim/mm.h"
 #include "mmsim/policy.h"
 #include "mmsim/parse.h"
@@ -649,17 +651,74 @@ int scenario_set(struct scenario *s, const char *kv, char *err, size_t errlen)
 
 /* ------------------------------------------------------------ files */
 
+/* where a section or a key was first seen in the file being parsed */
+struct seen {
+	char *name;                     /* "section" or "section.key" */
+	int line;
+};
+
 struct parse_ctx {
 	struct scenario *s;
 	const char *origin;
 	int line;                       /* of the text the reader last returned */
 	int lines_done;
+	bool indented;                  /* that line starts with blanks */
 	const char *str;                /* ini_parse_string's input */
 	FILE *f;
 	char *err;
 	size_t errlen;
 	bool failed;
+	/* a file that sets a key twice, or has a section twice, is a mistake
+	 * (two values, one silently lost): both are refused */
+	struct seen *seen;
+	size_t nr_seen, cap_seen;
 };
+
+static int seen_line(const struct parse_ctx *c, const char *name)
+{
+	for (size_t i = 0; i < c->nr_seen; i++)
+		if (!strcmp(c->seen[i].name, name))
+			return c->seen[i].line;
+	return 0;
+}
+
+static void see(struct parse_ctx *c, const char *name)
+{
+	if (c->nr_seen == c->cap_seen) {
+		c->cap_seen = c->cap_seen ? 2 * c->cap_seen : 32;
+		c->seen = xrealloc(c->seen, c->cap_seen * sizeof(*c->seen));
+	}
+	c->seen[c->nr_seen].name = xstrdup(name);
+	c->seen[c->nr_seen].line = c->line;
+	c->nr_seen++;
+}
+
+/* A section header "[name]" on this raw line: noted, and refused if the
+ * file had it before (inih would merge the two silently). */
+static void check_section_line(struct parse_ctx *c, const char *buf)
+{
+	const char *p = buf + strspn(buf, " \t"), *end;
+	char name[200], key[210];
+	size_t n;
+	int first;
+
+	if (*p != '[' || !(end = strchr(p, ']')))
+		return;
+	p++;
+	n = (size_t)(end - p);          /* not trimmed: inih does not trim it */
+	if (n >= sizeof(name))
+		return;
+	memcpy(name, p, n);
+	name[n] = 0;
+	snprintf(key, sizeof(key), "[%s]", name);
+	if ((first = seen_line(c, key))) {
+		msg(c->err, c->errlen, "%s:%d: section [%s] appears twice (first at line %d): "
+		    "give each key once, in one section", c->origin, c->line, name, first);
+		c->failed = true;
+		return;
+	}
+	see(c, key);
+}
 
 /* Readers that count lines, so that the handler knows where it is
  * (the inih of Debian 12 is built without INI_HANDLER_LINENO). */
@@ -669,7 +728,11 @@ static char *count_line(struct parse_ctx *c, char *buf)
 	c->line = c->lines_done + 1;
 	if (len && buf[len - 1] == '\n')
 		c->lines_done++;
-	return buf;
+	c->indented = (buf[0] == ' ' || buf[0] == '\t') && buf[strspn(buf, " \t\r\n")] &&
+	              !strchr(";#", buf[strspn(buf, " \t")]);
+	if (!c->failed)
+		check_section_line(c, buf);
+	return c->failed ? NULL : buf;  /* NULL: stop reading at the first error */
 }
 
 static char *file_reader(char *buf, int num, void *stream)
@@ -721,16 +784,39 @@ static int scenario_ini_handler(void *user, const char *section, const char *nam
 		c->failed = true;
 		return 0;
 	}
+	if (c->indented) {
+		/* inih reads an indented line as the previous value's
+		 * continuation: a key meant to be set would be lost in it */
+		msg(c->err, c->errlen, "%s: an indented line (inih would append it to the value of "
+		    "'%s'); values are one line: remove the indentation", where, name);
+		c->failed = true;
+		return 0;
+	}
 	snprintf(key, sizeof(key), "%s.%s", section, name);
+	{
+		int first = seen_line(c, key);
+		if (first) {
+			msg(c->err, c->errlen, "%s: [%s] %s: set twice (first at line %d)", where, section,
+			    name, first);
+			c->failed = true;
+			return 0;
+		}
+	}
 	if (scenario_set_key(c->s, key, value, where, c->err, c->errlen)) {
 		c->failed = true;
 		return 0;
 	}
+	see(c, key);
 	return 1;
 }
 
 static int finish_parse(struct parse_ctx *c, int rc)
 {
+	for (size_t i = 0; i < c->nr_seen; i++)
+		free(c->seen[i].name);
+	free(c->seen);
+	c->seen = NULL;
+	c->nr_seen = 0;
 	if (c->failed)
 		return -1;
 	if (rc > 0) {
@@ -751,12 +837,27 @@ int scenario_load_file(struct scenario *s, const char *path, char *err, size_t e
 	struct parse_ctx c = { .s = s, .origin = path, .err = err, .errlen = errlen };
 	int rc;
 
+	struct stat sb;
+
 	c.f = fopen(path, "r");
 	if (!c.f) {
 		msg(err, errlen, "cannot open %s: %s", path, strerror(errno));
 		return -2;
 	}
+	/* fopen() opens a directory, whose read fails: that would be an
+	 * empty scenario, the defaults, run without a word */
+	if (fstat(fileno(c.f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		fclose(c.f);
+		msg(err, errlen, "cannot read %s: %s (a scenario is an INI file)", path, strerror(EISDIR));
+		return -2;
+	}
 	rc = ini_parse_stream(file_reader, &c, scenario_ini_handler, &c);
+	if (ferror(c.f) && !c.failed) {
+		msg(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		fclose(c.f);
+		finish_parse(&c, 0);
+		return -2;
+	}
 	fclose(c.f);
 	return finish_parse(&c, rc);
 }
@@ -889,6 +990,48 @@ static void build_text(struct scenario *s)
 	scenario_fnv1a(s->text, s->hash);
 }
 
+/* What the run will ask of the host, bounded (mmsim/limits.h): the
+ * model's state for the machine's page frames and swap slots, and the
+ * records of the time series over a given duration (an "auto" duration
+ * is bounded as the run goes, by the engine's observers). */
+static int check_host_bounds(const struct scenario *s, const struct mm_layout *layout,
+                             const char *where, char *err, size_t errlen)
+{
+	const struct scenario_config *c = &s->cfg;
+	uint64_t spanned = 0, need;
+	unsigned long max = mmsim_max_samples();
+	char m[320];
+
+	for (int z = 0; z < MAX_NR_ZONES; z++)
+		if (layout->zone[z].spanned && layout->zone[z].start_pfn + layout->zone[z].spanned > spanned)
+			spanned = layout->zone[z].start_pfn + layout->zone[z].spanned;
+	/* struct page and pageblock bits per frame, a pte per page a
+	 * process can map */
+	need = spanned * (sizeof(struct page) + 1) + c->ram / PAGE_SIZE * MMSIM_BYTES_PER_PTE;
+	if (mmsim_host_memory_check(need, m, sizeof(m))) {
+		msg(err, errlen, "%s: [machine] ram: '%s' %s", where, value_of(s, find_key("machine", "ram")), m);
+		return -1;
+	}
+	need += c->swap / PAGE_SIZE * (MMSIM_BYTES_PER_SWAP_SLOT + MMSIM_BYTES_PER_PTE);
+	if (mmsim_host_memory_check(need, m, sizeof(m))) {
+		msg(err, errlen, "%s: [machine] swap: '%s' %s", where, value_of(s, find_key("machine", "swap")), m);
+		return -1;
+	}
+	if (c->duration > 0) {
+		static const char *const intervals[] = { "sample_interval", "census_interval", NULL };
+		const double v[] = { c->sample_interval, c->census_interval };
+		for (int i = 0; intervals[i]; i++)
+			if (v[i] > 0 && c->duration / v[i] > (double)max) {
+				msg(err, errlen, "%s: [run] %s: '%s' over a duration of %g s is %.0f records, "
+				    "more than %lu; a longer interval, or MMSIM_MAX_SAMPLES=N in the environment "
+				    "to allow more on purpose", where, intervals[i],
+				    value_of(s, find_key("run", intervals[i])), c->duration, c->duration / v[i], max);
+				return -1;
+			}
+	}
+	return 0;
+}
+
 int scenario_resolve(struct scenario *s, char *err, size_t errlen)
 {
 	struct scenario_config *c = &s->cfg;
@@ -913,6 +1056,8 @@ int scenario_resolve(struct scenario *s, char *err, size_t errlen)
 		msg(err, errlen, "%s: [machine] ram: %s", where, m);
 		return -1;
 	}
+	if (check_host_bounds(s, &layout, where, err, errlen))
+		return -1;
 
 	/* the policy and the workloads, created as the run will create them */
 	if (scenario_create_policy(s, &policy, m, sizeof(m))) {

@@ -48,6 +48,8 @@ void kswapd_main(int argc, char **argv);
 void kcompactd_main(int argc, char **argv);
 void flusher_main(int argc, char **argv);
 void sampler_main(int argc, char **argv);
+/* a time series ran past mmsim_max_samples(): the message, then exit 78 */
+void engine_too_many_records(const char *what, double period) __attribute__((noreturn));
 
 /* kswapd's wake notifier (pgdat->kswapd_wake) */
 void engine_kswapd_wake(struct pglist_data *pgdat, void *arg);

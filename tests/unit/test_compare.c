@@ -323,8 +323,33 @@ static void test_errors(void **state)
 	/* closes the query early and starts a second statement */
 	o.where = "1)) WHERE g IS NOT NULL; DELETE FROM runs; SELECT ((1";
 	assert_null(compare(&o, err, sizeof(err)));
-	assert_non_null(strstr(err, "one SQL expression"));
+	assert_non_null(strstr(err, "--where"));
 	assert_int_equal(tr_int(db_path, "SELECT count(*) FROM runs"), 5);
+	o.where = "seed = 1; DELETE FROM runs";
+	assert_null(compare(&o, err, sizeof(err)));
+	assert_non_null(strstr(err, "one SQL expression"));
+
+	/* --where cannot widen the status filter (issue 12): "1) OR (1" would
+	 * have made it status = 'ok' AND (1) OR (1), every run, the failed
+	 * one too; nor can a comment hide the closing parenthesis */
+	o.where = "1) OR (1";
+	assert_null(compare(&o, err, sizeof(err)));
+	assert_non_null(strstr(err, "status filter"));
+	o.where = "1 /* ) OR (1 */";
+	assert_null(compare(&o, err, sizeof(err)));
+	assert_non_null(strstr(err, "comment"));
+	o.where = "1 -- ";
+	assert_null(compare(&o, err, sizeof(err)));
+	/* parentheses inside quotes are text, and balanced ones are fine */
+	o.where = "(name <> ')' AND name <> 'it''s (') OR (seed = 2)";
+	{
+		char *t = compare(&o, err, sizeof(err));
+		if (!t)
+			fail_msg("%s", err);
+		/* 2 + 2 runs: the failed run is still left out */
+		assert_non_null(strstr(t, "Runs                                                          2"));
+		free(t);
+	}
 
 	o.where = "seed > 100";
 	assert_null(compare(&o, err, sizeof(err)));

@@ -259,6 +259,32 @@ static void test_errors(void **state)
 	    "t.ini: [run] duration: 'auto' needs a measured workload (such as kbuild); give a number of seconds");
 }
 
+/* Two values for one key, a section twice, an indented line (inih's
+ * continuation): each was accepted without a word (issue 12); now an
+ * error naming the file, the line and the key.  Comments and blank
+ * indented lines stay harmless, and --set after the file still
+ * overrides it. */
+static void test_duplicates(void **state)
+{
+	struct scenario *s;
+
+	(void)state;
+	bad("[machine]\nram = 1G\ncpus = 2\nram = 2G\n", "t.ini:4: [machine] ram: set twice (first at line 2)");
+	bad("[machine]\nram = 1G\n[run]\nseed = 2\n[machine]\ncpus = 2\n",
+	    "t.ini:5: section [machine] appears twice (first at line 1): give each key once, in one section");
+	bad("[workload.thp_faulter]\nregion = 64M\nregion = 32M\n",
+	    "t.ini:3: [workload.thp_faulter] region: set twice (first at line 2)");
+	bad("[machine]\nram = 1G\n  cpus = 2\n",
+	    "t.ini:3: an indented line (inih would append it to the value of 'ram'); values are one line: "
+	    "remove the indentation");
+	s = good("[machine]\n  ; an indented comment\n\t\nram = 1G\n" MINIMAL);
+	assert_string_equal(param(s, "machine.ram"), "1G");
+	assert_int_equal(scenario_set(s, "machine.ram=2G", err, sizeof(err)), 0);
+	assert_int_equal(scenario_resolve(s, err, sizeof(err)), 0);
+	assert_string_equal(param(s, "machine.ram"), "2G");
+	scenario_free(s);
+}
+
 /* The layout's message is the model's; only its prefix is pinned. */
 static void test_ram_too_small(void **state)
 {
@@ -321,6 +347,7 @@ int main(void)
 		cmocka_unit_test(test_canonical_text),
 		cmocka_unit_test(test_other_policy_section),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_duplicates),
 		cmocka_unit_test(test_ram_too_small),
 		cmocka_unit_test(test_set_errors),
 		cmocka_unit_test(test_apply_sysctl),
