@@ -28,7 +28,9 @@
  * modelled yet, so its file memory is page cache it reads.  Then it
  * sleeps and wakes every `interval` seconds (the first wake-up at a random
  * phase, from the run's seed): it uses `touch` of its anonymous memory and
- * of its binary, appends `log` bytes per second of its run to its log file
+ * of its binary, replaces `gem_churn` bytes of its GPU buffers (`gem`:
+ * i915's shmem pages, allocated at its start in reclaimable pageblocks and
+ * pinned), appends `log` bytes per second of its run to its log file
  * (dirty page cache the flusher writes back; the file wraps at `log_file`,
  * as a rotated log), frees the slab objects its last wake-up allocated and
  * allocates new ones (`churn`), and runs `cpu` seconds.  Daemons stop when
@@ -71,6 +73,8 @@ struct sys_proc {
 	unsigned long log_pos;          /* byte offset in the log file */
 	struct sys_kpage *kpages;
 	unsigned long nr_kpages;
+	struct page **gem;              /* its GEM pages, a ring: the oldest are replaced first */
+	unsigned long nr_gem, gem_next;
 	int churn_ids[SYS_MAX_CHURN];
 	struct { int cache; slab_obj_t obj; } *churn_objs;
 	unsigned long nr_churn_objs;
@@ -88,6 +92,7 @@ struct system {
 	unsigned long kstack_pages, vmalloc_pages, percpu_pages, kmalloc_large_pages;
 	/* what the daemons did */
 	unsigned long wakeups, log_pages, churn_objects, anon_pages, file_pages, failures;
+	unsigned long gem_pages, gem_churn_pages;
 };
 
 static const struct param_desc system_params[] = {
@@ -275,6 +280,12 @@ static int daemon_boot(struct sys_proc *dp, struct task *t, struct mm_ctx *ctx)
 		if (!p || kpages_add(&dp->kpages, &dp->nr_kpages, p, KPAGE_PAGETABLE))
 			return -1;
 	}
+	/* its GPU buffers */
+	for (; dp->nr_gem < pages_of(d->gem); dp->nr_gem++) {
+		if (!(dp->gem[dp->nr_gem] = kernel_page_alloc(pgdat, ctx, KPAGE_GEM, 0)))
+			return -1;
+		dp->sys->gem_pages++;
+	}
 	if (dp->exe && filemap_read(pgdat, ctx, dp->exe, 0, dp->exe->size))
 		return -1;
 	if (dp->cache && filemap_read(pgdat, ctx, dp->cache, 0, dp->cache->size))
@@ -326,6 +337,18 @@ static int daemon_wake(struct sys_proc *dp, struct task *t, struct mm_ctx *ctx)
 			dp->sys->log_pages += last - first + 1;
 			dp->log_pos = (dp->log_pos + bytes) % size;
 		}
+	}
+	/* buffers reallocated (a window resized, a surface replaced): the
+	 * oldest go back, as many new ones are allocated */
+	for (unsigned long i = 0, ngc = pages_of(d->gem_churn); i < ngc && dp->nr_gem; i++) {
+		unsigned long k = dp->gem_next;
+		kernel_page_free(pgdat, ctx, dp->gem[k], KPAGE_GEM, 0);
+		if (!(dp->gem[k] = kernel_page_alloc(pgdat, ctx, KPAGE_GEM, 0))) {
+			dp->gem[k] = dp->gem[--dp->nr_gem];
+			return -1;
+		}
+		dp->gem_next = (k + 1) % dp->nr_gem;
+		dp->sys->gem_churn_pages++;
 	}
 	/* churn: last wake-up's objects go, new ones come */
 	for (unsigned long i = 0; i < dp->nr_churn_objs; i++)
@@ -389,6 +412,9 @@ static void daemon_exit(struct task *t, void *arg)
 	for (unsigned long i = 0; i < dp->nr_kpages; i++)
 		kernel_page_free(pgdat, &ctx, dp->kpages[i].page, dp->kpages[i].kind, 0);
 	dp->nr_kpages = 0;
+	for (unsigned long i = 0; i < dp->nr_gem; i++)
+		kernel_page_free(pgdat, &ctx, dp->gem[i], KPAGE_GEM, 0);
+	dp->nr_gem = 0;
 	for (unsigned long i = 0; i < dp->nr_churn_objs; i++)
 		kmem_cache_free(pgdat, &ctx, (enum kmem_cache_id)dp->churn_objs[i].cache, dp->churn_objs[i].obj);
 	dp->nr_churn_objs = 0;
@@ -438,6 +464,8 @@ static int sys_start(struct workload *w, char *err, size_t errlen)
 		}
 		if (nchurn && !(dp->churn_objs = calloc(nchurn, sizeof(*dp->churn_objs))))
 			goto nomem;
+		if (d->gem && !(dp->gem = calloc(pages_of(d->gem), sizeof(*dp->gem))))
+			goto nomem;
 		if (!(dp->rng = gsl_rng_alloc(gsl_rng_taus2)))
 			goto nomem;
 		gsl_rng_set(dp->rng, (unsigned long)workload_seed(w, i));
@@ -466,6 +494,8 @@ static size_t sys_report(const struct workload *w, struct metric *out, size_t n)
 		{ "system_daemons", s->prof ? (double)s->prof->nr_daemon : 0 },
 		{ "system_daemon_anon_pages", (double)s->anon_pages },
 		{ "system_daemon_file_pages", (double)s->file_pages },
+		{ "system_daemon_gem_pages", (double)s->gem_pages },
+		{ "system_gem_pages_reallocated", (double)s->gem_churn_pages },
 		{ "system_wakeups", (double)s->wakeups },
 		{ "system_log_pages_written", (double)s->log_pages },
 		{ "system_churn_objects", (double)s->churn_objects },
@@ -490,6 +520,7 @@ static void sys_fini(struct workload *w)
 		for (unsigned i = 0; i < s->prof->nr_daemon; i++) {
 			free(s->procs[i].kpages);
 			free(s->procs[i].churn_objs);
+			free(s->procs[i].gem);
 			if (s->procs[i].rng)
 				gsl_rng_free(s->procs[i].rng);
 		}

@@ -5,8 +5,8 @@
  *   [kernel]           kernel_threads, vmalloc, percpu, kmalloc_large
  *   [slab]             one line per cache, as /proc/slabinfo has it:
  *                      NAME = OBJSIZE OBJPERSLAB PAGESPERSLAB ACTIVE NUM reclaimable|unreclaimable
- *   [daemon.NAME]      anon, file, cache, page_tables, threads, interval,
- *                      cpu, touch, log, log_file, churn
+ *   [daemon.NAME]      anon, file, cache, page_tables, gem, gem_churn, threads,
+ *                      interval, cpu, touch, log, log_file, churn
  *
  * Every value is checked as it is read; the first error ends the load
  * with "FILE:LINE: [SECTION] KEY: what is wrong".
@@ -237,6 +237,10 @@ static const char *parse_daemon_key(struct sys_daemon *d, const char *key, const
 		return size_value(v, &d->file) ? "not a size (K/M/G suffix)" : NULL;
 	if (!strcmp(key, "cache"))
 		return size_value(v, &d->cache) ? "not a size (K/M/G suffix)" : NULL;
+	if (!strcmp(key, "gem"))
+		return size_value(v, &d->gem) ? "not a size (K/M/G suffix)" : NULL;
+	if (!strcmp(key, "gem_churn"))
+		return size_value(v, &d->gem_churn) ? "not a size (K/M/G suffix)" : NULL;
 	if (!strcmp(key, "page_tables"))
 		return size_value(v, &d->page_tables) ? "not a size (K/M/G suffix)" : NULL;
 	if (!strcmp(key, "log_file"))
@@ -358,8 +362,8 @@ static int handler(void *user, const char *section, const char *key, const char 
 		}
 		why = parse_daemon_key(d, key, value);
 		if (why && !*why)
-			return fail(c, "unknown key '%s' in [%s] (valid: anon, file, cache, page_tables, threads, "
-			            "interval, cpu, touch, log, log_file, churn)", key, section);
+			return fail(c, "unknown key '%s' in [%s] (valid: anon, file, cache, page_tables, gem, gem_churn, "
+			            "threads, interval, cpu, touch, log, log_file, churn)", key, section);
 		if (why)
 			return fail(c, "[%s] %s: '%s': %s", section, key, value, why);
 		return 1;
@@ -412,6 +416,12 @@ int system_profile_load(const char *name, struct system_profile **out, char *err
 	if (rc) {
 		msg(err, errlen, "%s:%d: syntax error (expected [SECTION] or KEY = VALUE)", p->path, rc);
 		goto bad;
+	}
+	for (unsigned i = 0; i < p->nr_daemon; i++) {
+		if (p->daemon[i].gem_churn > p->daemon[i].gem) {
+			msg(err, errlen, "%s: [daemon.%s] gem_churn: larger than gem", p->path, p->daemon[i].name);
+			goto bad;
+		}
 	}
 	for (unsigned i = 0; i < p->nr_daemon; i++)
 		for (unsigned j = 0; j < p->daemon[i].nr_churn; j++)

@@ -33,6 +33,9 @@ struct sys_daemon {
 	uint64_t file;                  /* bytes: file-backed Rss (RssFile): its binary and libraries */
 	uint64_t cache;                 /* bytes of other page cache it keeps (files it reads) */
 	uint64_t page_tables;           /* bytes: VmPTE */
+	uint64_t gem;                   /* bytes of GPU buffer objects it holds (i915 GEM: shmem pages
+	                                 * in reclaimable pageblocks, pinned) */
+	uint64_t gem_churn;             /* bytes of them freed and allocated again per wake-up */
 	unsigned threads;               /* Threads: one kernel stack each */
 	double interval;                /* seconds between wake-ups (0: never wakes) */
 	double cpu;                     /* seconds of CPU per wake-up */
