@@ -36,6 +36,7 @@
 #include <string.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include "exec.h"
 #include "kbuild.h"
 #include "mmsim/parse.h"
 #include "mmsim/slab.h"
@@ -98,6 +99,7 @@ struct kbuild {
 	/* make */
 	struct workload *w;
 	struct task *make;
+	struct exec_maps make_exec;     /* make's text (exec.h) */
 	struct kb_slot *slots;
 	unsigned nr_running, next_step, units_reaped, archives_reaped;
 	bool make_grown;
@@ -126,6 +128,7 @@ struct kb_job {
 	unsigned long out_pages, written;
 	slab_obj_t *vmas;
 	unsigned nr_vmas;
+	struct exec_maps exec;          /* its programs' text (exec.h) */
 	gsl_rng *rng;
 	bool started, ended, failed;
 };
@@ -660,7 +663,9 @@ static int job_exec(struct kb_job *j, struct task *t, struct mm_ctx *ctx)
 			return -1;
 		j->nr_vmas++;
 	}
-	return 0;
+	/* the programs' text, mapped from the page cache */
+	return exec_prog(pgdat, ctx, t->mm, j->kind == KB_CC1 ? PROG_CC1 : j->kind == KB_AR ? PROG_AR : PROG_LD,
+	                 &j->exec);
 }
 
 static void job_unmap_vmas(struct kb_job *j, struct mm_ctx *ctx)
@@ -694,7 +699,8 @@ static double job_quantum(struct task *t, struct mm_ctx *ctx, void *arg)
 		p = 1;
 	} else
 		p = j->done_ns / j->user_ns;
-	if (job_read(j, ctx, p) || job_grow(j, t, ctx, p) || job_write(j, ctx, p))
+	if (job_read(j, ctx, p) || job_grow(j, t, ctx, p) || job_write(j, ctx, p) ||
+	    exec_run(j->kb->w->pgdat, ctx, t->mm, &j->exec))
 		goto fail;
 	return run;
 fail:
@@ -874,12 +880,16 @@ static double make_quantum(struct task *t, struct mm_ctx *ctx, void *arg)
 	if (!kb->make_grown) {
 		/* make's own memory: the parsed Makefiles, rules and variables */
 		kb->make_grown = true;
+		if (exec_prog(kb->w->pgdat, ctx, t->mm, PROG_MAKE, &kb->make_exec))
+			return -1;
 		if (kb->make_rss) {
 			unsigned long v = mm_grow(t->mm, kb->make_rss);
 			if (mm_access(kb->w->pgdat, ctx, t->mm, v, kb->make_rss, true))
 				return -1;
 		}
 	}
+	if (exec_run(kb->w->pgdat, ctx, t->mm, &kb->make_exec))
+		return -1;
 	for (unsigned i = 0; i < kb->nr_jobs; i++)
 		if (kb->slots[i].t && kb->slots[i].t->exited)
 			reap(kb, &kb->slots[i]);

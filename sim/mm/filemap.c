@@ -134,6 +134,18 @@ struct address_space *inode_lookup(const struct pglist_data *pgdat, uint32_t ino
 	return ino < pgdat->nr_inodes ? pgdat->inodes[ino] : NULL;
 }
 
+struct address_space *inode_get_named(struct pglist_data *pgdat, const char *name, unsigned long size_pages)
+{
+	struct address_space *as;
+
+	for (uint32_t i = 0; i < pgdat->nr_inodes; i++)
+		if (pgdat->inodes[i]->name && !strcmp(pgdat->inodes[i]->name, name))
+			return pgdat->inodes[i];
+	if ((as = inode_create(pgdat, size_pages, false)))
+		as->name = name;
+	return as;
+}
+
 /* the shrinkers freed a dentry or an inode of this file */
 void inode_slab_evicted(struct pglist_data *pgdat, int cache, uint32_t owner)
 {
@@ -309,6 +321,37 @@ int filemap_write(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_
 	return filemap_rw(pgdat, ctx, as, index, nr, true);
 }
 
+/* do_sync_mmap_readahead()'s read-around: ra_pages (read_ahead_kb = 128
+ * KiB) centred on the faulting index, as page_cache_ra_order() reads them:
+ * the missing pages are allocated and go out as one read, which the
+ * faulting task waits for; pages already cached are not touched (a
+ * fault does not mark them accessed) */
+#define MMAP_RA_PAGES 32
+int filemap_fault_read(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
+                       unsigned long index)
+{
+	unsigned long start = index > MMAP_RA_PAGES / 2 ? index - MMAP_RA_PAGES / 2 : 0;
+	unsigned long end = start + MMAP_RA_PAGES < as->size ? start + MMAP_RA_PAGES : as->size;
+	unsigned long misses = 0;
+
+	for (unsigned long i = start; i < end; i++) {
+		if (entry_present(as->i_pages[i]))
+			continue;
+		if (ctx->mm && ctx->mm->oom_victim)
+			break;
+		/* readahead is best effort: a failed page ends the window
+		 * (the faulting page then fails the fault if it is missing) */
+		if (!page_cache_alloc(pgdat, ctx, as, i))
+			break;
+		misses++;
+	}
+	if (misses) {
+		ctx->io_wait_ns += 1e9 * blockdev_io(pgdat, &pgdat->disk, misses, false, ctx_delay(ctx));
+		count_vm_events(pgdat, PGPGIN, misses * (PAGE_SIZE >> 10));
+	}
+	return entry_present(as->i_pages[index]) ? 0 : -1;
+}
+
 /* clear a page's dirty state after its write was queued */
 void file_page_written(struct pglist_data *pgdat, unsigned long pfn)
 {
@@ -409,6 +452,7 @@ void mm_teardown(struct pglist_data *pgdat)
 			if (as->xa_nodes[c] != SLAB_OBJ_NONE)
 				kmem_cache_free(pgdat, &ctx, RADIX_TREE_NODE_CACHE, as->xa_nodes[c]);
 		free(as->xa_nodes);
+		free(as->i_mmap);
 		free(as->i_pages);
 		free(as);
 	}

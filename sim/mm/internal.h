@@ -241,12 +241,38 @@ static inline double ctx_delay(const struct mm_ctx *ctx)
 	return (ctx->kernel_ns - ctx->kernel_done_ns + ctx->io_wait_ns) * 1e-9;
 }
 
+/* ---- rmap.c: file pages mapped into processes ---- */
+void i_mmap_insert(struct address_space *as, const struct file_vma *vma);
+void i_mmap_remove(struct address_space *as, uint32_t mm, unsigned long start);
+void page_add_file_rmap(struct pglist_data *pgdat, struct page *p);
+void page_remove_file_rmap(struct pglist_data *pgdat, struct page *p);
+/* folio_referenced(): the number of mappings whose accessed bit was set
+ * (cleared now), and in *vm_flags the flags of those areas; the walk's
+ * time goes to ctx */
+int folio_referenced(struct pglist_data *pgdat, struct mm_ctx *ctx, struct page *p, unsigned *vm_flags);
+/* try_to_unmap() of a mapped file page: every pte mapping it is cleared;
+ * returns how many */
+unsigned try_to_unmap(struct pglist_data *pgdat, struct mm_ctx *ctx, unsigned long pfn);
+/* migration moved mapped file page src to dst: its ptes follow */
+void remove_migration_ptes_file(struct pglist_data *pgdat, unsigned long src, unsigned long dst);
+/* the ptes that map file page pfn, counted by a walk (the invariant checker) */
+unsigned long page_mapcount_walk(const struct pglist_data *pgdat, unsigned long pfn);
+
+/* vmscan.c: one shrink_active_list() call, as direct reclaim makes it (tests) */
+void shrink_active_list_direct(struct pglist_data *pgdat, struct mm_ctx *ctx, enum lru_list lru,
+                               unsigned long nr_to_scan);
+
 /* ---- memory.c, filemap.c: unmapping for reclaim ---- */
 /* reclaim an anon page: swap it out; false if it cannot be (no swap) */
 bool try_to_swap_out(struct pglist_data *pgdat, unsigned long pfn);
 /* drop a clean file page from its page cache, leaving a shadow entry */
 void remove_mapping(struct pglist_data *pgdat, unsigned long pfn);
 void file_page_written(struct pglist_data *pgdat, unsigned long pfn);
+/* filemap_fault()'s read of a missing page: the mmap read-around window
+ * around index goes into the page cache, one read; 0, or -1 when the page
+ * at index could not be had */
+int filemap_fault_read(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
+                       unsigned long index);
 void mm_teardown(struct pglist_data *pgdat);
 void inode_slab_evicted(struct pglist_data *pgdat, int cache, uint32_t owner);
 /* huge_memory.c's part in memory.c: split a THP into order-0 pages */

@@ -126,6 +126,7 @@ void mm_costs_defaults(struct mm_costs *c)
 		.pagecache_add_ns = 800,
 		.lru_scan_ns = 150,
 		.unmap_ns = 500,
+		.rmap_one_ns = 200,
 		.pageout_ns = 1500,
 		.slab_object_ns = 50,
 		.shrinker_object_ns = 100,

@@ -1028,6 +1028,7 @@ void prep_new_page(struct pglist_data *pgdat, unsigned long pfn, unsigned order,
 	page->refcount = 1;
 	page->private = 0;
 	page->owner = PGOWN_NONE;
+	page->mapcount = 0;             /* a freed anon page keeps its count */
 	page->mapping = page->index = 0;
 	if ((gfp & __GFP_COMP) && order) {
 		/* prep_compound_page(): every tail points at its head */

@@ -77,25 +77,30 @@ static bool inactive_is_low(const struct pglist_data *pgdat, enum lru_list inact
 	return inactive * ratio < active;
 }
 
-/* folio_check_references() */
-static enum page_references page_check_references(struct pglist_data *pgdat, struct page *p)
+/* folio_check_references(): folio_referenced() counts the mappings whose
+ * pte was young (clearing them) and the flags of their areas.  A page
+ * referenced through its ptes is marked referenced and kept for another
+ * trip round the inactive list, or activated if it was referenced before,
+ * is mapped young by more than one process, or is executable file text
+ * (activated after its first use).  An unmapped page cache page
+ * referenced once through read() is reclaimed (clean). */
+static enum page_references folio_check_references(struct pglist_data *pgdat, struct page *p,
+                                                   struct scan_control *sc)
 {
-	bool referenced_ptes;
-
-	mm_page_fold_young(pgdat, p);
-	referenced_ptes = test_clear(p, PG_young);
+	unsigned vm_flags;
+	int referenced_ptes = folio_referenced(pgdat, sc->ctx, p, &vm_flags);
 	bool referenced_page = test_clear(p, PG_referenced);
+	bool file = !PageTest(p, PG_swapbacked);
 
 	if (referenced_ptes) {
-		/* mapped pages start with a pte reference from their fault:
-		 * activate only those used more than once */
-		if (referenced_page)
-			return PAGEREF_ACTIVATE;
 		SetPageFlag(p, PG_referenced);
+		if (referenced_page || referenced_ptes > 1)
+			return PAGEREF_ACTIVATE;
+		if ((vm_flags & VM_EXEC) && file)
+			return PAGEREF_ACTIVATE;
 		return PAGEREF_KEEP;
 	}
-	/* a page cache page referenced once through read(): reclaim it */
-	if (referenced_page && !PageTest(p, PG_swapbacked))
+	if (referenced_page && file)
 		return PAGEREF_RECLAIM_CLEAN;
 	return PAGEREF_RECLAIM;
 }
@@ -156,7 +161,7 @@ static unsigned long shrink_page(struct pglist_data *pgdat, unsigned long pfn, b
 {
 	const struct mm_costs *c = &pgdat->costs;
 	struct page *p = &pgdat->mem_map[pfn];
-	enum page_references ref = page_check_references(pgdat, p);
+	enum page_references ref = folio_check_references(pgdat, p, sc);
 
 	if (ref == PAGEREF_ACTIVATE) {
 		putback(pgdat, pfn, true);
@@ -178,7 +183,9 @@ static unsigned long shrink_page(struct pglist_data *pgdat, unsigned long pfn, b
 		 * to the tail by end_page_writeback): drop it from the swap
 		 * cache and free it */
 		swap_cache_delete(pgdat, pfn);
-	} else if (!file) {
+		goto free;
+	}
+	if (!file) {
 		if (PageHead(p) && sc->may_swap && sc->may_unmap) {
 			split_huge_page(pgdat, pfn);
 			count_vm_events(pgdat, THP_SWPOUT_FALLBACK, 1);
@@ -194,7 +201,17 @@ static unsigned long shrink_page(struct pglist_data *pgdat, unsigned long pfn, b
 		sc->ctx->kernel_ns += c->unmap_ns + c->pageout_ns;
 		(*nr_pageout)++;
 		return 0;
-	} else if (PageTest(p, PG_dirty)) {
+	}
+	/* a mapped file page: try_to_unmap() clears the pte of every
+	 * process that maps it before the page can go */
+	if (p->mapcount) {
+		if (!sc->may_unmap) {
+			putback(pgdat, pfn, false);
+			return 0;
+		}
+		try_to_unmap(pgdat, sc->ctx, pfn);
+	}
+	if (PageTest(p, PG_dirty)) {
 		/* only kswapd writes file pages, and only those it met dirty
 		 * before; the others are marked and activated */
 		if (sc->kswapd && sc->may_writepage && PageTest(p, PG_reclaim)) {
@@ -209,10 +226,10 @@ static unsigned long shrink_page(struct pglist_data *pgdat, unsigned long pfn, b
 			putback(pgdat, pfn, true);
 		}
 		return 0;
-	} else {
-		ClearPageFlag(p, PG_reclaim);
-		remove_mapping(pgdat, pfn);
 	}
+	ClearPageFlag(p, PG_reclaim);
+	remove_mapping(pgdat, pfn);
+free:
 	__free_pages(pgdat, sc->ctx, p, 0);
 	return 1;
 }
@@ -256,13 +273,20 @@ static unsigned long shrink_inactive_list(struct pglist_data *pgdat, unsigned lo
 	return nr_reclaimed;
 }
 
+/* shrink_active_list(): the oldest active pages lose their accessed bits
+ * (folio_referenced) and go to the inactive list, except referenced
+ * executable file pages, which go round the active list once more so that
+ * program text survives moderate pressure (anon VM_EXEC pages do not get
+ * this) */
 static void shrink_active_list(struct pglist_data *pgdat, unsigned long nr_to_scan,
                                enum lru_list lru, struct scan_control *sc)
 {
-	unsigned long nr_taken = 0, skip_budget = lruvec_lru_size(pgdat, lru);
+	unsigned long nr_taken = 0, nr_deactivate = 0, skip_budget = lruvec_lru_size(pgdat, lru);
+	bool file = is_file_lru(lru);
 
 	while (nr_taken < nr_to_scan) {
 		uint32_t pfn = isolate_lru_page(pgdat, lru, sc);
+		unsigned vm_flags;
 		struct page *p;
 
 		if (pfn == LRU_EMPTY)
@@ -274,16 +298,30 @@ static void shrink_active_list(struct pglist_data *pgdat, unsigned long nr_to_sc
 		}
 		p = &pgdat->mem_map[pfn];
 		nr_taken += lru_nr_pages(p);
-		/* folio_referenced() clears the accessed bits; only executable
-		 * file pages stay active for it (none are mapped here) */
-		mm_page_fold_young(pgdat, p);       /* clears the pte bits */
-		ClearPageFlag(p, PG_young);
+		if (folio_referenced(pgdat, sc->ctx, p, &vm_flags) && (vm_flags & VM_EXEC) && file) {
+			lruvec_add_page(pgdat, pfn, false);
+			continue;
+		}
+		ClearPageFlag(p, PG_young);         /* an unmapped page's, if any */
 		ClearPageFlag(p, PG_active);
 		SetPageFlag(p, PG_workingset);
 		lruvec_add_page(pgdat, pfn, false);
+		nr_deactivate += lru_nr_pages(p);
 	}
 	count_vm_events(pgdat, PGREFILL, nr_taken);
-	count_vm_events(pgdat, PGDEACTIVATE, nr_taken);
+	count_vm_events(pgdat, PGDEACTIVATE, nr_deactivate);
+}
+
+/* one shrink_active_list() call as direct reclaim makes it: for tests,
+ * which cannot otherwise run it alone (reclaim goes on to the inactive
+ * list and to other priorities) */
+void shrink_active_list_direct(struct pglist_data *pgdat, struct mm_ctx *ctx, enum lru_list lru,
+                               unsigned long nr_to_scan)
+{
+	struct scan_control sc = { .ctx = ctx, .gfp_mask = GFP_KERNEL, .reclaim_idx = MAX_NR_ZONES - 1,
+	                           .may_unmap = true, .may_swap = true, .priority = DEF_PRIORITY };
+
+	shrink_active_list(pgdat, nr_to_scan, lru, &sc);
 }
 
 static unsigned long shrink_list(struct pglist_data *pgdat, enum lru_list lru, unsigned long nr_to_scan,

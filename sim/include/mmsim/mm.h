@@ -102,6 +102,18 @@ unsigned long mm_grow(struct mm_struct *mm, unsigned long nr);
  * PTRS_PER_PTE pages (2 MiB), as a THP-capable mapping is; returns its
  * first virtual page */
 unsigned long mm_mmap(struct mm_struct *mm, unsigned long nr);
+/* mmap of a file: nr pages of as from page pgoff, with vm_flags (VM_READ,
+ * VM_EXEC; a read-only private or shared mapping: writes are not modelled).
+ * The area starts and ends on a 2 MiB boundary, so that its page tables
+ * are its own and never a THP's.  Touching it with mm_access() faults the
+ * pages in from the page cache (filemap_fault: a miss reads the mmap
+ * read-around window from the disk, a major fault; fault-around maps the
+ * cached pages of the 16-page window, a minor fault); each pte maps the
+ * page cache page (its mapcount, nr_mapped).  mm_unmap() and mmput()
+ * unmap it; the pages stay in the page cache.  Returns the first virtual
+ * page. */
+unsigned long mm_mmap_file(struct mm_struct *mm, struct address_space *as, unsigned long pgoff,
+                           unsigned long nr, unsigned vm_flags);
 /* madvise(MADV_HUGEPAGE): faults in the 2 MiB ranges wholly inside
  * [vpage, vpage + nr) try a transparent huge page first */
 void mm_madvise_hugepage(struct mm_struct *mm, unsigned long vpage, unsigned long nr);
@@ -120,6 +132,10 @@ int  mm_access(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *
 /* filemap.c: files.  Files are identified by their inode number. */
 struct address_space *inode_create(struct pglist_data *pgdat, unsigned long size_pages, bool bdev);
 struct address_space *inode_lookup(const struct pglist_data *pgdat, uint32_t ino);
+/* the file named name (a static string), created with size_pages if no
+ * file has that name yet: executables and libraries that several
+ * workloads map.  A scan of the inodes: call it at start, not per access. */
+struct address_space *inode_get_named(struct pglist_data *pgdat, const char *name, unsigned long size_pages);
 /* read/write nr pages from index through the page cache: hits are copies,
  * misses allocate (refaults are detected through shadow entries) and read
  * from the disk.  Writes dirty the pages.  0, or -1 on allocation failure. */

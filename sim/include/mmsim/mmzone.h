@@ -161,6 +161,7 @@ struct mm_costs {
 	double pagecache_add_ns;        /* adding a new page to the page cache and LRU */
 	double lru_scan_ns;             /* isolating and checking one LRU page in reclaim */
 	double unmap_ns;                /* unmapping one mapped page (rmap walk, TLB flush share) */
+	double rmap_one_ns;             /* each area an rmap walk of a file page visits */
 	double pageout_ns;              /* preparing and submitting one page of write I/O */
 	double slab_object_ns;          /* one kmem_cache_alloc or kmem_cache_free */
 	double shrinker_object_ns;      /* one object looked at by a slab shrinker */
