@@ -22,13 +22,13 @@
  *
  * Then each [daemon.NAME] is a process: its first quanta fault its
  * anonymous memory (page tables come with the faults), allocate the stacks
- * of its other threads and the page tables its file mappings would need,
- * and read its binary and libraries (`file`) and the files it keeps
- * cached (`cache`) through the page cache: mapped file pages are not
- * modelled yet, so its file memory is page cache it reads.  Then it
+ * of its other threads and the page tables beyond those its areas make
+ * (`page_tables`, its VmPTE), map its binary and libraries (`file`, one
+ * file mapped VM_READ | VM_EXEC with mm_mmap_file() and faulted in: mapped
+ * page cache) and read the files it keeps cached (`cache`).  Then it
  * sleeps and wakes every `interval` seconds (the first wake-up at a random
  * phase, from the run's seed): it uses `touch` of its anonymous memory and
- * of its binary, replaces `gem_churn` bytes of its GPU buffers (`gem`:
+ * of its mapped binary (the ptes' accessed bits), replaces `gem_churn` bytes of its GPU buffers (`gem`:
  * i915's shmem pages, allocated at its start in reclaimable pageblocks and
  * pinned), appends `log` bytes per second of its run to its log file
  * (dirty page cache the flusher writes back; the file wraps at `log_file`,
@@ -69,6 +69,7 @@ struct sys_proc {
 	bool booted, failed;
 	unsigned long anon_pages, faulted, base;
 	struct address_space *exe, *cache, *log;
+	unsigned long exe_vpage;        /* where its file is mapped */
 	double log_carry;               /* bytes of log not yet written */
 	unsigned long log_pos;          /* byte offset in the log file */
 	struct sys_kpage *kpages;
@@ -272,9 +273,11 @@ static int daemon_boot(struct sys_proc *dp, struct task *t, struct mm_ctx *ctx)
 		if (!p || kpages_add(&dp->kpages, &dp->nr_kpages, p, KPAGE_STACK))
 			return -1;
 	}
-	/* VmPTE beyond what the anonymous faults made (one table per 2 MiB
-	 * and the pgd): the tables of its file mappings and stack */
-	tables = 1 + (dp->anon_pages + PTRS_PER_PTE - 1) / PTRS_PER_PTE;
+	/* VmPTE beyond what its anonymous and file areas make (one table per
+	 * 2 MiB of each, and the pgd): the tables of the mappings the model
+	 * does not have (its stacks, the libraries' data, sparse areas) */
+	tables = 1 + (dp->anon_pages + PTRS_PER_PTE - 1) / PTRS_PER_PTE +
+	         (pages_of(d->file) + PTRS_PER_PTE - 1) / PTRS_PER_PTE;
 	for (unsigned long i = tables; i < pages_of(d->page_tables); i++) {
 		struct page *p = kernel_page_alloc(pgdat, ctx, KPAGE_PAGETABLE, 0);
 		if (!p || kpages_add(&dp->kpages, &dp->nr_kpages, p, KPAGE_PAGETABLE))
@@ -286,8 +289,13 @@ static int daemon_boot(struct sys_proc *dp, struct task *t, struct mm_ctx *ctx)
 			return -1;
 		dp->sys->gem_pages++;
 	}
-	if (dp->exe && filemap_read(pgdat, ctx, dp->exe, 0, dp->exe->size))
-		return -1;
+	/* its binary and libraries: mapped and faulted in through the page
+	 * cache (mapped file pages, nr_mapped) */
+	if (dp->exe) {
+		dp->exe_vpage = mm_mmap_file(t->mm, dp->exe, 0, dp->exe->size, VM_READ | VM_EXEC);
+		if (mm_access(pgdat, ctx, t->mm, dp->exe_vpage, dp->exe->size, false))
+			return -1;
+	}
 	if (dp->cache && filemap_read(pgdat, ctx, dp->cache, 0, dp->cache->size))
 		return -1;
 	dp->sys->file_pages += (dp->exe ? dp->exe->size : 0) + (dp->cache ? dp->cache->size : 0);
@@ -317,7 +325,7 @@ static int daemon_wake(struct sys_proc *dp, struct task *t, struct mm_ctx *ctx)
 	}
 	if (dp->exe && d->touch > 0) {
 		n = (unsigned long)(d->touch * dp->exe->size + 0.5);
-		if (n && filemap_read(pgdat, ctx, dp->exe, window(dp->rng, dp->exe->size, n), n))
+		if (n && mm_access(pgdat, ctx, t->mm, dp->exe_vpage + window(dp->rng, dp->exe->size, n), n, false))
 			return -1;
 	}
 	if (dp->log) {

@@ -30,7 +30,7 @@ struct result {
 	long boot_slab_recl, boot_slab_unrecl, boot_kstack_kb, boot_pagetables;
 	struct block_census boot_census;
 	/* at the end */
-	long slab_recl, slab_unrecl, kstack_kb, pagetables, file_pages, dirty_written;
+	long slab_recl, slab_unrecl, kstack_kb, pagetables, file_pages, dirty_written, mapped;
 	unsigned long live_tasks;                /* processes alive at the end */
 	struct metric m[MAX_METRICS];
 	size_t nm;
@@ -87,6 +87,7 @@ static int child(void *arg)
 	r->kstack_kb = node_page_state(&pgdat, NR_KERNEL_STACK_KB);
 	r->pagetables = node_page_state(&pgdat, NR_PAGETABLE);
 	r->file_pages = node_page_state(&pgdat, NR_FILE_PAGES);
+	r->mapped = node_page_state(&pgdat, NR_FILE_MAPPED);
 	r->dirty_written = (long)pgdat.vm_node_stat[NR_WRITTEN] + node_page_state(&pgdat, NR_FILE_DIRTY);
 	r->live_tasks = e.nr_live_tasks;
 	r->nm = w->ops->report(w, r->m, MAX_METRICS);
@@ -150,7 +151,7 @@ static void test_headless_boot(void **state)
 	assert_true(recl > 10000 && unrecl > 2000);
 	for (unsigned i = 0; i < p->nr_daemon; i++) {
 		unsigned long anon = pages_of(p->daemon[i].anon);
-		unsigned long own = 1 + (anon + 511) / 512;
+		unsigned long own = 1 + (anon + 511) / 512 + (pages_of(p->daemon[i].file) + 511) / 512;
 		threads += p->daemon[i].threads;
 		tables += pages_of(p->daemon[i].page_tables) > own ? pages_of(p->daemon[i].page_tables) : own;
 	}
@@ -218,8 +219,10 @@ static void test_daemon_churn(void **state)
 	assert_true(r->dirty_written >= 3 * (long)wakeups);
 	assert_int_equal(metric(r, "system_daemon_gem_pages"), 512);
 	assert_int_equal(metric(r, "system_gem_pages_reallocated"), 16 * wakeups);
-	/* its binary and cached files are in the page cache, its log too */
+	/* its binary and cached files are in the page cache, its log too;
+	 * its binary is mapped */
 	assert_true(r->file_pages >= 512 + 256 + 3);
+	assert_int_equal(r->mapped, 512);
 	/* three threads: two stacks beyond fork's */
 	assert_int_equal(r->kstack_kb, (2 + 3) * 16);
 	assert_int_equal(r->pagetables, 16);
