@@ -122,13 +122,14 @@ static int sys_set_param(struct workload *w, const char *key, const char *value,
 
 static int kpages_add(struct sys_kpage **v, unsigned long *n, struct page *p, enum kernel_page_kind kind)
 {
-	struct sys_kpage *nv;
-
-	if ((*n & (*n - 1)) == 0 || !*n) {
-		nv = realloc(*v, (*n ? 2 * *n : 16) * sizeof(**v));
+	/* the array doubles when its count reaches a power of two (16 first) */
+	if (*n >= 16 && (*n & (*n - 1)) == 0) {
+		struct sys_kpage *nv = realloc(*v, 2 * *n * sizeof(**v));
 		if (!nv)
 			return -1;
 		*v = nv;
+	} else if (!*v && !(*v = malloc(16 * sizeof(**v)))) {
+		return -1;
 	}
 	(*v)[*n].page = p;
 	(*v)[*n].kind = kind;
@@ -152,6 +153,7 @@ static int boot_kernel(struct system *s, char *err, size_t errlen)
 	unsigned long kmlarge = (unsigned long)((p->kmalloc_large + (PAGE_SIZE << KMALLOC_LARGE_ORDER) - 1) /
 	                                        (PAGE_SIZE << KMALLOC_LARGE_ORDER));
 	unsigned long done_kstack = 0, done_vmalloc = 0, done_percpu = 0, done_kmlarge = 0;
+	unsigned long scanned0 = pgdat->vm_events[SLABS_SCANNED];
 	long recl0 = node_page_state(pgdat, NR_SLAB_RECLAIMABLE_B);
 	long unrecl0 = node_page_state(pgdat, NR_SLAB_UNRECLAIMABLE_B);
 	int *ids = calloc(p->nr_slab + 1, sizeof(*ids));
@@ -202,6 +204,10 @@ static int boot_kernel(struct system *s, char *err, size_t errlen)
 			if (!kernel_page_alloc(pgdat, &ctx, KPAGE_KMALLOC_LARGE, KMALLOC_LARGE_ORDER))
 				goto full;
 	}
+	/* a boot that needed reclaim does not fit the machine, and the
+	 * shrinker may have freed objects whose handles are kept here */
+	if (pgdat->vm_events[SLABS_SCANNED] != scanned0)
+		goto full;
 	/* the objects freed since (NUM_OBJS - ACTIVE_OBJS), spread evenly so
 	 * that the slabs stay as partial as the measurement found them */
 	for (unsigned i = 0; i < p->nr_slab; i++) {
@@ -466,6 +472,13 @@ static int sys_start(struct workload *w, char *err, size_t errlen)
 			if (dp->churn_ids[c] < 0) {
 				snprintf(err, errlen, "system: %s: [daemon.%s] churn: no cache '%s'", p->path,
 				         d->name, d->churn[c].cache);
+				return -1;
+			}
+			/* the shrinker frees dentries and inodes behind their
+			 * owner's back: a daemon could not free its own later */
+			if (dp->churn_ids[c] == DENTRY_CACHE || dp->churn_ids[c] == INODE_CACHE) {
+				snprintf(err, errlen, "system: %s: [daemon.%s] churn: '%s' objects belong to the "
+				         "shrinker's LRU; churn another cache", p->path, d->name, d->churn[c].cache);
 				return -1;
 			}
 			nchurn += d->churn[c].count;

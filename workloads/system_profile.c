@@ -392,6 +392,13 @@ static bool cache_known(const struct system_profile *p, const char *name)
 	return false;
 }
 
+/* the caches whose objects the superblock shrinker frees (slab.c): a
+ * daemon's churn could not free its own objects after it */
+static bool cache_shrinkable(const char *name)
+{
+	return !strcmp(name, "dentry") || !strcmp(name, "ext4_inode_cache");
+}
+
 int system_profile_load(const char *name, struct system_profile **out, char *err, size_t errlen)
 {
 	struct system_profile *p = calloc(1, sizeof(*p));
@@ -424,12 +431,19 @@ int system_profile_load(const char *name, struct system_profile **out, char *err
 		}
 	}
 	for (unsigned i = 0; i < p->nr_daemon; i++)
-		for (unsigned j = 0; j < p->daemon[i].nr_churn; j++)
-			if (!cache_known(p, p->daemon[i].churn[j].cache)) {
-				msg(err, errlen, "%s: [daemon.%s] churn: no cache '%s' in [slab] or in the model",
-				    p->path, p->daemon[i].name, p->daemon[i].churn[j].cache);
+		for (unsigned j = 0; j < p->daemon[i].nr_churn; j++) {
+			const char *cache = p->daemon[i].churn[j].cache;
+			if (cache_shrinkable(cache)) {
+				msg(err, errlen, "%s: [daemon.%s] churn: '%s' objects belong to the shrinker's LRU; "
+				    "churn another cache", p->path, p->daemon[i].name, cache);
 				goto bad;
 			}
+			if (!cache_known(p, cache)) {
+				msg(err, errlen, "%s: [daemon.%s] churn: no cache '%s' in [slab] or in the model",
+				    p->path, p->daemon[i].name, cache);
+				goto bad;
+			}
+		}
 	*out = p;
 	return 0;
 bad:

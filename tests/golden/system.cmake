@@ -48,6 +48,10 @@ file(WRITE p-section.ini "[kernel]\npercpu = 1M\n[daemons]\nx = 1\n")
 file(WRITE s-section.ini "${BASE}[system]\nprofile = ./p-section.ini\n")
 expect_exact(78 "s-section.ini:6: [system] profile: ./p-section.ini:4: unknown section [daemons] (valid: [kernel], [slab], [daemon.NAME])"
 	run s-section.ini -o ${OUT})
+file(WRITE p-churn.ini "[daemon.indexer]\ninterval = 1\nchurn = kmalloc-64:2, dentry:4\n")
+file(WRITE s-churn.ini "${BASE}[system]\nprofile = ./p-churn.ini\n")
+expect_exact(78 "s-churn.ini:6: [system] profile: ./p-churn.ini: [daemon.indexer] churn: 'dentry' objects belong to the shrinker's LRU; churn another cache"
+	run s-churn.ini -o ${OUT})
 expect_exact(78 "--set system.profile: no profile 'nosuch': no configs/system/nosuch.ini in the source tree (${SRC}), the current directory or above the executable"
 	run s-none.ini --set system.profile=nosuch -o ${OUT})
 file(WRITE s-named.ini "[workload]\nnames = system, thp_faulter\n[run]\nduration = 2\n")

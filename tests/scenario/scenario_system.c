@@ -192,7 +192,7 @@ static const char busy_profile[] =
 	"threads = 3\n"
 	"interval = 1\n"
 	"log = 12K\n"
-	"churn = kmalloc-256:4, dentry:2\n"
+	"churn = kmalloc-256:4, kmalloc-64:2\n"
 	"gem = 2M\n"
 	"gem_churn = 64K\n";
 
