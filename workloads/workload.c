@@ -7,10 +7,12 @@
 
 extern const struct workload_ops kbuild_ops;
 extern const struct workload_ops thp_faulter_ops;
+extern const struct workload_ops system_ops;
 
 const struct workload_ops *const workload_table[] = {
 	&kbuild_ops,
 	&thp_faulter_ops,
+	&system_ops,
 	NULL,
 };
 
@@ -29,7 +31,8 @@ const char *workload_names(void)
 
 	buf[0] = 0;
 	for (const struct workload_ops *const *o = workload_table; *o; o++)
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", len ? ", " : "", (*o)->name);
+		if (!(*o)->implicit)
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", len ? ", " : "", (*o)->name);
 	return buf;
 }
 

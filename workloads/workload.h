@@ -43,6 +43,8 @@ struct workload_ops {
 	const struct param_desc *params;         /* NULL-name terminated; def is the default text */
 	size_t priv_size;
 	bool measured;                           /* defines the measured window (see above) */
+	bool implicit;                           /* started by a scenario key of its own ([system]
+	                                          * profile), never named in [workload] names */
 
 	/* set one parameter from text; 0, or -1 with a message naming the key */
 	int    (*set_param)(struct workload *w, const char *key, const char *value,

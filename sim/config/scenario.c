@@ -22,6 +22,7 @@
 #include "mmsim/policy.h"
 #include "mmsim/parse.h"
 #include "mmsim/scenario.h"
+#include "system_profile.h"
 #include "workload.h"
 
 /* ------------------------------------------------------------ the table */
@@ -40,6 +41,7 @@ enum kind {
 	K_POLICY,       /* char[32]: a policy name */
 	K_WORKLOADS,    /* the workload list */
 	K_TEXT,         /* char[64] */
+	K_PROFILE,      /* char[256]: a base-system profile, loaded to check it */
 };
 
 struct key_desc {
@@ -112,6 +114,10 @@ static const struct key_desc keys[] = {
 	  "a THP fault tries the local node alone first, also on a one-node machine",
 	  K_BOOL, SYS(config_numa), 0, 0, NULL, false, NULL },
 
+	{ "system", "profile", "none", "the base system booted before the workloads: none, a profile "
+	  "name (configs/system/NAME.ini) or a path",
+	  K_PROFILE, OFF(system_profile), 0, 0, NULL, false, NULL },
+
 	{ "policy", "name", "vanilla", "the allocator policy (see 'mmsim list policies')",
 	  K_POLICY, OFF(policy), 0, 0, NULL, false, NULL },
 
@@ -140,7 +146,7 @@ static const struct key_desc keys[] = {
 #define NR_KEYS (sizeof(keys) / sizeof(keys[0]))
 
 static const char *const fixed_sections[] = {
-	"machine", "vm", "transparent_hugepage", "kernel", "policy", "workload", "run", NULL,
+	"machine", "vm", "transparent_hugepage", "kernel", "system", "policy", "workload", "run", NULL,
 };
 
 /* ------------------------------------------------------------ state */
@@ -319,6 +325,11 @@ static int parse_workloads(const char *v, struct scenario_config *c, char *err, 
 	strcpy(buf, v);
 	c->nr_workloads = 0;
 	for (tok = strtok_r(buf, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
+		if (workload_find(tok) && workload_find(tok)->implicit) {
+			msg(err, errlen, "workload '%s' is not named here: its own section starts it "
+			    "([system] profile)", tok);
+			return -1;
+		}
 		if (!workload_find(tok)) {
 			msg(err, errlen, "unknown workload '%s' (valid: %s)", tok, workload_names());
 			return -1;
@@ -453,6 +464,20 @@ static int parse_value(const struct key_desc *d, const char *v, struct scenario_
 		return 0;
 	case K_WORKLOADS:
 		return parse_workloads(v, c, err, errlen);
+	case K_PROFILE: {
+		struct system_profile *prof;
+		if (strlen(v) >= sizeof(c->system_profile)) {
+			msg(err, errlen, "'%.40s...' is longer than %zu characters", v, sizeof(c->system_profile) - 1);
+			return -1;
+		}
+		if (strcmp(v, "none")) {
+			if (system_profile_load(v, &prof, err, errlen))
+				return -1;
+			system_profile_free(prof);
+		}
+		snprintf(p, sizeof(c->system_profile), "%s", v);
+		return 0;
+	}
 	case K_TEXT:
 		if (strlen(v) >= sizeof(c->name) || strpbrk(v, "\n\r")) {
 			msg(err, errlen, "'%s' is not a name of at most %zu characters", v, sizeof(c->name) - 1);
@@ -545,6 +570,11 @@ static int check_module_value(const char *section, const char *key, const char *
 		struct workload *w;
 		int rc;
 
+		if (ops && ops->implicit) {
+			msg(err, errlen, "%s: [%s]: this workload is set by its own section ([system] profile)",
+			    where, section);
+			return -1;
+		}
 		if (!ops) {
 			msg(err, errlen, "%s: unknown workload '%s' in [%s] (valid: %s)", where, name, section,
 			    workload_names());
@@ -927,6 +957,10 @@ static void add_param(struct scenario *s, struct textbuf *t, const char *section
 
 static void add_fixed_section(struct scenario *s, struct textbuf *t, const char *section)
 {
+	/* no profile: no [system] section, so that the texts and hashes of
+	 * scenarios without one are what they were before the key existed */
+	if (!strcmp(section, "system") && !strcmp(s->cfg.system_profile, "none"))
+		return;
 	tb_add(t, "%s[%s]\n", t->len ? "\n" : "", section);
 	for (size_t i = 0; i < NR_KEYS; i++)
 		if (!strcmp(keys[i].section, section))
@@ -973,11 +1007,13 @@ static void build_text(struct scenario *s)
 			}
 		} else if (!strcmp(sec, "workload")) {
 			for (unsigned w = 0; w < c->nr_workloads; w++) {
+				if (workload_find(c->workloads[w])->implicit)
+					continue;       /* its section is [system] */
 				snprintf(section, sizeof(section), "workload.%s", c->workloads[w]);
 				add_module_section(s, &t, section, workload_find(c->workloads[w])->params);
 			}
 			for (int k = 0; workload_table[k]; k++) {
-				bool named = false;
+				bool named = workload_table[k]->implicit;
 				for (unsigned w = 0; w < c->nr_workloads; w++)
 					named |= !strcmp(c->workloads[w], workload_table[k]->name);
 				snprintf(section, sizeof(section), "workload.%s", workload_table[k]->name);
@@ -1052,6 +1088,19 @@ int scenario_resolve(struct scenario *s, char *err, size_t errlen)
 	}
 	c->sysctl.thp_enabled = c->sysctl.thp_enabled_mode != THP_ENABLED_NEVER;
 
+	/* a base system: the "system" workload, first, so that its start()
+	 * boots the kernel memory and the daemons before the others start */
+	if (strcmp(c->system_profile, "none")) {
+		if (c->nr_workloads == SCENARIO_MAX_WORKLOADS) {
+			msg(err, errlen, "%s: [workload] names: more than %d workloads with the system's",
+			    where, SCENARIO_MAX_WORKLOADS - 1);
+			return -1;
+		}
+		memmove(c->workloads[1], c->workloads[0], c->nr_workloads * sizeof(c->workloads[0]));
+		snprintf(c->workloads[0], sizeof(c->workloads[0]), "system");
+		c->nr_workloads++;
+	}
+
 	if (mm_layout_qemu(c->ram, c->kernel_reserved, &layout, m, sizeof(m))) {
 		msg(err, errlen, "%s: [machine] ram: %s", where, m);
 		return -1;
@@ -1121,6 +1170,14 @@ int scenario_create_workload(const struct scenario *s, unsigned i, struct worklo
 
 	if (workload_create(c->workloads[i], out, err, errlen))
 		return -1;
+	if (!strcmp(c->workloads[i], "system")) {
+		/* its one parameter is [system] profile */
+		if (workload_set_param(*out, "profile", c->system_profile, m, sizeof(m))) {
+			snprintf(section, sizeof(section), "system");
+			goto fail;
+		}
+		return 0;
+	}
 	snprintf(section, sizeof(section), "workload.%s", c->workloads[i]);
 	for (const struct param_desc *p = (*out)->ops->params; p && p->name; p++) {
 		const char *v = lookup(s, section, p->name);

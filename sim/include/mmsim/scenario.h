@@ -41,9 +41,11 @@ struct scenario_config {
 	unsigned long kernel_reserved;  /* pages */
 	/* [vm], [transparent_hugepage], [kernel] */
 	struct vm_sysctl sysctl;
+	/* [system] */
+	char system_profile[256];       /* "none", a profile name or a path */
 	/* [policy] */
 	char policy[32];
-	/* [workload] */
+	/* [workload]; with a [system] profile, "system" comes first */
 	char workloads[SCENARIO_MAX_WORKLOADS][32];
 	unsigned nr_workloads;
 	/* [run] */
