@@ -968,11 +968,12 @@ static unsigned long bytes_pages(int64_t bytes)
 	return bytes > 0 ? (unsigned long)((bytes + PAGE_SIZE - 1) / PAGE_SIZE) : 0;
 }
 
-/* a process's anonymous memory: its measured peak RSS less the smallest
- * peak of the same tool in the build (the binary and libraries it maps) */
+/* a process's anonymous memory: its measured peak RSS less what the
+ * tool's binary and libraries map (measured RssFile, else the tool's
+ * smallest peak in the build) */
 static unsigned long anon_peak_pages(const struct kbuild_dataset *d, const struct kbd_proc *p)
 {
-	uint32_t base = d->min_rss_kib[p->tool];
+	uint32_t base = d->base_rss_kib[p->tool];
 
 	return p->maxrss_kib > base ? bytes_pages((int64_t)(p->maxrss_kib - base) * 1024) : 0;
 }

@@ -168,7 +168,9 @@ struct kbuild_dataset *kbuild_dataset_load(const char *path, char *err, size_t e
 				what = "an M line is: M key value";
 				break;
 			}
-			if (!strcmp(f[1], "tree_files") && num(f[2], 0, 1ll << 40, v) == 0)
+			if (!strncmp(f[1], "rss_file_kib.", 13) && num(f[2], 0, UINT32_MAX, v) == 0)
+				d->rss_file_kib[tool_of(f[1] + 13)] = (uint32_t)v[0];
+			else if (!strcmp(f[1], "tree_files") && num(f[2], 0, 1ll << 40, v) == 0)
 				d->tree_files = (uint64_t)v[0];
 			else if (!strcmp(f[1], "tree_bytes") && num(f[2], 0, 1ll << 50, v) == 0)
 				d->tree_bytes = (uint64_t)v[0];
@@ -249,9 +251,11 @@ struct kbuild_dataset *kbuild_dataset_load(const char *path, char *err, size_t e
 		kbuild_dataset_free(d);
 		return NULL;
 	}
-	for (unsigned t = 0; t <= KBD_OTHER; t++)
+	for (unsigned t = 0; t <= KBD_OTHER; t++) {
 		if (d->min_rss_kib[t] == UINT32_MAX)
 			d->min_rss_kib[t] = 0;
+		d->base_rss_kib[t] = d->rss_file_kib[t] ? d->rss_file_kib[t] : d->min_rss_kib[t];
+	}
 	return d;
 }
 

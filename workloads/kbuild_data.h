@@ -38,10 +38,13 @@ struct kbuild_dataset {
 	struct kbd_proc *procs;
 	uint32_t nr_hdrs, nr_deps, nr_procs;
 	uint64_t tree_files, tree_bytes;        /* the pristine source tree */
-	/* the smallest peak RSS of each tool in the build (cc1 of an empty
-	 * input, as of an empty file): what its binary and libraries map,
-	 * subtracted to get a process's anonymous growth */
+	/* What a tool's binary and libraries map, subtracted from its peak
+	 * RSS to get a process's anonymous growth: RssFile measured for a
+	 * few units (M rss_file_kib.TOOL), else the smallest peak RSS of the
+	 * tool in the build (cc1 of an empty input, as of an empty file) */
+	uint32_t rss_file_kib[KBD_OTHER + 1];
 	uint32_t min_rss_kib[KBD_OTHER + 1];
+	uint32_t base_rss_kib[KBD_OTHER + 1];
 };
 
 /* The file of a dataset name: a path (contains '/') is taken as is; a name

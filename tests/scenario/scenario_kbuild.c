@@ -414,6 +414,24 @@ static void test_measured_tree_errors(void **state)
 	workload_destroy(w);
 }
 
+/* the mapped part of a tool's RSS: the measured RssFile when the dataset
+ * has it (M rss_file_kib.TOOL), else the tool's smallest peak RSS */
+static void test_rss_base(void **state)
+{
+	char path[] = "/tmp/kbuild-fixture-XXXXXX", err[512], text[sizeof(fixture) + 64];
+	struct kbuild_dataset *d;
+	(void)state;
+
+	snprintf(text, sizeof(text), "M\trss_file_kib.cc1\t25000\n%s", fixture);
+	write_file(path, text);
+	assert_non_null(d = kbuild_dataset_load(path, err, sizeof(err)));
+	unlink(path);
+	assert_int_equal(d->base_rss_kib[KBD_CC1], 25000);
+	assert_int_equal(d->base_rss_kib[KBD_AS], 4000);
+	assert_int_equal(d->min_rss_kib[KBD_CC1], 18000);
+	kbuild_dataset_free(d);
+}
+
 /* the committed dataset loads and is the default tree: every compile of
  * a kernel object lists the headers gcc -MD recorded for it (hundreds),
  * cc1 and as have their own processes; a prefix of it runs to its end
@@ -464,6 +482,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_measured_tree),
 		cmocka_unit_test(test_measured_tree_errors),
+		cmocka_unit_test(test_rss_base),
 		cmocka_unit_test(test_default_dataset),
 		cmocka_unit_test(test_bad_params),
 		cmocka_unit_test(test_small_build),

@@ -265,9 +265,23 @@ meta = [
     ("host_kernel", read("uname")),
     ("date", read("date")),
     ("wall_s", "%.1f" % (wall[1] - wall[0])),
+    ("make_exit", read("make_rc") if os.path.exists(os.path.join(META, "make_rc")) else "?"),
+    ("sample", read("sample") if os.path.exists(os.path.join(META, "sample")) else "the whole build"),
     ("tree_files", str(tree_n)),
     ("tree_bytes", str(tree_bytes)),
 ]
+# the RSS split of a few units compiled again (measure.sh): the median
+# RssFile of each tool, what its binary and libraries map
+split = {}
+if os.path.exists(os.path.join(META, "rss-split.log")):
+    for line in read("rss-split.log").split("\n"):
+        c = line.split("\t")
+        if len(c) == 4:
+            split.setdefault(c[0], []).append((int(c[1]), int(c[2]), int(c[3])))
+for tool in ("cc1", "as"):
+    if tool in split:
+        meta.append(("rss_file_kib." + tool, str(int(statistics.median(x[2] for x in split[tool])))))
+        meta.append(("rss_split." + tool, " ".join("%d/%d/%d" % x for x in split[tool])))
 for k in ("MemTotal", "MemFree", "Cached", "Buffers", "Slab", "SReclaimable", "SUnreclaim",
           "KernelStack", "PageTables", "Dirty"):
     meta.append(("meminfo_before_" + k, str(mb.get(k, -1))))

@@ -4,6 +4,8 @@
 #
 #   sudo sh workloads/data/kbuild/measure.sh [JOBS]      (default JOBS=2)
 #
+# KB_TIME_LIMIT=SECONDS stops the build after that long and keeps what was
+# done (the steps in make's order up to then: a documented sample).
 # Needs root only for apt-get (linux-source-6.1 and the kernel's build
 # dependencies).  The build runs under nice -n 19 in a temporary directory
 # under /tmp that is deleted at the end (KB_KEEP=1 keeps it).  Nothing on the
@@ -51,9 +53,24 @@ cat /proc/vmstat > "$M/vmstat.before"
 cat /proc/loadavg > "$M/loadavg.before"
 
 t0=$(date +%s.%N)
+# make in its own session, so that a time limit can stop all of it
 PATH="$W/wrap:$PATH" KB_LOG="$M/procs.log" \
-	nice -n 19 make -j"$JOBS" all > "$M/build.log" 2>&1
+	setsid nice -n 19 make -j"$JOBS" all > "$M/build.log" 2>&1 &
+MK=$!
+start=$(date +%s)
+while kill -0 "$MK" 2>/dev/null; do
+	if [ -n "${KB_TIME_LIMIT:-}" ] && [ $(( $(date +%s) - start )) -ge "$KB_TIME_LIMIT" ]; then
+		echo "time limit: stopping the build (a sample: the steps done so far)"
+		kill -TERM -"$MK" 2>/dev/null || true
+		echo "stopped after ${KB_TIME_LIMIT} s" > "$M/sample"
+		break
+	fi
+	sleep 5
+done
+rc=0
+wait "$MK" || rc=$?
 t1=$(date +%s.%N)
+echo "$rc" > "$M/make_rc"
 echo "$t0 $t1" > "$M/wall"
 echo "$JOBS" > "$M/jobs"
 
@@ -61,6 +78,17 @@ cat /proc/slabinfo > "$M/slabinfo.after"
 cat /proc/meminfo > "$M/meminfo.after"
 cat /proc/vmstat > "$M/vmstat.after"
 cat /proc/loadavg > "$M/loadavg.after"
+
+# how much of a peak RSS is mapped files (the binary, the libraries): a
+# few units compiled again with the recorder sampling /proc/PID/status
+for o in init/main.o kernel/fork.o mm/page_alloc.o kernel/sched/core.o lib/string.o \
+	 arch/x86/kernel/setup.o fs/namei.o; do
+	c="$SRC/$(dirname "$o")/.$(basename "$o").cmd"
+	[ -f "$c" ] || continue
+	cmd=$(sed -n 's/^cmd_[^ ]* := //p' "$c" | head -1)
+	(cd "$SRC" && PATH="$W/wrap:$PATH" KB_RSS_LOG="$M/rss-split.log" \
+		nice -n 19 sh -c "$cmd") > /dev/null 2>&1 || true
+done
 
 python3 "$HERE/collect.py" "$SRC" "$M" "$OUT"
 echo "dataset: $OUT"

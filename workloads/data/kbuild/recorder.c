@@ -16,6 +16,12 @@
  * cc1 this is the temporary .s file that as reads next, gone later), and the
  * argv joined by spaces.  One write(2) with O_APPEND per line keeps lines
  * whole when make -j runs many recorders at once.
+ *
+ * With KB_RSS_LOG set, the recorder also samples the tool's
+ * /proc/PID/status every 5 ms and appends "tool maxrss_kib rss_anon_kib
+ * rss_file_kib" (the largest RssAnon and RssFile seen) to that file: how
+ * much of the peak RSS is the mapped binary and libraries (measure.sh
+ * does this for a few units after the build).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -35,6 +41,24 @@ static long long now_ns(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void sample_status(pid_t pid, long *anon, long *file)
+{
+	char path[64], line[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (!(f = fopen(path, "r")))
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		long v;
+		if (sscanf(line, "RssAnon: %ld", &v) == 1 && v > *anon)
+			*anon = v;
+		else if (sscanf(line, "RssFile: %ld", &v) == 1 && v > *file)
+			*file = v;
+	}
+	fclose(f);
 }
 
 static void append(char **buf, size_t *len, size_t *cap, const char *s,
@@ -99,9 +123,23 @@ int main(int argc, char **argv)
 	}
 	int status;
 	struct rusage ru;
-	while (wait4(pid, &status, 0, &ru) < 0)
-		if (errno != EINTR)
-			return 127;
+	const char *rsslog = getenv("KB_RSS_LOG");
+	long anon = 0, file = 0;
+	if (rsslog) {
+		for (;;) {
+			pid_t r = wait4(pid, &status, WNOHANG, &ru);
+			if (r == pid)
+				break;
+			if (r < 0 && errno != EINTR)
+				return 127;
+			sample_status(pid, &anon, &file);
+			usleep(5000);
+		}
+	} else {
+		while (wait4(pid, &status, 0, &ru) < 0)
+			if (errno != EINTR)
+				return 127;
+	}
 	long long t1 = now_ns();
 
 	const char *log = getenv("KB_LOG");
@@ -138,6 +176,17 @@ int main(int argc, char **argv)
 			close(fd);
 		}
 		free(buf);
+	}
+	if (rsslog) {
+		char line[256];
+		const char *tb = strrchr(cmd[0], '/');
+		int fd = open(rsslog, O_WRONLY | O_APPEND | O_CREAT, 0644);
+		int n = snprintf(line, sizeof(line), "%s\t%ld\t%ld\t%ld\n", tb ? tb + 1 : cmd[0],
+				 ru.ru_maxrss, anon, file);
+		if (fd >= 0) {
+			if (write(fd, line, (size_t)n) != n) { /* best effort */ }
+			close(fd);
+		}
 	}
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
