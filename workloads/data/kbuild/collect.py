@@ -358,4 +358,10 @@ for name in ("dentry", "ext4_inode_cache", "inode_cache", "buffer_head", "ext4_e
                                                                        a[2]))
 print("meminfo: Slab %d -> %d kB, SReclaimable %d -> %d kB, Cached %d -> %d kB" % (
     mb["Slab"], ma["Slab"], mb["SReclaimable"], ma["SReclaimable"], mb["Cached"], ma["Cached"]))
+dirs = {}
+for r in units:
+    top = r["out"].split("/")[0] if "/" in r["out"] else "."
+    dirs[top] = dirs.get(top, 0) + 1
+print("objects by top directory, in build order: " + ", ".join("%s %d" % kv for kv in dirs.items()))
+print("last step: %s %s" % (rows[-1]["kind"], rows[-1]["out"]))
 print("dataset: %s, %d bytes" % (OUT, os.path.getsize(OUT)))
