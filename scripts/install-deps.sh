@@ -8,7 +8,7 @@ set -euo pipefail
 
 # libc6-dev is only a Recommends of gcc, and we install without recommends.
 PACKAGES=(
-	libsimgrid-dev libgsl-dev libsqlite3-dev libcmocka-dev libinih-dev
+	libsimgrid-dev libgsl-dev libsqlite3-dev libcmocka-dev libinih-dev zlib1g-dev
 	gnuplot-nox sqlite3
 	pkg-config cmake gcc make libc6-dev
 )

@@ -38,6 +38,7 @@
 #include <gsl/gsl_rng.h>
 #include "exec.h"
 #include "kbuild.h"
+#include "kbuild_data.h"
 #include "mmsim/parse.h"
 #include "mmsim/slab.h"
 
@@ -58,15 +59,19 @@
 #define ENTITY_TREE_SIZES (4ull << 40)
 
 enum kb_status { ST_PENDING, ST_RUNNING, ST_DONE, ST_FAILED, ST_OOM };
-enum kb_kind { KB_CC1, KB_AR, KB_LD };
+enum kb_kind { KB_CC1, KB_AS, KB_AR, KB_LD };
 
 struct kb_slot {
 	struct task *t;
 	unsigned step;
+	unsigned proc;                  /* measured tree: the step's process running (chain index) */
 };
 
 struct kbuild {
 	/* parameters */
+	char tree_name[256];            /* a dataset of workloads/data/kbuild, a path, or synthetic */
+	bool synthetic;
+	uint32_t synth_set;             /* synthetic-only keys set to other than their default */
 	unsigned jobs;                  /* 0: auto (the machine's CPUs) */
 	unsigned units;
 	double scale;
@@ -96,6 +101,15 @@ struct kbuild {
 	unsigned nr_tree, tree_next;
 	unsigned long bdev_dirs, bdev_bitmap, bdev_journal, journal_next;
 
+	/* the measured tree (NULL: synthetic): files, step outputs, and per
+	 * slot the compiler's temporaries (/tmp/ccXXXXXX.s, a host tool's
+	 * object), reused by the slot's next step */
+	struct kbuild_dataset *ds;
+	struct address_space **file, **out, **scratch;
+	uint8_t *reaped;                /* per step */
+	struct kbuild_proc_trace *trace;        /* per process of the steps, ds->procs order */
+	unsigned nr_cc;                 /* cc steps run (the "units") */
+
 	/* make */
 	struct workload *w;
 	struct task *make;
@@ -124,6 +138,10 @@ struct kb_job {
 	unsigned long input_pages, read_pages;
 	uint32_t *headers;              /* cc1: header indices, in include order */
 	struct address_space **out;     /* where its output inode is kept */
+	struct address_space **in;      /* measured tree: its inputs (NULL: by kind) */
+	uint32_t *in_id;
+	struct kbuild_proc_trace *trace;        /* measured tree: where its life is recorded */
+	unsigned long hiwater;          /* largest rss_anon seen */
 	uint32_t out_id;                /* file number of the output (metadata) */
 	unsigned long out_pages, written;
 	slab_obj_t *vmas;
@@ -133,7 +151,11 @@ struct kb_job {
 	bool started, ended, failed;
 };
 
+#define DEFAULT_TREE "linux-6.1-defconfig"
+
 static const struct param_desc kbuild_params[] = {
+	{ "tree", "the build: a measured one (a dataset name of workloads/data/kbuild, or a path) or "
+	          "synthetic (the generator and its parameters)", DEFAULT_TREE },
 	{ "jobs", "make -j: compile jobs running at most at once; auto = the machine's CPUs", "auto" },
 	{ "units", "compile units (cc1 jobs) of the whole build (x86-64 defconfig: about 2,700)", "2700" },
 	{ "scale", "fraction of the build to run: units, archive steps, link time, link memory "
@@ -201,14 +223,50 @@ static int parse_pages(const char *s, unsigned long *pages)
 	return 0;
 }
 
+/* the keys of the synthetic generator: a measured tree gives these values
+ * itself, and setting one beside it is an error (kb_validate) */
+static const char *const synth_keys[] = {
+	"units", "user_time_mean", "user_time_sigma", "rss_mean", "rss_sigma", "rss_time_corr",
+	"headers", "header_kib", "headers_per_unit", "zipf", "source_kib", "object_kib", "archives",
+	"ar_time", "ar_rss", "link_time", "link_rss", "vmlinux_size", "tree_files", "tree_kib", NULL,
+};
+
+static int synth_key(const char *key)
+{
+	for (int i = 0; synth_keys[i]; i++)
+		if (!strcmp(key, synth_keys[i]))
+			return i;
+	return -1;
+}
+
+static const char *param_default(const char *key)
+{
+	for (const struct param_desc *p = kbuild_params; p->name; p++)
+		if (!strcmp(p->name, key))
+			return p->def;
+	return "";
+}
+
 static int kb_set_param(struct workload *w, const char *key, const char *value, char *err, size_t errlen)
 {
 	struct kbuild *kb = w->priv;
 	const char *expect;
 	unsigned long pages;
 	double d;
-	int bad;
+	int bad, bit = synth_key(key);
 
+	if (!strcmp(key, "tree")) {
+		if (!*value || strlen(value) >= sizeof(kb->tree_name)) {
+			snprintf(err, errlen, "kbuild.tree: bad value '%s' (expected synthetic, a dataset "
+			         "name or a path)", value);
+			return -1;
+		}
+		snprintf(kb->tree_name, sizeof(kb->tree_name), "%s", value);
+		kb->synthetic = !strcmp(value, "synthetic");
+		kbuild_dataset_free(kb->ds);
+		kb->ds = NULL;
+		return 0;
+	}
 	if (!strcmp(key, "jobs")) {
 		expect = "auto or 1..4096";
 		if (!strcmp(value, "auto")) {
@@ -321,6 +379,12 @@ static int kb_set_param(struct workload *w, const char *key, const char *value, 
 		snprintf(err, errlen, "kbuild.%s: bad value '%s' (expected %s)", key, value, expect);
 		return -1;
 	}
+	if (bit >= 0) {
+		if (strcmp(value, param_default(key)))
+			kb->synth_set |= 1u << bit;
+		else
+			kb->synth_set &= ~(1u << bit);
+	}
 	/* the Zipf table depends on headers and zipf */
 	free(kb->zipf_cdf);
 	kb->zipf_cdf = NULL;
@@ -331,6 +395,16 @@ static int kb_validate(struct workload *w, char *err, size_t errlen)
 {
 	struct kbuild *kb = w->priv;
 
+	if (!kb->synthetic) {
+		char path[4096];
+		for (int i = 0; synth_keys[i]; i++)
+			if (kb->synth_set & (1u << i)) {
+				snprintf(err, errlen, "kbuild.%s: only for tree = synthetic (tree = %s "
+				         "measured it)", synth_keys[i], kb->tree_name);
+				return -1;
+			}
+		return kbuild_dataset_find(kb->tree_name, path, sizeof(path), err, errlen);
+	}
 	if (kb->headers_per_unit > kb->headers) {
 		snprintf(err, errlen, "kbuild: headers_per_unit (%g) exceeds headers (%u)",
 		         kb->headers_per_unit, kb->headers);
@@ -339,9 +413,33 @@ static int kb_validate(struct workload *w, char *err, size_t errlen)
 	return 0;
 }
 
-/* the build's size after scale */
+/* the measured tree, loaded once */
+static int kb_load(struct kbuild *kb, char *err, size_t errlen)
+{
+	char path[4096];
+
+	if (kb->synthetic || kb->ds)
+		return 0;
+	if (kbuild_dataset_find(kb->tree_name, path, sizeof(path), err, errlen))
+		return -1;
+	kb->ds = kbuild_dataset_load(path, err, errlen);
+	return kb->ds ? 0 : -1;
+}
+
+/* the build's size after scale; a measured tree runs the first `scale`
+ * of its steps in their measured order (a prefix of the real build) */
 static void kb_size(struct kbuild *kb)
 {
+	if (kb->ds) {
+		long n = lround(kb->ds->nr_steps * kb->scale);
+		kb->nr_steps = n < 1 ? 1 : (unsigned)n;
+		kb->nr_units = kb->nr_archives = 0;
+		for (unsigned i = 0; i < kb->nr_steps; i++) {
+			kb->nr_units += kb->ds->steps[i].kind == KBD_CC;
+			kb->nr_archives += kb->ds->steps[i].kind == KBD_AR;
+		}
+		return;
+	}
 	kb->nr_units = (unsigned)lround(kb->units * kb->scale);
 	if (kb->nr_units < 1)
 		kb->nr_units = 1;
@@ -467,15 +565,20 @@ static gsl_rng *rng_for(const struct workload *w, uint64_t entity)
 	return r;
 }
 
-int kbuild_unit_params(struct workload *w, unsigned unit, struct kbuild_unit *u)
+static int measured_unit(struct kbuild *kb, unsigned step, struct kbuild_unit *u);
+
+int kbuild_unit_params(const struct workload *w, unsigned unit, struct kbuild_unit *u)
 {
 	struct kbuild *kb = w->priv;
 	uint32_t *headers;
 	gsl_rng *r;
+	char err[256];
 
-	if (strcmp(w->ops->name, "kbuild"))
+	if (strcmp(w->ops->name, "kbuild") || kb_load(kb, err, sizeof(err)))
 		return -1;
 	kb_size(kb);
+	if (kb->ds)
+		return unit < kb->nr_steps ? measured_unit(kb, unit, u) : -1;
 	if (unit >= kb->nr_units)
 		return -1;
 	headers = malloc((kb->headers + 1) * sizeof(uint32_t));
@@ -496,7 +599,18 @@ static uint32_t hdr_id(const struct kbuild *kb, unsigned h) { return kb->nr_unit
 static uint32_t obj_id(const struct kbuild *kb, unsigned i) { return kb->nr_units + kb->headers + i; }
 static uint32_t arc_id(const struct kbuild *kb, unsigned a) { return 2 * kb->nr_units + kb->headers + a; }
 static uint32_t vmlinux_id(const struct kbuild *kb) { return 2 * kb->nr_units + kb->headers + kb->nr_archives; }
-static uint32_t tree_id(const struct kbuild *kb, unsigned i) { return vmlinux_id(kb) + 1 + i; }
+/* a measured tree: its files, then the steps' outputs, the slots' temporaries */
+static uint32_t ds_out_id(const struct kbuild *kb, unsigned s) { return kb->ds->nr_files + s; }
+static uint32_t ds_scratch_id(const struct kbuild *kb, unsigned k)
+{
+	return kb->ds->nr_files + kb->ds->nr_steps + k;
+}
+static uint32_t tree_id(const struct kbuild *kb, unsigned i)
+{
+	if (kb->ds)
+		return ds_scratch_id(kb, 2 * kb->nr_jobs) + i;
+	return vmlinux_id(kb) + 1 + i;
+}
 
 /* open(): a path lookup that misses the dcache reads the directory block
  * and the inode-table block through the block-device cache (ext4's
@@ -544,6 +658,10 @@ static struct address_space *job_input(const struct kb_job *j, unsigned k, uint3
 	const struct kbuild *kb = j->kb;
 	unsigned first;
 
+	if (j->in) {
+		*id = j->in_id[k];
+		return j->in[k];
+	}
 	switch (j->kind) {
 	case KB_CC1:
 		if (k == 0) {
@@ -559,6 +677,8 @@ static struct address_space *job_input(const struct kb_job *j, unsigned k, uint3
 	case KB_LD:
 		*id = obj_id(kb, k);
 		return kb->obj[k];
+	case KB_AS:
+		break;
 	}
 	return NULL;
 }
@@ -685,6 +805,8 @@ static double job_quantum(struct task *t, struct mm_ctx *ctx, void *arg)
 	}
 	if (!j->started) {
 		j->started = true;
+		if (j->trace)
+			j->trace->start = engine_now();
 		if (job_exec(j, t, ctx))
 			goto fail;
 	}
@@ -702,6 +824,8 @@ static double job_quantum(struct task *t, struct mm_ctx *ctx, void *arg)
 	if (job_read(j, ctx, p) || job_grow(j, t, ctx, p) || job_write(j, ctx, p) ||
 	    exec_run(j->kb->w->pgdat, ctx, t->mm, &j->exec))
 		goto fail;
+	if (t->mm->rss_anon > j->hiwater)
+		j->hiwater = t->mm->rss_anon;
 	return run;
 fail:
 	j->failed = true;
@@ -724,9 +848,17 @@ static void job_exit(struct task *t, void *arg)
 		kb->status[j->step] = ST_FAILED;
 	else
 		kb->status[j->step] = ST_DONE;
+	if (j->trace) {
+		j->trace->ran = true;
+		j->trace->end = engine_now();
+		j->trace->utime_ns = t->utime_ns;
+		j->trace->hiwater_pages = j->hiwater;
+	}
 	gsl_rng_free(j->rng);
 	free(j->vmas);
 	free(j->headers);
+	free(j->in);
+	free(j->in_id);
 	free(j);
 }
 
@@ -813,10 +945,242 @@ static struct task *spawn_step(struct kbuild *kb, unsigned step)
 	return t;
 }
 
+/* ------------------------------------------------------------ a measured step */
+
+/* The processes a measured step runs one after another, each its own
+ * fork+exec with its own memory: for a compile, cc1, then as (reading the
+ * .s cc1 wrote to a temporary file: kbuild does not pass -pipe), then, for
+ * a host program, ld (run by collect2); an ar or ld step is its one
+ * process.  The gcc driver and collect2 that wait for them are not
+ * processes here (their own CPU is a few per cent of cc1's). */
+static bool chain_tool(uint8_t tool)
+{
+	return tool == KBD_CC1 || tool == KBD_AS || tool == KBD_TOOL_LD || tool == KBD_TOOL_AR;
+}
+
+/* the index in ds->procs of the k-th process of step's chain, or -1 */
+static int chain_proc(const struct kbuild *kb, unsigned step, unsigned k)
+{
+	const struct kbd_step *st = &kb->ds->steps[step];
+
+	for (uint32_t i = 0; i < st->nr_procs; i++)
+		if (chain_tool(kb->ds->procs[st->proc_off + i].tool) && k-- == 0)
+			return (int)(st->proc_off + i);
+	return -1;
+}
+
+static unsigned long bytes_pages(int64_t bytes)
+{
+	return bytes > 0 ? (unsigned long)((bytes + PAGE_SIZE - 1) / PAGE_SIZE) : 0;
+}
+
+/* a process's anonymous memory: its measured peak RSS less what the
+ * tool's binary and libraries map (measured RssFile, else the tool's
+ * smallest peak in the build) */
+static unsigned long anon_peak_pages(const struct kbuild_dataset *d, const struct kbd_proc *p)
+{
+	uint32_t base = d->base_rss_kib[p->tool];
+
+	return p->maxrss_kib > base ? bytes_pages((int64_t)(p->maxrss_kib - base) * 1024) : 0;
+}
+
+static void job_add_input(struct kb_job *j, struct address_space *as, uint32_t id, unsigned cap)
+{
+	if (j->nr_inputs < cap) {
+		j->in[j->nr_inputs] = as;
+		j->in_id[j->nr_inputs++] = id;
+	}
+}
+
+/* what the link reads: its inputs' outputs; a thin archive's members are
+ * read through it (the archive and, recursively, its members) */
+static void link_inputs(struct kbuild *kb, struct kb_job *j, unsigned step, uint8_t *seen, unsigned cap)
+{
+	const struct kbd_step *st = &kb->ds->steps[step];
+
+	for (uint32_t i = 0; i < st->nr_deps; i++) {
+		unsigned d = kb->ds->deps[st->dep_off + i];
+		if (seen[d])
+			continue;
+		seen[d] = 1;
+		job_add_input(j, kb->out[d], ds_out_id(kb, d), cap);
+		if (kb->ds->steps[d].kind == KBD_AR)
+			link_inputs(kb, j, d, seen, cap);
+	}
+}
+
+static unsigned link_inputs_count(const struct kbuild *kb, unsigned step, uint8_t *seen)
+{
+	const struct kbd_step *st = &kb->ds->steps[step];
+	unsigned n = 0;
+
+	for (uint32_t i = 0; i < st->nr_deps; i++) {
+		unsigned d = kb->ds->deps[st->dep_off + i];
+		if (seen[d])
+			continue;
+		seen[d] = 1;
+		n++;
+		if (kb->ds->steps[d].kind == KBD_AR)
+			n += link_inputs_count(kb, d, seen);
+	}
+	return n;
+}
+
+/* fork+exec of process k of measured step `step` in slot s */
+static struct task *spawn_measured(struct kbuild *kb, struct kb_slot *s, unsigned step, unsigned k)
+{
+	const struct kbuild_dataset *d = kb->ds;
+	const struct kbd_step *st = &d->steps[step];
+	int pi = chain_proc(kb, step, k);
+	unsigned si = (unsigned)(s - kb->slots), cap;
+	bool last = chain_proc(kb, step, k + 1) < 0;
+	const struct kbd_proc *p;
+	const char *name;
+	struct kb_job *j;
+	struct task *t;
+	uint8_t *seen = NULL;
+
+	if (pi < 0)
+		return NULL;
+	p = &d->procs[pi];
+	if (!(j = calloc(1, sizeof(*j))))
+		abort();
+	j->kb = kb;
+	j->step = step;
+	j->trace = &kb->trace[pi];
+	/* the process's own stream: cc1's growth shape, every job's touch window */
+	j->rng = rng_for(kb->w, ((uint64_t)step << 3) | k);
+	j->user_ns = p->user_us * 1e3;
+	j->peak = anon_peak_pages(d, p);
+	j->out = &kb->out[step];
+	j->out_id = ds_out_id(kb, step);
+	j->out_pages = bytes_pages(st->out_bytes);
+	switch (p->tool) {
+	case KBD_CC1:
+		cap = (st->src >= 0) + st->nr_hdrs;
+		break;
+	case KBD_TOOL_LD:
+		if (st->kind == KBD_CC && k) {
+			cap = 1;
+			break;
+		}
+		if (!(seen = calloc(d->nr_steps, 1)))
+			abort();
+		cap = link_inputs_count(kb, step, seen);
+		memset(seen, 0, d->nr_steps);
+		break;
+	case KBD_TOOL_AR:
+		cap = st->nr_deps;
+		break;
+	default:
+		cap = 1;
+	}
+	j->in = malloc((cap + 1) * sizeof(*j->in));
+	j->in_id = malloc((cap + 1) * sizeof(*j->in_id));
+	if (!j->in || !j->in_id)
+		abort();
+	switch (p->tool) {
+	case KBD_CC1:
+		/* preprocessing and parsing read the source and its headers; the
+		 * assembly comes out at the end, into the temporary .s */
+		j->kind = KB_CC1;
+		name = "cc1";
+		j->ramp = kb->ramp_min + (1 - kb->ramp_min) * gsl_rng_uniform(j->rng);
+		j->read_fraction = kb->parse_fraction;
+		j->write_from = 0.9;
+		if (st->src >= 0)
+			job_add_input(j, kb->file[st->src], (uint32_t)st->src, cap);
+		for (uint32_t h = 0; h < st->nr_hdrs; h++) {
+			uint32_t f = d->hdrs[st->hdr_off + h];
+			job_add_input(j, kb->file[f], f, cap);
+		}
+		if (!last) {
+			j->out = &kb->scratch[2 * si];
+			j->out_id = ds_scratch_id(kb, 2 * si);
+			j->out_pages = bytes_pages(p->out_bytes);
+		}
+		break;
+	case KBD_AS:
+		j->kind = KB_AS;
+		name = "as";
+		j->ramp = 0.5;
+		j->read_fraction = 0.8;
+		j->write_from = 0.8;
+		job_add_input(j, kb->scratch[2 * si], ds_scratch_id(kb, 2 * si), cap);
+		if (!last) {
+			j->out = &kb->scratch[2 * si + 1];
+			j->out_id = ds_scratch_id(kb, 2 * si + 1);
+			j->out_pages = bytes_pages(p->out_bytes);
+		}
+		break;
+	case KBD_TOOL_AR:
+		j->kind = KB_AR;
+		name = "ar";
+		j->ramp = 0.5;
+		j->read_fraction = 0.8;
+		j->write_from = 0.8;
+		for (uint32_t i = 0; i < st->nr_deps; i++) {
+			unsigned dep = d->deps[st->dep_off + i];
+			job_add_input(j, kb->out[dep], ds_out_id(kb, dep), cap);
+		}
+		break;
+	default:
+		j->kind = KB_LD;
+		name = "ld";
+		j->ramp = 0.7;
+		j->read_fraction = 0.3;
+		j->write_from = 0.8;
+		if (seen)
+			link_inputs(kb, j, step, seen, cap);
+		else
+			job_add_input(j, kb->scratch[2 * si + 1], ds_scratch_id(kb, 2 * si + 1), cap);
+		break;
+	}
+	free(seen);
+	for (unsigned i = 0; i < j->nr_inputs; i++)
+		if (j->in[i])
+			j->input_pages += job_input_weight(j, j->in[i]);
+	t = engine_spawn(kb->w->engine, name, &kb_job_ops, j);
+	if (t)
+		t->parent = kb->make;
+	else {
+		gsl_rng_free(j->rng);
+		free(j->in);
+		free(j->in_id);
+		free(j);
+	}
+	return t;
+}
+
 /* ------------------------------------------------------------ make */
+
+/* a compile unit: make stats its share of the tree before starting it */
+static bool step_is_unit(const struct kbuild *kb, unsigned step)
+{
+	return kb->ds ? kb->ds->steps[step].kind == KBD_CC : step < kb->nr_units;
+}
+
+/* a step is over (reaped, or never started): what waits on it may start */
+static void step_gone(struct kbuild *kb, unsigned step)
+{
+	if (kb->ds)
+		kb->reaped[step] = 1;
+	else if (step < kb->nr_units)
+		kb->units_reaped++;
+	else if (step < kb->nr_units + kb->nr_archives)
+		kb->archives_reaped++;
+}
 
 static bool step_ready(const struct kbuild *kb, unsigned step)
 {
+	if (kb->ds) {
+		/* an archive or link waits for the steps whose outputs it names */
+		const struct kbd_step *st = &kb->ds->steps[step];
+		for (uint32_t i = 0; i < st->nr_deps; i++)
+			if (!kb->reaped[kb->ds->deps[st->dep_off + i]])
+				return false;
+		return true;
+	}
 	if (step < kb->nr_units)
 		return true;
 	if (step < kb->nr_units + kb->nr_archives)
@@ -832,17 +1196,24 @@ static void reap(struct kbuild *kb, struct kb_slot *s)
 
 	kb->user_ns += c->utime_ns;
 	kb->system_ns += c->stime_ns;
-	kb->step_utime[s->step] = c->utime_ns;
-	if (st == ST_DONE && s->step < kb->nr_units)
+	if (kb->step_utime[s->step] < 0)
+		kb->step_utime[s->step] = 0;
+	kb->step_utime[s->step] += c->utime_ns;
+	if (kb->ds && st == ST_DONE && chain_proc(kb, s->step, s->proc + 1) >= 0) {
+		/* the driver runs the step's next process (cc1, then as) */
+		s->proc++;
+		kb->status[s->step] = ST_RUNNING;
+		if ((s->t = spawn_measured(kb, s, s->step, s->proc)))
+			return;
+		st = kb->status[s->step] = ST_FAILED;
+	}
+	if (st == ST_DONE && step_is_unit(kb, s->step))
 		kb->units_done++;
 	if (st == ST_OOM)
 		kb->oom_killed++;
 	if (st != ST_DONE)
 		kb->jobs_failed++;
-	if (s->step < kb->nr_units)
-		kb->units_reaped++;
-	else if (s->step < kb->nr_units + kb->nr_archives)
-		kb->archives_reaped++;
+	step_gone(kb, s->step);
 	s->t = NULL;
 	kb->nr_running--;
 }
@@ -899,19 +1270,24 @@ static double make_quantum(struct task *t, struct mm_ctx *ctx, void *arg)
 			continue;
 		if (!step_ready(kb, kb->next_step))
 			break;
-		if (kb->next_step < kb->nr_units && make_stat_tree(kb, ctx))
+		if (step_is_unit(kb, kb->next_step) && make_stat_tree(kb, ctx))
 			return -1;
 		s->step = kb->next_step++;
+		s->proc = 0;
 		kb->status[s->step] = ST_RUNNING;
 		user += kb->make_target_ns;
-		if (!(s->t = spawn_step(kb, s->step))) {
+		if (kb->ds && chain_proc(kb, s->step, 0) < 0) {
+			/* a step with no process of its own (measured: none) */
+			kb->status[s->step] = ST_DONE;
+			kb->units_done += step_is_unit(kb, s->step);
+			step_gone(kb, s->step);
+			continue;
+		}
+		if (!(s->t = kb->ds ? spawn_measured(kb, s, s->step, 0) : spawn_step(kb, s->step))) {
 			/* fork failed for want of a task: counted, the build goes on */
 			kb->status[s->step] = ST_FAILED;
 			kb->jobs_failed++;
-			if (s->step < kb->nr_units)
-				kb->units_reaped++;
-			else if (s->step < kb->nr_units + kb->nr_archives)
-				kb->archives_reaped++;
+			step_gone(kb, s->step);
 			continue;
 		}
 		kb->nr_running++;
@@ -1006,6 +1382,14 @@ static void warm_fill(struct kbuild *kb)
 	for (unsigned f = 0; f < kb->nr_tree; f++)
 		if (!warm_read(kb, &ctx, kb->tree[f], tree_id(kb, f), limit))
 			goto out;
+	if (kb->ds) {
+		/* the files the build reads, the last first used first: the
+		 * headers every unit includes are read last */
+		for (unsigned f = kb->ds->nr_files; f-- > 0;)
+			if (!warm_read(kb, &ctx, kb->file[f], f, limit))
+				goto out;
+		goto out;
+	}
 	for (unsigned i = 0; i < kb->nr_units; i++)
 		if (!warm_read(kb, &ctx, kb->src[i], src_id(kb, i), limit))
 			goto out;
@@ -1019,43 +1403,90 @@ out:
 
 /* ------------------------------------------------------------ the module */
 
-static int kb_start(struct workload *w, char *err, size_t errlen)
+/* the filesystem's metadata: inode table, directories, bitmaps and the
+ * journal, one block-device inode sized for `files` file numbers */
+static int create_bdev(struct kbuild *kb, unsigned long files)
 {
-	struct kbuild *kb = w->priv;
+	unsigned long itable = (files + INODES_PER_BLOCK - 1) / INODES_PER_BLOCK;
+
+	kb->bdev_dirs = itable;
+	kb->bdev_bitmap = kb->bdev_dirs + (files + DIRENTS_PER_BLOCK - 1) / DIRENTS_PER_BLOCK;
+	kb->bdev_journal = kb->bdev_bitmap + 2;
+	kb->bdev = inode_create(kb->w->pgdat, kb->bdev_journal + JOURNAL_PAGES, true);
+	return kb->bdev ? 0 : -1;
+}
+
+/* make's per-step state, common to both trees */
+static int alloc_steps(struct kbuild *kb)
+{
+	kb->slots = calloc(kb->nr_jobs, sizeof(*kb->slots));
+	kb->status = calloc(kb->nr_steps, 1);
+	kb->step_utime = malloc(kb->nr_steps * sizeof(double));
+	if (!kb->slots || !kb->status || !kb->step_utime)
+		return -1;
+	for (unsigned i = 0; i < kb->nr_steps; i++)
+		kb->step_utime[i] = -1;
+	return 0;
+}
+
+/* The measured tree: every file the build read (sources and headers) with
+ * its measured size, and the tree's other files, as many as the measured
+ * tree held beyond those, with their mean size. */
+static int create_measured_tree(struct kbuild *kb)
+{
+	const struct kbuild_dataset *d = kb->ds;
+	struct pglist_data *pgdat = kb->w->pgdat;
+	uint64_t read_bytes = 0, rest_files, rest_bytes;
+
+	kb->file = calloc(d->nr_files ? d->nr_files : 1, sizeof(*kb->file));
+	kb->out = calloc(d->nr_steps, sizeof(*kb->out));
+	kb->scratch = calloc(2 * kb->nr_jobs, sizeof(*kb->scratch));
+	kb->reaped = calloc(d->nr_steps, 1);
+	kb->trace = calloc(d->nr_procs ? d->nr_procs : 1, sizeof(*kb->trace));
+	if (!kb->file || !kb->out || !kb->scratch || !kb->reaped || !kb->trace || alloc_steps(kb))
+		return -1;
+	for (uint32_t f = 0; f < d->nr_files; f++) {
+		read_bytes += d->file_bytes[f];
+		if (!(kb->file[f] = inode_create(pgdat, bytes_pages((int64_t)d->file_bytes[f]), false)))
+			return -1;
+	}
+	/* the files make only stats (and a warm start reads): the tree's
+	 * others (system headers read by host tools are counted among the
+	 * files read, a few hundred) */
+	rest_files = d->tree_files > d->nr_files ? d->tree_files - d->nr_files : 0;
+	rest_bytes = d->tree_bytes > read_bytes ? d->tree_bytes - read_bytes : 0;
+	kb->nr_tree = (unsigned)ceil(rest_files * kb->scale);
+	kb->tree_kib = rest_files ? rest_bytes / 1024.0 / rest_files : 1;
+	kb->tree = calloc(kb->nr_tree ? kb->nr_tree : 1, sizeof(*kb->tree));
+	if (!kb->tree || create_bdev(kb, tree_id(kb, kb->nr_tree)))
+		return -1;
+	if (kb->warm) {
+		if (create_files(pgdat, rng_for(kb->w, ENTITY_TREE_SIZES), kb->tree, kb->nr_tree, kb->tree_kib))
+			return -1;
+		warm_fill(kb);
+	}
+	return 0;
+}
+
+/* The synthetic tree: sources and headers drawn from the generator. */
+static int create_synthetic_tree(struct kbuild *kb)
+{
+	struct workload *w = kb->w;
 	struct pglist_data *pgdat = w->pgdat;
-	unsigned long files, itable;
 	gsl_rng *r;
 
-	kb->w = w;
-	kb_size(kb);
-	kb->nr_jobs = kb->jobs ? kb->jobs : w->engine->cfg.cpus;
 	if (zipf_prepare(kb))
-		goto nomem;
+		return -1;
 	kb->src = calloc(kb->nr_units, sizeof(*kb->src));
 	kb->obj = calloc(kb->nr_units, sizeof(*kb->obj));
 	kb->hdr = calloc(kb->headers, sizeof(*kb->hdr));
 	kb->arc = calloc(kb->nr_archives + 1, sizeof(*kb->arc));
-	kb->slots = calloc(kb->nr_jobs, sizeof(*kb->slots));
-	kb->status = calloc(kb->nr_steps, 1);
-	kb->step_utime = malloc(kb->nr_steps * sizeof(double));
-	if (!kb->src || !kb->obj || !kb->hdr || !kb->arc || !kb->slots || !kb->status || !kb->step_utime)
-		goto nomem;
-	for (unsigned i = 0; i < kb->nr_steps; i++)
-		kb->step_utime[i] = -1;
-
-	/* the filesystem's metadata: inode table, directories, bitmaps and
-	 * the journal, one block-device inode */
+	if (!kb->src || !kb->obj || !kb->hdr || !kb->arc || alloc_steps(kb))
+		return -1;
 	kb->nr_tree = (unsigned)ceil(kb->tree_files * kb->scale);
 	kb->tree = calloc(kb->nr_tree ? kb->nr_tree : 1, sizeof(*kb->tree));
-	if (!kb->tree)
-		goto nomem;
-	files = tree_id(kb, kb->nr_tree);
-	itable = (files + INODES_PER_BLOCK - 1) / INODES_PER_BLOCK;
-	kb->bdev_dirs = itable;
-	kb->bdev_bitmap = kb->bdev_dirs + (files + DIRENTS_PER_BLOCK - 1) / DIRENTS_PER_BLOCK;
-	kb->bdev_journal = kb->bdev_bitmap + 2;
-	if (!(kb->bdev = inode_create(pgdat, kb->bdev_journal + JOURNAL_PAGES, true)))
-		goto nomem;
+	if (!kb->tree || create_bdev(kb, tree_id(kb, kb->nr_tree)))
+		return -1;
 
 	/* sources: the first draw of each unit's stream is its size */
 	for (unsigned i = 0; i < kb->nr_units; i++) {
@@ -1064,33 +1495,58 @@ static int kb_start(struct workload *w, char *err, size_t errlen)
 		draw_unit(kb, r, &u, NULL);
 		gsl_rng_free(r);
 		if (!(kb->src[i] = inode_create(pgdat, u.source_pages, false)))
-			goto nomem;
+			return -1;
 	}
 	/* headers, most popular first */
 	if (create_files(pgdat, rng_for(w, ENTITY_TREE), kb->hdr, kb->headers, kb->header_kib))
-		goto nomem;
+		return -1;
 
 	if (kb->warm) {
 		/* the tree's other files, with their sizes (their own stream, so
 		 * that a cold start draws what it always drew) */
 		if (create_files(pgdat, rng_for(w, ENTITY_TREE_SIZES), kb->tree, kb->nr_tree, kb->tree_kib))
-			goto nomem;
+			return -1;
 		warm_fill(kb);
 	}
+	return 0;
+}
 
-	if (!(kb->make = engine_spawn(w->engine, "make", &kb_make_ops, kb))) {
+/* make, started on the tree as it is */
+static int spawn_make(struct kbuild *kb, char *err, size_t errlen)
+{
+	if (!(kb->make = engine_spawn(kb->w->engine, "make", &kb_make_ops, kb))) {
 		snprintf(err, errlen, "kbuild: cannot spawn make");
 		return -1;
 	}
 	return 0;
-nomem:
-	snprintf(err, errlen, "kbuild: out of memory creating the tree");
-	return -1;
+}
+
+static int kb_start(struct workload *w, char *err, size_t errlen)
+{
+	struct kbuild *kb = w->priv;
+
+	kb->w = w;
+	if (kb_load(kb, err, errlen))
+		return -1;
+	kb_size(kb);
+	kb->nr_jobs = kb->jobs ? kb->jobs : w->engine->cfg.cpus;
+	if (kb->ds ? create_measured_tree(kb) : create_synthetic_tree(kb)) {
+		snprintf(err, errlen, "kbuild: out of memory creating the tree");
+		return -1;
+	}
+	return spawn_make(kb, err, errlen);
 }
 
 static unsigned long header_pages_cached(const struct kbuild *kb)
 {
 	unsigned long n = 0;
+
+	if (kb->ds) {
+		for (uint32_t f = 0; kb->file && f < kb->ds->nr_files; f++)
+			if (kb->file[f])
+				n += kb->file[f]->nrpages;
+		return n;
+	}
 
 	for (unsigned h = 0; kb->hdr && h < kb->headers; h++)
 		if (kb->hdr[h])
@@ -1119,6 +1575,47 @@ int kbuild_get_stats(const struct workload *w, struct kbuild_stats *s)
 	s->make_user_ns = kb->make_user_ns;
 	s->header_pages_cached = header_pages_cached(kb);
 	s->bdev_pages = kb->bdev ? kb->bdev->size : 0;
+	return 0;
+}
+
+/* a measured compile step's values, as spawn_measured() uses them */
+static int measured_unit(struct kbuild *kb, unsigned step, struct kbuild_unit *u)
+{
+	const struct kbuild_dataset *d = kb->ds;
+	const struct kbd_step *st = &d->steps[step];
+	const struct kbd_proc *cc1 = kbd_step_proc(d, step, KBD_CC1), *as = kbd_step_proc(d, step, KBD_AS);
+	uint64_t hash = 1469598103934665603ull;
+
+	memset(u, 0, sizeof(*u));
+	if (st->kind != KBD_CC || !cc1)
+		return -1;
+	u->user_ns = cc1->user_us * 1e3;
+	u->peak_pages = anon_peak_pages(d, cc1);
+	u->source_pages = st->src >= 0 ? bytes_pages((int64_t)d->file_bytes[st->src]) : 0;
+	u->object_pages = bytes_pages(st->out_bytes);
+	u->nr_headers = st->nr_hdrs;
+	for (uint32_t i = 0; i < st->nr_hdrs; i++)
+		hash = (hash ^ d->hdrs[st->hdr_off + i]) * 1099511628211ull;
+	u->headers_hash = hash;
+	if (as) {
+		u->asm_pages = bytes_pages(cc1->out_bytes);
+		u->as_user_ns = as->user_us * 1e3;
+		u->as_peak_pages = anon_peak_pages(d, as);
+	}
+	return 0;
+}
+
+int kbuild_proc_trace(const struct workload *w, unsigned step, unsigned k, struct kbuild_proc_trace *out)
+{
+	const struct kbuild *kb = w->priv;
+	static const char *const tools[] = { "gcc", "cc1", "as", "collect2", "ld", "ar", "other" };
+	int pi;
+
+	if (strcmp(w->ops->name, "kbuild") || !kb->ds || !kb->trace || step >= kb->nr_steps ||
+	    (pi = chain_proc(kb, step, k)) < 0)
+		return -1;
+	*out = kb->trace[pi];
+	snprintf(out->tool, sizeof(out->tool), "%s", tools[kb->ds->procs[pi].tool]);
 	return 0;
 }
 
@@ -1170,6 +1667,16 @@ static void kb_fini(struct workload *w)
 	free(kb->slots);
 	free(kb->status);
 	free(kb->step_utime);
+	free(kb->file);
+	free(kb->out);
+	free(kb->scratch);
+	free(kb->reaped);
+	free(kb->trace);
+	kb->file = kb->out = kb->scratch = NULL;
+	kb->reaped = NULL;
+	kb->trace = NULL;
+	kbuild_dataset_free(kb->ds);
+	kb->ds = NULL;
 	kb->zipf_cdf = NULL;
 	kb->src = kb->obj = kb->hdr = kb->arc = NULL;
 	kb->slots = NULL;

@@ -9,8 +9,9 @@
 #include <stdint.h>
 #include "workload.h"
 
-/* One compile unit (a cc1 job) as drawn from (run seed, workload index,
- * unit index): the same under every policy. */
+/* One compile unit (a cc1 job): with tree = synthetic drawn from (run
+ * seed, workload index, unit index), the same under every policy; with a
+ * measured tree, its measured values (the as fields only there). */
 struct kbuild_unit {
 	double user_ns;                 /* CPU time of the job */
 	unsigned long peak_pages;       /* peak anonymous memory */
@@ -19,12 +20,18 @@ struct kbuild_unit {
 	unsigned long object_pages;     /* the .o it writes */
 	unsigned nr_headers;            /* distinct headers it reads */
 	uint64_t headers_hash;          /* of the ordered header list */
+	unsigned long asm_pages;        /* measured: the .s cc1 writes and as reads */
+	double as_user_ns;              /* measured: as's CPU time */
+	unsigned long as_peak_pages;    /* measured: as's anonymous memory */
 };
 
 /* Draw unit `unit` (0 .. units-1 after scale) of a kbuild workload whose
  * parameters are set; w->seed and w->index must be those of the run.
- * 0, or -1 if w is not kbuild or unit is out of range. */
-int kbuild_unit_params(struct workload *w, unsigned unit, struct kbuild_unit *u);
+ * With a measured tree, `unit` is a step index (0 .. steps-1 after
+ * scale) and the values are the measured ones; -1 for a step that is not
+ * a compile (an archive, a link).  0, or -1 if w is not kbuild, unit is
+ * out of range or the dataset cannot be read. */
+int kbuild_unit_params(const struct workload *w, unsigned unit, struct kbuild_unit *u);
 
 struct kbuild_stats {
 	unsigned units;                 /* compile units of this build (scale applied) */
@@ -41,6 +48,18 @@ struct kbuild_stats {
 	unsigned long bdev_pages;       /* size of the filesystem-metadata inode */
 };
 int kbuild_get_stats(const struct workload *w, struct kbuild_stats *s);
+
+/* The life of one process of a measured tree's step, as the simulation
+ * ran it: k counts the step's processes in order (cc1, as, ...). */
+struct kbuild_proc_trace {
+	bool ran;                       /* started and exited */
+	char tool[8];                   /* "cc1", "as", "ld", "ar" */
+	double start, end;              /* virtual seconds */
+	double utime_ns;
+	unsigned long hiwater_pages;    /* largest anonymous RSS */
+};
+/* 0 and *out filled, or -1 (not kbuild, synthetic, no such process) */
+int kbuild_proc_trace(const struct workload *w, unsigned step, unsigned k, struct kbuild_proc_trace *out);
 
 /* user time of step `step` as reaped by make (units first, then archives,
  * then the link); -1 if not reaped (yet) */

@@ -10,7 +10,9 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/mman.h>
 #include <cmocka.h>
 #include "mmsim/debug_vm.h"
@@ -18,6 +20,7 @@
 #include "mmsim/policy.h"
 #include "mmsim/run.h"
 #include "kbuild.h"
+#include "kbuild_data.h"
 #include "workload.h"
 
 #define MAX_STEPS 256
@@ -29,6 +32,10 @@ struct result {
 	bool measured_end;              /* on_measured_end ran */
 	struct kbuild_stats stats;
 	double step_utime[MAX_STEPS];
+	struct kbuild_proc_trace trace[MAX_STEPS][3];   /* measured tree: cc1, as, ... */
+	int traced[MAX_STEPS][3];
+	struct kbuild_unit unit[MAX_STEPS];             /* measured tree: kbuild_unit_params */
+	int unit_ok[MAX_STEPS];
 	long max_file_pages, max_pagetables, max_slab_unreclaimable, max_slab_reclaimable;
 	unsigned long check_failures;
 	long start_file_pages, start_free, start_high;     /* when the window opens */
@@ -43,9 +50,10 @@ struct job {
 	struct result *res;
 };
 
-/* a 1 GiB, 2-CPU guest with 512 MiB of swap; the build at 2% of its size
- * (54 units), its other parameters at their defaults */
+/* a 1 GiB, 2-CPU guest with 512 MiB of swap; the synthetic build at 2% of
+ * its size (54 units), its other parameters at their defaults */
 static const char *const small_build[] = {
+	"tree", "synthetic",
 	"scale", "0.02",
 	"jobs", "2",
 	NULL,
@@ -95,6 +103,11 @@ static int child(void *arg)
 	kbuild_get_stats(w, &r->stats);
 	for (unsigned i = 0; i < MAX_STEPS && i < r->stats.units + r->stats.archives + 1; i++)
 		r->step_utime[i] = kbuild_step_utime(w, i);
+	for (unsigned i = 0; i < MAX_STEPS; i++) {
+		for (unsigned k = 0; k < 3; k++)
+			r->traced[i][k] = kbuild_proc_trace(w, i, k, &r->trace[i][k]) == 0;
+		r->unit_ok[i] = kbuild_unit_params(w, i, &r->unit[i]) == 0;
+	}
 	for (size_t i = 0; i < run->e.nr_samples; i++) {
 		const struct sample *smp = &run->e.samples[i];
 #define MAX_OF(field, item) if (smp->node_stat[item] > r->field) r->field = smp->node_stat[item]
@@ -217,8 +230,9 @@ static void test_seed_decides_jobs(void **state)
  * build reads less from disk than a cold one. */
 static void test_warm_start(void **state)
 {
-	static const char *const warm[] = { "scale", "0.02", "jobs", "2", "cache", "warm", NULL };
-	static const char *const warm_big[] = { "scale", "0.02", "jobs", "2", "cache", "warm",
+	static const char *const warm[] = { "tree", "synthetic", "scale", "0.02", "jobs", "2", "cache", "warm",
+	                                    NULL };
+	static const char *const warm_big[] = { "tree", "synthetic", "scale", "0.02", "jobs", "2", "cache", "warm",
 	                                        "tree_kib", "1024", NULL };
 	struct result cold, hot, big;
 	(void)state;
@@ -263,9 +277,202 @@ static void test_bad_params(void **state)
 	workload_destroy(w);
 }
 
+/* ---- a measured tree: a small dataset written here, in the format of
+ * workloads/data/kbuild/README.md: a probe (cc1 of /dev/null and as), two
+ * compile units with their headers, an archive of both, a link */
+static const char fixture[] =
+	"# test fixture\n"
+	"M\ttree_files\t100\n"
+	"M\ttree_bytes\t1000000\n"
+	"F\t8192\ta.c\n"
+	"F\t40960\tinclude/h1.h\n"
+	"F\t4096\tinclude/h2.h\n"
+	"F\t12288\tb.c\n"
+	"S\t0\tcc\t0\t10000\t.tmp_1/tmp\t900\t-1\t0\t-\t-\n"
+	"P\t0\tgcc\t30000\t1000\t18000\t900\n"
+	"P\t0\tcc1\t20000\t1000\t18000\t2000\n"
+	"P\t0\tas\t5000\t1000\t4000\t900\n"
+	"S\t1\tcc\t10000\t900000\ta.o\t65536\t0\t2\t1,2\t-\n"
+	"P\t1\tgcc\t545000\t30000\t118000\t65536\n"
+	"P\t1\tcc1\t500000\t20000\t118000\t409600\n"
+	"P\t1\tas\t40000\t2000\t12000\t65536\n"
+	"S\t2\tcc\t20000\t400000\tb.o\t32768\t3\t1\t1\t-\n"
+	"P\t2\tgcc\t330000\t20000\t58000\t32768\n"
+	"P\t2\tcc1\t300000\t10000\t58000\t204800\n"
+	"P\t2\tas\t20000\t1000\t8000\t32768\n"
+	"S\t3\tar\t950000\t5000\tbuilt-in.a\t4096\t-1\t0\t-\t1,2\n"
+	"P\t3\tar\t1000\t1000\t3000\t4096\n"
+	"S\t4\tld\t960000\t2000000\tvmlinux\t1048576\t-1\t0\t-\t3\n"
+	"P\t4\tld\t2000000\t100000\t204800\t1048576\n"
+	"C\tdentry\t100\t200\t192\t1\t5\t10\n";
+
+static void write_file(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+	FILE *f;
+
+	assert_true(fd >= 0);
+	assert_non_null(f = fdopen(fd, "w"));
+	fputs(text, f);
+	fclose(f);
+}
+
+/* the measured values run as measured: each compile is cc1 then as, two
+ * processes, as starting when cc1 has exited; each reaches its measured
+ * anonymous peak (peak RSS less the tool's smallest: 118000 - 18000 KiB
+ * for cc1, 12000 - 4000 KiB for as) and runs its measured user time; cc1
+ * reads its source and the headers its step lists; the archive waits for
+ * its members, the link for the archive */
+static void test_measured_tree(void **state)
+{
+	char path[] = "/tmp/kbuild-fixture-XXXXXX";
+	const char *params[] = { "tree", path, "jobs", "2", NULL };
+	struct result *r;
+	const struct kbuild_stats *s;
+	(void)state;
+
+	write_file(path, fixture);
+	r = run("vanilla", 1, params);
+	unlink(path);
+	s = &r->stats;
+	assert_true(s->finished);
+	assert_int_equal(s->units, 3);
+	assert_int_equal(s->archives, 1);
+	assert_int_equal(s->units_done, 3);
+	assert_int_equal(s->jobs_failed, 0);
+	/* step 1: cc1 (500 ms) then as (40 ms), their user time exactly */
+	assert_true(fabs(r->step_utime[1] - (500e6 + 40e6)) < 1.0);
+	assert_true(fabs(r->step_utime[2] - (300e6 + 20e6)) < 1.0);
+	assert_true(r->traced[1][0] && r->traced[1][1] && !r->traced[1][2]);
+	assert_string_equal(r->trace[1][0].tool, "cc1");
+	assert_string_equal(r->trace[1][1].tool, "as");
+	assert_true(r->trace[1][0].ran && r->trace[1][1].ran);
+	assert_true(r->trace[1][1].start >= r->trace[1][0].end);
+	assert_true(fabs(r->trace[1][0].utime_ns - 500e6) < 1.0);
+	assert_true(fabs(r->trace[1][1].utime_ns - 40e6) < 1.0);
+	assert_int_equal(r->trace[1][0].hiwater_pages, (118000 - 18000) / 4);
+	assert_int_equal(r->trace[1][1].hiwater_pages, (12000 - 4000) / 4);
+	assert_int_equal(r->trace[2][0].hiwater_pages, (58000 - 18000) / 4);
+	assert_int_equal(r->trace[2][1].hiwater_pages, (8000 - 4000) / 4);
+	/* ar after both compiles, ld after ar */
+	assert_string_equal(r->trace[3][0].tool, "ar");
+	assert_string_equal(r->trace[4][0].tool, "ld");
+	assert_true(r->trace[3][0].start >= r->trace[1][1].end && r->trace[3][0].start >= r->trace[2][1].end);
+	assert_true(r->trace[4][0].start >= r->trace[3][0].end);
+	assert_true(fabs(s->user_ns - s->make_user_ns - (20e6 + 5e6 + 540e6 + 320e6 + 1e6 + 2000e6)) < 10.0);
+	/* the sources and headers read, every page of them (a cold cache, no
+	 * reclaim on this machine): 2 + 10 + 1 + 3 pages */
+	assert_int_equal(s->header_pages_cached, 16);
+	/* the unit's measured values */
+	assert_true(r->unit_ok[1] && r->unit_ok[2] && !r->unit_ok[3] && !r->unit_ok[4]);
+	assert_int_equal(r->unit[1].nr_headers, 2);
+	assert_int_equal(r->unit[2].nr_headers, 1);
+	assert_int_equal(r->unit[1].source_pages, 2);
+	assert_int_equal(r->unit[1].object_pages, 16);
+	assert_int_equal(r->unit[1].asm_pages, 100);
+	assert_int_equal(r->unit[1].peak_pages, 25000);
+	assert_int_equal(r->unit[1].as_peak_pages, 2000);
+}
+
+/* a bad dataset line is refused with the file, the line and what is wrong;
+ * a synthetic-only key beside a measured tree is refused by name */
+static void test_measured_tree_errors(void **state)
+{
+	char path[] = "/tmp/kbuild-fixture-XXXXXX", err[512], want[600];
+	struct kbuild_dataset *d;
+	struct workload *w;
+	(void)state;
+
+	write_file(path, "F\t10\ta.c\nS\t0\tcc\t0\t1\ta.o\t5\t0\t1\t7\t-\n");
+	d = kbuild_dataset_load(path, err, sizeof(err));
+	assert_null(d);
+	snprintf(want, sizeof(want), "%s:2: the header list names a file not listed above, or not nr_hdrs of them",
+	         path);
+	assert_string_equal(err, want);
+	unlink(path);
+	assert_null(kbuild_dataset_load("/nonexistent/x.tsv.gz", err, sizeof(err)));
+
+	assert_int_equal(workload_create("kbuild", &w, err, sizeof(err)), 0);
+	assert_int_equal(workload_set_param(w, "rss_mean", "45M", err, sizeof(err)), 0);
+	assert_int_equal(workload_validate(w, err, sizeof(err)), -1);
+	assert_string_equal(err, "kbuild.rss_mean: only for tree = synthetic (tree = linux-6.1-defconfig measured it)");
+	assert_int_equal(workload_set_param(w, "tree", "no-such-build", err, sizeof(err)), 0);
+	assert_int_equal(workload_set_param(w, "rss_mean", "90M", err, sizeof(err)), 0);
+	assert_int_equal(workload_validate(w, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "kbuild.tree: no dataset 'no-such-build'"));
+	workload_destroy(w);
+}
+
+/* the mapped part of a tool's RSS: the measured RssFile when the dataset
+ * has it (M rss_file_kib.TOOL), else the tool's smallest peak RSS */
+static void test_rss_base(void **state)
+{
+	char path[] = "/tmp/kbuild-fixture-XXXXXX", err[512], text[sizeof(fixture) + 64];
+	struct kbuild_dataset *d;
+	(void)state;
+
+	snprintf(text, sizeof(text), "M\trss_file_kib.cc1\t25000\n%s", fixture);
+	write_file(path, text);
+	assert_non_null(d = kbuild_dataset_load(path, err, sizeof(err)));
+	unlink(path);
+	assert_int_equal(d->base_rss_kib[KBD_CC1], 25000);
+	assert_int_equal(d->base_rss_kib[KBD_AS], 4000);
+	assert_int_equal(d->min_rss_kib[KBD_CC1], 18000);
+	kbuild_dataset_free(d);
+}
+
+/* the committed dataset loads and is the default tree: every compile of
+ * a kernel object lists the headers gcc -MD recorded for it (hundreds),
+ * cc1 and as have their own processes; a prefix of it runs to its end
+ * with the measured user time */
+static void test_default_dataset(void **state)
+{
+	static const char *const prefix[] = { "scale", "0.05", "jobs", "2", NULL };
+	char path[4096], err[512];
+	struct kbuild_dataset *d;
+	unsigned units = 0, with_headers = 0, with_as = 0, n;
+	double user = 0;
+	struct result *r;
+	(void)state;
+
+	assert_int_equal(kbuild_dataset_find("linux-6.1-defconfig", path, sizeof(path), err, sizeof(err)), 0);
+	assert_non_null(d = kbuild_dataset_load(path, err, sizeof(err)));
+	assert_true(d->nr_steps > 400);
+	assert_true(d->tree_files > 50000);
+	for (uint32_t i = 0; i < d->nr_steps; i++) {
+		const struct kbd_step *st = &d->steps[i];
+		if (st->kind != KBD_CC || st->src < 0)
+			continue;
+		units++;
+		with_headers += st->nr_hdrs >= 100;
+		with_as += kbd_step_proc(d, i, KBD_CC1) && kbd_step_proc(d, i, KBD_AS);
+	}
+	assert_true(units > 300);
+	assert_true(with_headers > units / 2);
+	assert_true(with_as > units / 2);
+	/* the run: the first 5% of the steps */
+	n = (unsigned)lround(d->nr_steps * 0.05);
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t k = 0; k < d->steps[i].nr_procs; k++) {
+			const struct kbd_proc *p = &d->procs[d->steps[i].proc_off + k];
+			if (p->tool == KBD_CC1 || p->tool == KBD_AS || p->tool == KBD_TOOL_LD || p->tool == KBD_TOOL_AR)
+				user += p->user_us * 1e3;
+		}
+	kbuild_dataset_free(d);
+	r = run("vanilla", 1, prefix);
+	assert_true(r->stats.finished);
+	assert_int_equal(r->stats.jobs_failed, 0);
+	assert_int_equal(r->stats.units_done, r->stats.units);
+	assert_true(fabs(r->stats.user_ns - r->stats.make_user_ns - user) < 1e-6 * user);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_measured_tree),
+		cmocka_unit_test(test_measured_tree_errors),
+		cmocka_unit_test(test_rss_base),
+		cmocka_unit_test(test_default_dataset),
 		cmocka_unit_test(test_bad_params),
 		cmocka_unit_test(test_small_build),
 		cmocka_unit_test(test_seed_decides_jobs),

@@ -244,9 +244,9 @@ static void test_idle_faults_succeed(void **state)
  * region.  Direct compaction seldom fails here (a stalled fault lets
  * kcompactd run meanwhile): at 2% of the build none of its 23 attempts
  * did, at 4% one in a hundred does. */
-static const char *const build12[] = { "scale", "0.04", "jobs", "12", NULL };
+static const char *const build12[] = { "tree", "synthetic", "scale", "0.04", "jobs", "12", NULL };
 /* the same with 8 jobs */
-static const char *const build8[] = { "scale", "0.02", "jobs", "8", NULL };
+static const char *const build8[] = { "tree", "synthetic", "scale", "0.02", "jobs", "8", NULL };
 
 static struct thp_case busy(const char *const *build, int proactiveness)
 {
