@@ -322,6 +322,12 @@ static bool hygiene_direct_compact_nofs_reserves(const struct mm_policy *p)
 	return true;
 }
 
+static bool hygiene_false(const struct mm_policy *p)
+{
+	(void)p;
+	return false;
+}
+
 /* patch 009 wakeup_kswapd(): a balanced node always wakes kcompactd */
 static bool hygiene_wakeup_kswapd_wakes_kcompactd(const struct mm_policy *p, gfp_t gfp)
 {
@@ -366,4 +372,8 @@ const struct mm_policy_ops hygiene_policy_ops = {
 	.direct_compact_nofs_reserves = hygiene_direct_compact_nofs_reserves,
 	.wakeup_kswapd_wakes_kcompactd = hygiene_wakeup_kswapd_wakes_kcompactd,
 	.kswapd_compaction_suitable = hygiene_kswapd_compaction_suitable,
+	/* the RFC's tree is v6.2's: its mm/compaction.c before the series is
+	 * the blob v6.2 has, without v6.3's proactive daemon counting
+	 * (docs/experiment.md) */
+	.proactive_compact_counts_daemon = hygiene_false,
 };

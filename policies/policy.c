@@ -53,7 +53,7 @@ static int policy_table_check(const struct mm_policy_ops *o, char *err, size_t e
 		(const void *)o->kswapd_compaction_suitable, (const void *)o->suitable_migration_target,
 		(const void *)o->compact_retry_three_outcomes, (const void *)o->zonelist_suitable_targets_only,
 		(const void *)o->direct_compact_nofs_reserves, (const void *)o->fast_find_migrateblock_any_type,
-		(const void *)o->compaction_ready_before_zones,
+		(const void *)o->compaction_ready_before_zones, (const void *)o->proactive_compact_counts_daemon,
 	};
 	for (size_t i = 0; i < sizeof(mandatory) / sizeof(mandatory[0]); i++)
 		if (!mandatory[i]) {

@@ -207,4 +207,6 @@ const struct mm_policy_ops vanilla_policy_ops = {
 	.direct_compact_nofs_reserves = vanilla_false,
 	.wakeup_kswapd_wakes_kcompactd = vanilla_wakeup_kswapd_wakes_kcompactd,
 	.kswapd_compaction_suitable = vanilla_kswapd_compaction_suitable,
+	/* v6.2 counts proactive scanning in compact_*_scanned only */
+	.proactive_compact_counts_daemon = vanilla_false,
 };

@@ -6,7 +6,10 @@
  * a value computed per run (a counter, a difference, a ratio) and then
  * averaged over the runs of the column: so a percentage row is the mean of
  * the per-run percentages, not the percentage of the means, as mmtests'
- * compare-kernels reports it.  Each cell prints the mean and its change
+ * compare-kernels reports it.  A run of several iterations ([run]
+ * iterations) gives each row as the mean of its per-iteration values
+ * (each iteration's row computed from that iteration's metrics and
+ * counters), which then counts as the run's value.  Each cell prints the mean and its change
  * against the baseline column, new / base - 1, in percent.
  * Only runs with status 'ok' count.  docs/schema.md lists the formulas.
  */
@@ -139,12 +142,16 @@ struct column {
 	char *key;                      /* the value of the `by` key */
 	long nr_runs;
 	double sum[NR_ROWS], min[NR_ROWS], max[NR_ROWS];
+	/* over the iterations of its runs (a run of one iteration is one) */
+	long nr_iters;
+	double imin[NR_ROWS], imax[NR_ROWS];
 };
 
 struct compare {
 	const char *path;
 	sqlite3 *db;
 	sqlite3_stmt *vals;             /* a run's metrics and vmstat */
+	sqlite3_stmt *iters;            /* a run's iterations' (NULL: a file without them) */
 	struct column *col;
 	size_t nr_col, cap_col;
 	char *err;
@@ -171,10 +178,28 @@ static struct column *column_add(struct compare *c, const char *key)
 	return col;
 }
 
-static void column_account(struct column *col, const double *v)
+static double row_value(size_t r, const double *v)
+{
+	return rows[r].fn ? rows[r].fn(v) : v[rows[r].src];
+}
+
+/* one iteration's row values, for the spread over iterations */
+static void column_account_iteration(struct column *col, const double *x)
 {
 	for (size_t r = 0; r < NR_ROWS; r++) {
-		double x = rows[r].fn ? rows[r].fn(v) : v[rows[r].src];
+		if (!col->nr_iters || x[r] < col->imin[r])
+			col->imin[r] = x[r];
+		if (!col->nr_iters || x[r] > col->imax[r])
+			col->imax[r] = x[r];
+	}
+	col->nr_iters++;
+}
+
+/* one run's row values (with iterations: their means) */
+static void column_account(struct column *col, const double *x_run)
+{
+	for (size_t r = 0; r < NR_ROWS; r++) {
+		double x = x_run[r];
 		col->sum[r] += x;
 		if (!col->nr_runs || x < col->min[r])
 			col->min[r] = x;
@@ -215,6 +240,61 @@ static int load_run(struct compare *c, const char *run_id, double v[NR_SRC])
 	return 0;
 }
 
+/* A run of [run] iterations > 1: every row computed per iteration (from
+ * that iteration's metrics and counters), then averaged over the
+ * iterations: x[] gets the run's row values.  Returns the number of
+ * iterations (0: the run has none stored, and x is untouched), -1 on
+ * error. */
+static int load_iterations(struct compare *c, const char *run_id, struct column *col, double *x)
+{
+	sqlite3_stmt *st = c->iters;
+	double v[NR_SRC], xi[NR_ROWS];
+	long cur = -1;
+	int n = 0, rc;
+
+	if (!st)
+		return 0;
+	sqlite3_bind_text(st, 1, run_id, -1, SQLITE_TRANSIENT);
+	memset(x, 0, NR_ROWS * sizeof(x[0]));
+	memset(v, 0, sizeof(v));
+	for (;;) {
+		long it;
+		rc = sqlite3_step(st);
+		it = rc == SQLITE_ROW ? (long)sqlite3_column_int64(st, 0) : -2;
+		if (cur >= 0 && it != cur) {
+			/* the iteration before is complete */
+			for (size_t r = 0; r < NR_ROWS; r++) {
+				xi[r] = row_value(r, v);
+				x[r] += xi[r];
+			}
+			column_account_iteration(col, xi);
+			n++;
+			memset(v, 0, sizeof(v));
+		}
+		if (rc != SQLITE_ROW)
+			break;
+		cur = it;
+		{
+			int vmstat = sqlite3_column_int(st, 1);
+			const char *name = (const char *)sqlite3_column_text(st, 2);
+			int sidx = vmstat ? NR_METRIC_SRC : 0, end = vmstat ? NR_SRC : NR_METRIC_SRC;
+			for (; name && sidx < end; sidx++)
+				if (!strcmp(name, src_name[sidx])) {
+					v[sidx] = sqlite3_column_double(st, 3);
+					break;
+				}
+		}
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		results_seterr(c->err, c->errlen, c->path, "run %s: %s", run_id, sqlite3_errmsg(c->db));
+		return -1;
+	}
+	for (size_t r = 0; n && r < NR_ROWS; r++)
+		x[r] /= n;
+	return n;
+}
+
 /* the run columns a table may be split by; any other key is a params key */
 static int is_runs_column(const char *by)
 {
@@ -238,12 +318,65 @@ static int authorize(void *arg, int action, const char *a, const char *b, const 
 	       action == SQLITE_RECURSIVE ? SQLITE_OK : SQLITE_DENY;
 }
 
+/* --where goes inside "status = 'ok' AND (...)": it must be one
+ * expression that cannot close that parenthesis, or "1) OR (1" would
+ * widen the filter to every status.  Its parentheses must balance
+ * outside string literals and quoted names, and it may hold no comment
+ * (which could hide the closing parenthesis).  NULL if so, else why. */
+static const char *where_problem(const char *w)
+{
+	int depth = 0;
+
+	for (const char *p = w; *p; p++) {
+		switch (*p) {
+		case '\'': case '"': case '`': case '[': {
+			char close = *p == '[' ? ']' : *p;
+			for (p++;; p++) {
+				if (!*p)
+					return "an unterminated quote";
+				if (*p == close) {
+					if (close != ']' && p[1] == close) {
+						p++;    /* '' inside '...' */
+						continue;
+					}
+					break;
+				}
+			}
+			break;
+		}
+		case '(':
+			depth++;
+			break;
+		case ')':
+			if (--depth < 0)
+				return "a ')' without its '(': the condition would escape the status filter";
+			break;
+		case '-':
+			if (p[1] == '-')
+				return "a comment (--)";
+			break;
+		case '/':
+			if (p[1] == '*')
+				return "a comment (/*)";
+			break;
+		case ';':
+			return "a ';': one SQL expression only";
+		}
+	}
+	return depth ? "a '(' without its ')'" : NULL;
+}
+
 static sqlite3_stmt *prepare_runs(struct compare *c, const char *by, const char *where)
 {
 	char *sql;
-	const char *tail = NULL;
+	const char *tail = NULL, *why;
 	sqlite3_stmt *st = NULL;
 	int rc;
+
+	if (where && (why = where_problem(where))) {
+		results_seterr(c->err, c->errlen, c->path, "--where '%s': %s", where, why);
+		return NULL;
+	}
 
 	sql = sqlite3_mprintf(
 		"SELECT g, run_id FROM (SELECT %s AS g, run_id FROM runs"
@@ -292,9 +425,20 @@ static int read_runs(struct compare *c, const char *by, const char *where)
 				break;
 			}
 		}
-		if (load_run(c, run_id, v))
-			break;
-		column_account(col, v);
+		{
+			double x[NR_ROWS];
+			int n = load_iterations(c, run_id, col, x);
+			if (n < 0)
+				break;
+			if (!n) {
+				if (load_run(c, run_id, v))
+					break;
+				for (size_t r = 0; r < NR_ROWS; r++)
+					x[r] = row_value(r, v);
+				column_account_iteration(col, x);
+			}
+			column_account(col, x);
+		}
 	}
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		results_seterr(c->err, c->errlen, c->path, "%s", sqlite3_errmsg(c->db));
@@ -389,7 +533,7 @@ static void print_header(FILE *out, const struct compare *c)
 	fputc('\n', out);
 }
 
-static void print_row(FILE *out, const struct compare *c, size_t r, int spread)
+static void print_row(FILE *out, const struct compare *c, size_t r, int spread, int ispread)
 {
 	double base = c->col[0].sum[r] / (double)c->col[0].nr_runs;
 
@@ -399,13 +543,19 @@ static void print_row(FILE *out, const struct compare *c, size_t r, int spread)
 		fprintf(out, "%s%10.2f (%+9.2f%%)", i ? " " : "", mean, change(base, mean));
 	}
 	fputc('\n', out);
-	if (!spread)
-		return;
-	fprintf(out, "%-*s", NAME_WIDTH, "  min..max");
-	for (size_t i = 0; i < c->nr_col; i++)
-		/* " .. " keeps a space between seven-digit bounds */
-		fprintf(out, "%s%10.2f .. %9.2f", i ? " " : "", c->col[i].min[r], c->col[i].max[r]);
-	fputc('\n', out);
+	if (spread) {
+		fprintf(out, "%-*s", NAME_WIDTH, "  min..max");
+		for (size_t i = 0; i < c->nr_col; i++)
+			/* " .. " keeps a space between seven-digit bounds */
+			fprintf(out, "%s%10.2f .. %9.2f", i ? " " : "", c->col[i].min[r], c->col[i].max[r]);
+		fputc('\n', out);
+	}
+	if (ispread) {
+		fprintf(out, "%-*s", NAME_WIDTH, "  min..max of iterations");
+		for (size_t i = 0; i < c->nr_col; i++)
+			fprintf(out, "%s%10.2f .. %9.2f", i ? " " : "", c->col[i].imin[r], c->col[i].imax[r]);
+		fputc('\n', out);
+	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -424,11 +574,20 @@ static int compare_open(struct compare *c)
 		results_seterr(c->err, c->errlen, c->path, "%s", sqlite3_errmsg(c->db));
 		return -1;
 	}
+	if (sqlite3_prepare_v2(c->db,
+	                       "SELECT iteration, 0, name, value FROM iteration_metrics WHERE run_id = ?1"
+	                       " UNION ALL SELECT iteration, 1, name, value FROM iteration_vmstat"
+	                       " WHERE run_id = ?1 ORDER BY 1",
+	                       -1, &c->iters, NULL) != SQLITE_OK) {
+		results_seterr(c->err, c->errlen, c->path, "%s", sqlite3_errmsg(c->db));
+		return -1;
+	}
 	return 0;
 }
 
 static void compare_close(struct compare *c)
 {
+	sqlite3_finalize(c->iters);
 	for (size_t i = 0; i < c->nr_col; i++)
 		free(c->col[i].key);
 	free(c->col);
@@ -453,7 +612,7 @@ int results_compare(FILE *out, const char *db_path, const struct compare_opts *o
 	    order_columns(&c, by, o ? o->baseline : NULL) == 0) {
 		print_header(out, &c);
 		for (size_t r = 0; r < NR_ROWS; r++)
-			print_row(out, &c, r, o && o->spread);
+			print_row(out, &c, r, o && o->spread, o && o->iteration_spread);
 		rc = 0;
 	}
 	compare_close(&c);

@@ -23,13 +23,14 @@
 
 const char *const results_schema = results_schema_sql;
 
-enum { ST_RUN, ST_PARAM, ST_VMSTAT, ST_METRIC, ST_SAMPLE, ST_CENSUS, ST_BLOCKMAP, NR_ST };
+enum { ST_RUN, ST_PARAM, ST_VMSTAT, ST_METRIC, ST_SAMPLE, ST_CENSUS, ST_BLOCKMAP,
+       ST_ITER, ST_ITER_VMSTAT, ST_ITER_METRIC, NR_ST };
 
 static const char *const stmt_sql[NR_ST] = {
 	[ST_RUN] = "INSERT INTO runs (run_id, name, sweep_id, policy, workload, seed, config,"
 	           " config_hash, mmsim_version, git_commit, build_type, started_at, finished_at,"
-	           " wall_seconds, sim_seconds, status, error)"
-	           " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17)",
+	           " wall_seconds, sim_seconds, status, error, sweep_line)"
+	           " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)",
 	[ST_PARAM] = "INSERT INTO params (run_id, key, value) VALUES (?1, ?2, ?3)",
 	[ST_VMSTAT] = "INSERT INTO vmstat (run_id, name, value) VALUES (?1, ?2, ?3)",
 	[ST_METRIC] = "INSERT INTO metrics (run_id, name, value) VALUES (?1, ?2, ?3)",
@@ -38,16 +39,23 @@ static const char *const stmt_sql[NR_ST] = {
 	              " pages_lru, pages_slab, pages_kmem, pages_other)"
 	              " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
 	[ST_BLOCKMAP] = "INSERT INTO blockmap (run_id, t, grp, migratetype) VALUES (?1, ?2, ?3, ?4)",
+	[ST_ITER] = "INSERT INTO iterations (run_id, iteration, t_start, t_end) VALUES (?1, ?2, ?3, ?4)",
+	[ST_ITER_VMSTAT] = "INSERT INTO iteration_vmstat (run_id, iteration, name, value)"
+	                   " VALUES (?1, ?2, ?3, ?4)",
+	[ST_ITER_METRIC] = "INSERT INTO iteration_metrics (run_id, iteration, name, value)"
+	                   " VALUES (?1, ?2, ?3, ?4)",
 };
 
 static const char *const stmt_table[NR_ST] = {
 	"runs", "params", "vmstat", "metrics", "samples", "block_census", "blockmap",
+	"iterations", "iteration_vmstat", "iteration_metrics",
 };
 
 struct results_db {
 	sqlite3 *sql;
 	char *path;                     /* the target */
 	char *tmp;                      /* where it is written: path.tmp.PID */
+	int lock_fd;                    /* holds tmp's lock byte: "being written" (tmpfile.c) */
 	sqlite3_stmt *st[NR_ST];
 	int failed;                     /* an add_* failed: commit refuses */
 	char err[512];
@@ -71,7 +79,7 @@ void results_seterr(char *err, size_t errlen, const char *path, const char *fmt,
 	va_end(ap);
 }
 
-static int has_table(sqlite3 *db, const char *schema, const char *table)
+int results_has_table(sqlite3 *db, const char *schema, const char *table)
 {
 	char sql[128];
 	sqlite3_stmt *st;
@@ -112,7 +120,7 @@ int results_check(sqlite3 *db, const char *schema, const char *path,
 		return -1;
 	}
 	for (; tables && *tables; tables++)
-		if (has_table(db, schema, *tables) != 1) {
+		if (results_has_table(db, schema, *tables) != 1) {
 			results_seterr(err, errlen, path,
 			               "not an mmsim results database (no table '%s')", *tables);
 			return -1;
@@ -194,6 +202,10 @@ static void db_free(struct results_db *db, int remove_tmp)
 	db_close(db);
 	if (remove_tmp && db->tmp)
 		unlink(db->tmp);
+	/* after the rename or the unlink: until then the lock says "being
+	 * written" to results_clean_stale() */
+	if (db->lock_fd >= 0)
+		close(db->lock_fd);
 	free(db->path);
 	free(db->tmp);
 	free(db);
@@ -248,7 +260,12 @@ int results_create(struct results_db **out, const char *path, char *err, size_t 
 		results_seterr(err, errlen, path, "empty file name");
 		return -1;
 	}
+	/* -o names a file to replace: never one that is not ours */
+	if (results_check_target(path, err, errlen))
+		return -1;
 	db = calloc(1, sizeof(*db));
+	if (db)
+		db->lock_fd = -1;
 	if (db && (db->path = strdup(path)) && (db->tmp = malloc(strlen(path) + 32)))
 		sprintf(db->tmp, "%s.tmp.%ld", path, (long)getpid());
 	if (!db || !db->tmp) {
@@ -257,7 +274,12 @@ int results_create(struct results_db **out, const char *path, char *err, size_t 
 			db_free(db, 0);
 		return -1;
 	}
+	results_clean_stale(path);      /* leftovers of writers that died */
 	unlink(db->tmp);                /* left by an earlier process with our pid */
+	if ((db->lock_fd = results_tmp_create(db->tmp, path, err, errlen)) < 0) {
+		db_free(db, 0);
+		return -1;
+	}
 	if (db_open(db)) {
 		if (err && errlen)
 			snprintf(err, errlen, "%s", db->err);
@@ -300,9 +322,17 @@ static int db_usable(struct results_db *db, const char *run_id)
 
 #define BIND_TEXT(st, i, s)  sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT)
 
+static unsigned long process_sweep_line;
+
+void results_set_sweep_line(unsigned long line)
+{
+	process_sweep_line = line;
+}
+
 int results_add_run(struct results_db *db, const struct run_record *r)
 {
 	sqlite3_stmt *st;
+	unsigned long line;
 
 	if (!r || !db_usable(db, r->run_id))
 		return -1;
@@ -324,6 +354,11 @@ int results_add_run(struct results_db *db, const struct run_record *r)
 	sqlite3_bind_double(st, 15, r->sim_seconds);
 	BIND_TEXT(st, 16, r->status);
 	BIND_TEXT(st, 17, r->error);
+	line = r->sweep_line ? r->sweep_line : r->sweep_id ? process_sweep_line : 0;
+	if (line)
+		sqlite3_bind_int64(st, 18, (sqlite3_int64)line);
+	else
+		sqlite3_bind_null(st, 18);
 	return db_step(db, ST_RUN);
 }
 
@@ -401,6 +436,42 @@ int results_add_blockmap(struct results_db *db, const char *run_id, double t, lo
 	return db_step(db, ST_BLOCKMAP);
 }
 
+int results_add_iteration(struct results_db *db, const char *run_id, long iteration, double t_start,
+                          double t_end)
+{
+	if (!db_usable(db, run_id))
+		return -1;
+	BIND_TEXT(db->st[ST_ITER], 1, run_id);
+	sqlite3_bind_int64(db->st[ST_ITER], 2, iteration);
+	sqlite3_bind_double(db->st[ST_ITER], 3, t_start);
+	sqlite3_bind_double(db->st[ST_ITER], 4, t_end);
+	return db_step(db, ST_ITER);
+}
+
+int results_add_iteration_vmstat(struct results_db *db, const char *run_id, long iteration,
+                                 const char *name, int64_t value)
+{
+	if (!db_usable(db, run_id))
+		return -1;
+	BIND_TEXT(db->st[ST_ITER_VMSTAT], 1, run_id);
+	sqlite3_bind_int64(db->st[ST_ITER_VMSTAT], 2, iteration);
+	BIND_TEXT(db->st[ST_ITER_VMSTAT], 3, name);
+	sqlite3_bind_int64(db->st[ST_ITER_VMSTAT], 4, value);
+	return db_step(db, ST_ITER_VMSTAT);
+}
+
+int results_add_iteration_metric(struct results_db *db, const char *run_id, long iteration,
+                                 const char *name, double value)
+{
+	if (!db_usable(db, run_id))
+		return -1;
+	BIND_TEXT(db->st[ST_ITER_METRIC], 1, run_id);
+	sqlite3_bind_int64(db->st[ST_ITER_METRIC], 2, iteration);
+	BIND_TEXT(db->st[ST_ITER_METRIC], 3, name);
+	sqlite3_bind_double(db->st[ST_ITER_METRIC], 4, value);
+	return db_step(db, ST_ITER_METRIC);
+}
+
 const char *results_errmsg(const struct results_db *db)
 {
 	return db ? db->err : "no results database";
@@ -456,7 +527,7 @@ int results_commit(struct results_db *db, char *err, size_t errlen)
 	}
 	if (db_exec(db, "COMMIT", "commit") == 0) {
 		db_close(db);
-		if (fsync_file(db->tmp))
+		if (db->lock_fd >= 0 ? fsync(db->lock_fd) : fsync_file(db->tmp))
 			results_seterr(db->err, sizeof(db->err), db->path, "fsync %s: %s", db->tmp,
 			               strerror(errno));
 		else if (rename(db->tmp, db->path))

@@ -6,9 +6,13 @@
  * Each input is copied in one transaction, so an input that turns out bad
  * half way leaves nothing of itself behind; the inputs before it stay
  * merged (and merging them again is harmless).  The first bad input stops
- * the merge.
+ * the merge.  A sweep's runs are also keyed by (sweep_id, sweep_line): a
+ * line run again is in the output once (copy_tables()).  A new output is
+ * built aside and renamed (results_merge()).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,7 +91,9 @@ static int init_out(sqlite3 *db, const char *out, const char *const *tables,
 			return -1;
 		}
 	}
-	return results_check(db, "main", out, tables, err, errlen);
+	if (results_check(db, "main", out, tables, err, errlen))
+		return -1;
+	return 0;
 }
 
 static sqlite3 *open_out(const char *out, const char *const *tables, char *err, size_t errlen)
@@ -159,23 +165,53 @@ static int attach(sqlite3 *db, const char *in, char *err, size_t errlen)
 	return rc == SQLITE_OK ? 0 : -1;
 }
 
+/* A sweep's line is in the output once: when the input has a run of a
+ * (sweep_id, sweep_line) that the output holds under another run_id (the
+ * line was run again), the run that finished last stays, with all its
+ * rows, and the other goes, with all of its.  Ties (the same finish
+ * time) go to the greater run_id, so any order of merges gives the same
+ * database. */
+static const char *const supersede_sql =
+	"DELETE FROM temp.merge_skip; DELETE FROM temp.merge_drop;"
+	"INSERT OR IGNORE INTO temp.merge_skip SELECT s.run_id FROM src.runs s"
+	"  JOIN main.runs m ON m.sweep_id = s.sweep_id AND m.sweep_line = s.sweep_line"
+	"  AND m.run_id <> s.run_id"
+	"  WHERE (coalesce(m.finished_at, ''), m.run_id) > (coalesce(s.finished_at, ''), s.run_id);"
+	"INSERT OR IGNORE INTO temp.merge_drop SELECT m.run_id FROM src.runs s"
+	"  JOIN main.runs m ON m.sweep_id = s.sweep_id AND m.sweep_line = s.sweep_line"
+	"  AND m.run_id <> s.run_id"
+	"  WHERE (coalesce(m.finished_at, ''), m.run_id) < (coalesce(s.finished_at, ''), s.run_id);";
+
 static int copy_tables(sqlite3 *db, const char *out, const char *in, const char *const *tables,
                        char *err, size_t errlen)
 {
-	char sql[256], what[128];
+	char sql[320], what[128];
 
-	if (exec(db, "BEGIN IMMEDIATE", out, "begin", err, errlen))
+	if (exec(db, "CREATE TEMP TABLE IF NOT EXISTS merge_skip (run_id TEXT PRIMARY KEY);"
+	             "CREATE TEMP TABLE IF NOT EXISTS merge_drop (run_id TEXT PRIMARY KEY)",
+	         out, "temporary tables", err, errlen) ||
+	    exec(db, "BEGIN IMMEDIATE", out, "begin", err, errlen))
 		return -1;
+	if (exec(db, supersede_sql, in, "runs of the same sweep line", err, errlen))
+		goto fail;
+	for (const char *const *t = tables; *t; t++) {
+		snprintf(sql, sizeof(sql), "DELETE FROM main.\"%s\" WHERE run_id IN"
+		         " (SELECT run_id FROM temp.merge_drop)", *t);
+		snprintf(what, sizeof(what), "replacing a sweep line's run in table %s of %s", *t, out);
+		if (exec(db, sql, in, what, err, errlen))
+			goto fail;
+	}
 	for (; *tables; tables++) {
-		snprintf(sql, sizeof(sql), "INSERT OR IGNORE INTO main.\"%s\" SELECT * FROM src.\"%s\"",
-		         *tables, *tables);
+		snprintf(sql, sizeof(sql), "INSERT OR IGNORE INTO main.\"%s\" SELECT * FROM src.\"%s\""
+		         " WHERE run_id NOT IN (SELECT run_id FROM temp.merge_skip)", *tables, *tables);
 		snprintf(what, sizeof(what), "merging table %s into %s", *tables, out);
-		if (exec(db, sql, in, what, err, errlen)) {
-			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-			return -1;
-		}
+		if (exec(db, sql, in, what, err, errlen))
+			goto fail;
 	}
 	return exec(db, "COMMIT", out, "commit", err, errlen);
+fail:
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
 }
 
 /* the same file as out: nothing to do (and attaching it would deadlock
@@ -203,11 +239,39 @@ static int merge_one(sqlite3 *db, const char *out, const char *in, const char *c
 	return rc;
 }
 
+/* an output that does not exist yet, or is empty (nothing in it to lose) */
+static int out_is_new(const char *out)
+{
+	struct stat sb;
+
+	return stat(out, &sb) != 0 || (S_ISREG(sb.st_mode) && sb.st_size == 0);
+}
+
+static int fsync_path(const char *path, int dir)
+{
+	char *copy = dir ? strdup(path) : NULL;
+	int fd = open(dir ? (copy ? dirname(copy) : ".") : path,
+	              dir ? O_RDONLY | O_DIRECTORY | O_CLOEXEC : O_RDONLY | O_CLOEXEC), rc = -1;
+
+	if (fd >= 0) {
+		rc = fsync(fd);
+		close(fd);
+	}
+	free(copy);
+	return rc;
+}
+
+/* A new output is built as OUT.tmp.PID and renamed into place when done,
+ * so that a merge killed half way leaves no OUT at all (an empty OUT
+ * would read as a database of schema version 0).  An existing OUT is
+ * merged into in place: SQLite's transactions (one per input, with a
+ * rollback journal) make a killed merge leave OUT as it was, and let
+ * merges into one OUT wait for each other. */
 int results_merge(const char *out, const char *const *inputs, size_t n, char *err, size_t errlen)
 {
-	char names[MAX_TABLES][64];
-	const char *tables[MAX_TABLES + 1];
-	int created, rc = 0;
+	char names[MAX_TABLES][64], *tmp = NULL;
+	const char *tables[MAX_TABLES + 1], *target = out;
+	int created, rc = 0, lock_fd = -1;
 	size_t i;
 	sqlite3 *db;
 
@@ -219,18 +283,50 @@ int results_merge(const char *out, const char *const *inputs, size_t n, char *er
 		results_seterr(err, errlen, out, "cannot read the built-in schema");
 		return -1;
 	}
-	created = access(out, F_OK) != 0;
-	if (!(db = open_out(out, tables, err, errlen))) {
-		if (created)
-			unlink(out);
+	if (results_check_target(out, err, errlen))
 		return -1;
+	results_clean_stale(out);
+	created = out_is_new(out);
+	if (created) {
+		if (!(tmp = malloc(strlen(out) + 32))) {
+			results_seterr(err, errlen, out, "out of memory");
+			return -1;
+		}
+		sprintf(tmp, "%s.tmp.%ld", out, (long)getpid());
+		unlink(tmp);
+		if ((lock_fd = results_tmp_create(tmp, out, err, errlen)) < 0) {
+			free(tmp);
+			return -1;
+		}
+		target = tmp;
 	}
-	for (i = 0; i < n; i++)
-		if ((rc = merge_one(db, out, inputs[i], tables, err, errlen)))
-			break;
-	sqlite3_close(db);
-	/* a new output that received nothing would only mislead */
-	if (rc && created && i == 0)
-		unlink(out);
+	if (!(db = open_out(target, tables, err, errlen))) {
+		rc = -1;
+		i = 0;
+		/* the message names the output, not its temporary file */
+		if (tmp && !strncmp(err, tmp, strlen(tmp)))
+			results_seterr(err, errlen, out, "%s", err + strlen(tmp) + 2);
+	} else {
+		for (i = 0; i < n; i++)
+			if ((rc = merge_one(db, out, inputs[i], tables, err, errlen)))
+				break;
+		sqlite3_close(db);
+	}
+	if (created) {
+		/* a new output that received nothing would only mislead; one
+		 * that received the inputs before a bad one keeps them, as an
+		 * existing output does */
+		if (rc && i == 0) {
+			unlink(tmp);
+		} else if (fsync(lock_fd) || rename(tmp, out)) {
+			results_seterr(err, errlen, out, "cannot rename %s into place: %s", tmp, strerror(errno));
+			unlink(tmp);
+			rc = -1;
+		} else {
+			fsync_path(out, 1);
+		}
+		close(lock_fd);
+		free(tmp);
+	}
 	return rc;
 }

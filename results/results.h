@@ -18,8 +18,9 @@
 
 struct results_db;
 
-/* PRAGMA user_version of schema.sql: files with another version are refused */
-#define RESULTS_SCHEMA_VERSION 1
+/* PRAGMA user_version of schema.sql: files with another version are refused
+ * (version 2 added the sweep line and the iteration tables together) */
+#define RESULTS_SCHEMA_VERSION 2
 
 /* A run's identity and outcome (the runs table). */
 struct run_record {
@@ -36,7 +37,15 @@ struct run_record {
 	double wall_seconds, sim_seconds;
 	const char *status;              /* "ok", "failed", "bug" */
 	const char *error;               /* NULL if none */
+	unsigned long sweep_line;        /* the line of the sweep's manifest (0: none;
+	                                    see results_set_sweep_line()) */
 };
+
+/* The manifest line of the runs this process writes (mmsim run --manifest
+ * F --index N): results_add_run() stores it with a run that has a sweep_id
+ * and no sweep_line of its own.  A sweep's line is merged once, whatever
+ * reruns happened (results_merge()). */
+void results_set_sweep_line(unsigned long line);
 
 /* a fresh run id (time, pid and a counter: unique across parallel runs) */
 void results_new_run_id(char out[40]);
@@ -60,11 +69,31 @@ int  results_add_census(struct results_db *db, const char *run_id, double t, con
  * (for the plot; one row per group of blocks and sample) */
 int  results_add_blockmap(struct results_db *db, const char *run_id, double t, long group,
                           const char *migratetype);
+/* [run] iterations > 1: iteration i (from 1), its window [t_start, t_end],
+ * a vmstat counter's delta over it, a workload metric of it */
+int  results_add_iteration(struct results_db *db, const char *run_id, long iteration, double t_start,
+                           double t_end);
+int  results_add_iteration_vmstat(struct results_db *db, const char *run_id, long iteration,
+                                  const char *name, int64_t value);
+int  results_add_iteration_metric(struct results_db *db, const char *run_id, long iteration,
+                                  const char *name, double value);
 const char *results_errmsg(const struct results_db *db);
 /* commit, close, rename into place; on failure nothing is left at path */
 int  results_commit(struct results_db *db, char *err, size_t errlen);
 /* roll back, close, remove the temporary file */
 void results_abort(struct results_db *db);
+
+/* May path be replaced by a results file?  Yes (0) if it does not exist,
+ * is empty, or is a results database of this schema version; otherwise
+ * -1 with a message: an output name never destroys a scenario, a log or
+ * a database of another version.  results_create() and results_merge()
+ * check their target with it. */
+int  results_check_target(const char *path, char *err, size_t errlen);
+
+/* Remove the leftovers of processes that died writing target: files
+ * TARGET.tmp.PID (and their -journal) whose writer no longer holds their
+ * lock (tmpfile.c; safe on NFS with locking).  Returns how many. */
+int  results_clean_stale(const char *target);
 
 /* Is path a complete run file (exists, opens, has a runs row with status)?
  * Used by sweeps to skip runs already done. */
@@ -80,6 +109,7 @@ struct compare_opts {
 	const char *baseline;            /* first column (default "vanilla" if present) */
 	const char *where;               /* an SQL condition on runs, e.g. "seed < 5" (NULL: all) */
 	int spread;                      /* add min/max over seeds (0/1) */
+	int iteration_spread;            /* add min/max over the iterations of every run (0/1) */
 };
 int  results_compare(FILE *out, const char *db_path, const struct compare_opts *o, char *err, size_t errlen);
 

@@ -11,7 +11,7 @@ void results_seterr(char *err, size_t errlen, const char *path, const char *fmt,
 	__attribute__((format(printf, 4, 5)));
 
 /* Open an existing results file read-only and check that it is one:
- * SQLite, PRAGMA user_version == RESULTS_SCHEMA_VERSION, and the tables
+ * SQLite, PRAGMA user_version RESULTS_SCHEMA_VERSION, and the tables
  * listed (NULL-terminated) present.  NULL with a message on failure. */
 sqlite3 *results_open_ro(const char *path, const char *const *tables, char *err, size_t errlen);
 
@@ -19,6 +19,13 @@ sqlite3 *results_open_ro(const char *path, const char *const *tables, char *err,
  * (e.g. "main" or an ATTACH name). */
 int results_check(sqlite3 *db, const char *schema, const char *path,
                   const char *const *tables, char *err, size_t errlen);
+
+/* 1 if schema (e.g. "main", "src") has the table, 0 if not, -1 on error */
+int results_has_table(sqlite3 *db, const char *schema, const char *table);
+/* Create the temporary file tmp (O_EXCL) for target path and lock it as
+ * "being written" (tmpfile.c); the lock's fd, or -1 with a message. */
+int results_tmp_create(const char *tmp, const char *path, char *err, size_t errlen);
+
 
 /* the schema (results/schema.sql, embedded at build time) */
 extern const char *const results_schema;

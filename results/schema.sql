@@ -1,7 +1,7 @@
 -- schema.sql - the results database (docs/schema.md explains every column).
 -- A run file and a merged file have the same schema; every row carries its
 -- run_id, so merging is INSERT OR IGNORE and idempotent.
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;
 
 CREATE TABLE IF NOT EXISTS runs (
   run_id        TEXT PRIMARY KEY,
@@ -20,8 +20,14 @@ CREATE TABLE IF NOT EXISTS runs (
   wall_seconds  REAL,
   sim_seconds   REAL,
   status        TEXT NOT NULL CHECK (status IN ('ok', 'failed', 'bug')),
-  error         TEXT
+  error         TEXT,
+  sweep_line    INTEGER                 -- the line of the sweep's manifest (NULL: not a sweep's run)
 ) STRICT;
+
+-- a sweep's line is in a database once, whatever reruns happened: merge
+-- keeps the run that finished last (merge.c)
+CREATE UNIQUE INDEX IF NOT EXISTS runs_sweep_line ON runs (sweep_id, sweep_line)
+  WHERE sweep_line IS NOT NULL;
 
 -- the resolved scenario as key/value pairs (section.key), for filtering
 -- and for the sweep plots' x axis
@@ -63,3 +69,24 @@ CREATE TABLE IF NOT EXISTS blockmap (
   run_id TEXT NOT NULL, t REAL NOT NULL, grp INTEGER NOT NULL, migratetype TEXT NOT NULL,
   PRIMARY KEY (run_id, t, grp)
 ) STRICT, WITHOUT ROWID;
+
+-- Added in version 2 (files of version 1 lack these tables and are read
+-- as runs of one iteration).  [run] iterations > 1: the measured
+-- workloads ran that many times on one booted machine; each iteration's
+-- window (consecutive: the vmstat table is their sum) and its counters
+-- and workload metrics.  Runs of one iteration have no rows here.
+CREATE TABLE IF NOT EXISTS iterations (
+  run_id TEXT NOT NULL, iteration INTEGER NOT NULL,      -- from 1
+  t_start REAL NOT NULL, t_end REAL NOT NULL,
+  PRIMARY KEY (run_id, iteration)
+) STRICT;
+
+CREATE TABLE IF NOT EXISTS iteration_vmstat (
+  run_id TEXT NOT NULL, iteration INTEGER NOT NULL, name TEXT NOT NULL, value INTEGER NOT NULL,
+  PRIMARY KEY (run_id, iteration, name)
+) STRICT;
+
+CREATE TABLE IF NOT EXISTS iteration_metrics (
+  run_id TEXT NOT NULL, iteration INTEGER NOT NULL, name TEXT NOT NULL, value REAL NOT NULL,
+  PRIMARY KEY (run_id, iteration, name)
+) STRICT;

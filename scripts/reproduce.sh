@@ -12,7 +12,9 @@
 # Safe to run again: installed packages and an up-to-date build are left
 # alone, and runs already complete in out/reproduce are not run again (an
 # interrupted reproduction resumes).  Another --seeds or --set needs
-# another -o DIR.
+# another -o DIR; after a rebuild that changed the binary, or an edit of
+# the scenario, the old runs are refused: add --force-new (they are moved
+# to out/reproduce/superseded-TIME/) or give another -o DIR.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

@@ -36,6 +36,7 @@
 #include <string.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include "exec.h"
 #include "kbuild.h"
 #include "kbuild_data.h"
 #include "mmsim/parse.h"
@@ -112,6 +113,7 @@ struct kbuild {
 	/* make */
 	struct workload *w;
 	struct task *make;
+	struct exec_maps make_exec;     /* make's text (exec.h) */
 	struct kb_slot *slots;
 	unsigned nr_running, next_step, units_reaped, archives_reaped;
 	bool make_grown;
@@ -139,11 +141,13 @@ struct kb_job {
 	struct address_space **in;      /* measured tree: its inputs (NULL: by kind) */
 	uint32_t *in_id;
 	struct kbuild_proc_trace *trace;        /* measured tree: where its life is recorded */
+	struct address_space **unlink;  /* measured tree: the temporary it read, deleted at its exit */
 	unsigned long hiwater;          /* largest rss_anon seen */
 	uint32_t out_id;                /* file number of the output (metadata) */
 	unsigned long out_pages, written;
 	slab_obj_t *vmas;
 	unsigned nr_vmas;
+	struct exec_maps exec;          /* its programs' text (exec.h) */
 	gsl_rng *rng;
 	bool started, ended, failed;
 };
@@ -780,7 +784,10 @@ static int job_exec(struct kb_job *j, struct task *t, struct mm_ctx *ctx)
 			return -1;
 		j->nr_vmas++;
 	}
-	return 0;
+	/* the programs' text, mapped from the page cache */
+	return exec_prog(pgdat, ctx, t->mm,
+	                 j->kind == KB_CC1 ? PROG_CC1 : j->kind == KB_AS ? PROG_AS : j->kind == KB_AR ? PROG_AR : PROG_LD,
+	                 &j->exec);
 }
 
 static void job_unmap_vmas(struct kb_job *j, struct mm_ctx *ctx)
@@ -816,7 +823,8 @@ static double job_quantum(struct task *t, struct mm_ctx *ctx, void *arg)
 		p = 1;
 	} else
 		p = j->done_ns / j->user_ns;
-	if (job_read(j, ctx, p) || job_grow(j, t, ctx, p) || job_write(j, ctx, p))
+	if (job_read(j, ctx, p) || job_grow(j, t, ctx, p) || job_write(j, ctx, p) ||
+	    exec_run(j->kb->w->pgdat, ctx, t->mm, &j->exec))
 		goto fail;
 	if (t->mm->rss_anon > j->hiwater)
 		j->hiwater = t->mm->rss_anon;
@@ -842,6 +850,10 @@ static void job_exit(struct task *t, void *arg)
 		kb->status[j->step] = ST_FAILED;
 	else
 		kb->status[j->step] = ST_DONE;
+	if (j->unlink && *j->unlink) {
+		inode_unlink(kb->w->pgdat, &ctx, *j->unlink);
+		*j->unlink = NULL;
+	}
 	if (j->trace) {
 		j->trace->ran = true;
 		j->trace->end = engine_now();
@@ -1101,6 +1113,8 @@ static struct task *spawn_measured(struct kbuild *kb, struct kb_slot *s, unsigne
 		j->read_fraction = 0.8;
 		j->write_from = 0.8;
 		job_add_input(j, kb->scratch[2 * si], ds_scratch_id(kb, 2 * si), cap);
+		/* the driver deletes the .s when as has exited */
+		j->unlink = &kb->scratch[2 * si];
 		if (!last) {
 			j->out = &kb->scratch[2 * si + 1];
 			j->out_id = ds_scratch_id(kb, 2 * si + 1);
@@ -1245,12 +1259,16 @@ static double make_quantum(struct task *t, struct mm_ctx *ctx, void *arg)
 	if (!kb->make_grown) {
 		/* make's own memory: the parsed Makefiles, rules and variables */
 		kb->make_grown = true;
+		if (exec_prog(kb->w->pgdat, ctx, t->mm, PROG_MAKE, &kb->make_exec))
+			return -1;
 		if (kb->make_rss) {
 			unsigned long v = mm_grow(t->mm, kb->make_rss);
 			if (mm_access(kb->w->pgdat, ctx, t->mm, v, kb->make_rss, true))
 				return -1;
 		}
 	}
+	if (exec_run(kb->w->pgdat, ctx, t->mm, &kb->make_exec))
+		return -1;
 	for (unsigned i = 0; i < kb->nr_jobs; i++)
 		if (kb->slots[i].t && kb->slots[i].t->exited)
 			reap(kb, &kb->slots[i]);
@@ -1674,6 +1692,29 @@ static void kb_fini(struct workload *w)
 	kb->step_utime = NULL;
 }
 
+/* A build whose make died (OOM kill, failed fork) or that built no unit
+ * (every job lost to the OOM killer) measured no build: the run is
+ * failed.  A build that lost some jobs is a result (jobs_failed says). */
+static bool kb_failure(const struct workload *w, char *why, size_t len)
+{
+	const struct kbuild *kb = w->priv;
+
+	if (kb->build_failed) {
+		if (why)
+			snprintf(why, len, "make died (%u of %u units built)", kb->units_done, kb->nr_units);
+		return true;
+	}
+	if (w->finished && kb->nr_units && !kb->units_done) {
+		if (why)
+			snprintf(why, len, "no unit built (%u jobs failed, %u OOM-killed)", kb->jobs_failed,
+			         kb->oom_killed);
+		return true;
+	}
+	return false;
+}
+
+static int kb_restart(struct workload *w, unsigned iteration, char *err, size_t errlen);
+
 const struct workload_ops kbuild_ops = {
 	.name = "kbuild",
 	.desc = "make -jN over a synthetic kernel tree: cc1 jobs reading headers through the page cache, "
@@ -1686,4 +1727,73 @@ const struct workload_ops kbuild_ops = {
 	.start = kb_start,
 	.report = kb_report,
 	.fini = kb_fini,
+	.failure = kb_failure,
+	.restart = kb_restart,
 };
+
+/* ------------------------------------------------------------ iterations */
+
+/*
+ * The next iteration ([run] iterations > 1), as mmtests runs a kernel
+ * build again: `make clean` (the objects, the archives and vmlinux are
+ * unlinked: their page cache, dirty or not, is freed, their dentries and
+ * inodes too), then make again on the same tree, whose sources and
+ * headers stay in the page cache as far as reclaim left them.  The units
+ * are the same as the first time (each unit's stream is its own).  The
+ * build's counters start again, so that report() gives this iteration's.
+ * The unlinks are the harness's work, between two measured builds: their
+ * time is charged to no process.  1 until make of the iteration before
+ * has exited.
+ */
+static int kb_restart(struct workload *w, unsigned iteration, char *err, size_t errlen)
+{
+	struct kbuild *kb = w->priv;
+	struct pglist_data *pgdat = w->pgdat;
+	struct mm_ctx ctx = { 0 };
+
+	(void)iteration;
+	if ((kb->make && !kb->make->exited) || kb->nr_running)
+		return 1;
+	if (kb->ds) {
+		/* a measured tree: every step's output and the slots' temporaries */
+		for (unsigned i = 0; i < kb->ds->nr_steps; i++)
+			if (kb->out[i]) {
+				inode_unlink(pgdat, &ctx, kb->out[i]);
+				kb->out[i] = NULL;
+			}
+		for (unsigned i = 0; i < 2 * kb->nr_jobs; i++)
+			if (kb->scratch[i]) {
+				inode_unlink(pgdat, &ctx, kb->scratch[i]);
+				kb->scratch[i] = NULL;
+			}
+		memset(kb->reaped, 0, kb->ds->nr_steps);
+		memset(kb->trace, 0, kb->ds->nr_procs * sizeof(*kb->trace));
+	}
+	for (unsigned i = 0; kb->obj && i < kb->nr_units; i++)
+		if (kb->obj[i]) {
+			inode_unlink(pgdat, &ctx, kb->obj[i]);
+			kb->obj[i] = NULL;
+		}
+	for (unsigned a = 0; kb->arc && a <= kb->nr_archives; a++)
+		if (kb->arc[a]) {
+			inode_unlink(pgdat, &ctx, kb->arc[a]);
+			kb->arc[a] = NULL;
+		}
+	if (kb->vmlinux) {
+		inode_unlink(pgdat, &ctx, kb->vmlinux);
+		kb->vmlinux = NULL;
+	}
+	kb->next_step = kb->units_reaped = kb->archives_reaped = kb->tree_next = 0;
+	kb->make_grown = false;
+	memset(kb->status, ST_PENDING, kb->nr_steps);
+	for (unsigned i = 0; i < kb->nr_steps; i++)
+		kb->step_utime[i] = -1;
+	kb->user_ns = kb->system_ns = kb->make_user_ns = 0;
+	kb->units_done = kb->jobs_failed = kb->oom_killed = 0;
+	kb->build_failed = false;
+	if (!(kb->make = engine_spawn(w->engine, "make", &kb_make_ops, kb))) {
+		snprintf(err, errlen, "kbuild: cannot spawn make");
+		return -1;
+	}
+	return 0;
+}

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "mmsim/limits.h"
 #include "mmsim/parse.h"
 #include "workload.h"
 
@@ -53,8 +54,22 @@ static int tf_set_param(struct workload *w, const char *key, const char *value, 
 	struct thp_faulter *f = w->priv;
 	int bad;
 
-	if (!strcmp(key, "region"))
+	if (!strcmp(key, "region")) {
+		char m[256];
 		bad = parse_bytes(value, &f->region) || f->region < PTRS_PER_PTE;
+		/* the process's page tables are host memory, a pte per page
+		 * (mm_grow), and its page index is 32 bits: bounded here with
+		 * a message, not by an abort when the mapping is made */
+		if (!bad && f->region >= (1ul << 31)) {
+			snprintf(err, errlen, "thp_faulter.region: '%s' is more than the 8T an address space "
+			         "of the model holds", value);
+			return -1;
+		}
+		if (!bad && mmsim_host_memory_check((uint64_t)f->region * MMSIM_BYTES_PER_PTE, m, sizeof(m))) {
+			snprintf(err, errlen, "thp_faulter.region: '%s' %s", value, m);
+			return -1;
+		}
+	}
 	else if (!strcmp(key, "hold"))
 		bad = mmsim_parse_double(value, 0, 1e6, &f->hold);
 	else if (!strcmp(key, "pause"))

@@ -7,10 +7,12 @@
 
 extern const struct workload_ops kbuild_ops;
 extern const struct workload_ops thp_faulter_ops;
+extern const struct workload_ops system_ops;
 
 const struct workload_ops *const workload_table[] = {
 	&kbuild_ops,
 	&thp_faulter_ops,
+	&system_ops,
 	NULL,
 };
 
@@ -29,7 +31,8 @@ const char *workload_names(void)
 
 	buf[0] = 0;
 	for (const struct workload_ops *const *o = workload_table; *o; o++)
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", len ? ", " : "", (*o)->name);
+		if (!(*o)->implicit)
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", len ? ", " : "", (*o)->name);
 	return buf;
 }
 
@@ -106,6 +109,23 @@ int workload_set_start(struct workload_set *s, struct engine *e, struct pglist_d
 		if (w->ops->start(w, err, errlen))
 			return -1;
 	}
+	return 0;
+}
+
+int workload_restart(struct workload *w, unsigned iteration, char *err, size_t errlen)
+{
+	int rc;
+
+	if (!w->ops->restart) {
+		snprintf(err, errlen, "workload %s cannot run more than once ([run] iterations)", w->ops->name);
+		return -1;
+	}
+	rc = w->ops->restart(w, iteration, err, errlen);
+	if (rc)
+		return rc;
+	w->finished = false;
+	w->t_start = engine_now();
+	w->t_end = -1;
 	return 0;
 }
 

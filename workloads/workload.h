@@ -43,6 +43,8 @@ struct workload_ops {
 	const struct param_desc *params;         /* NULL-name terminated; def is the default text */
 	size_t priv_size;
 	bool measured;                           /* defines the measured window (see above) */
+	bool implicit;                           /* started by a scenario key of its own ([system]
+	                                          * profile), never named in [workload] names */
 
 	/* set one parameter from text; 0, or -1 with a message naming the key */
 	int    (*set_param)(struct workload *w, const char *key, const char *value,
@@ -55,6 +57,16 @@ struct workload_ops {
 	size_t (*report)(const struct workload *w, struct metric *out, size_t n);
 	/* free what start() and set_param() allocated (priv itself is freed by the core) */
 	void   (*fini)(struct workload *w);
+	/* optional, measured workloads: is the outcome no result (make died,
+	 * nothing built)?  true with the reason in why (why may be NULL);
+	 * the run is then stored with status 'failed' */
+	bool   (*failure)(const struct workload *w, char *why, size_t len);
+	/* optional, measured workloads ([run] iterations > 1): called by the
+	 * run driver after iteration `iteration` - 1 finished, to run again
+	 * on the machine as it is (iteration counts from 0).  0: restarted;
+	 * 1: not yet (its processes of the iteration before have not all
+	 * ended; called again later); -1 with a message on failure */
+	int    (*restart)(struct workload *w, unsigned iteration, char *err, size_t errlen);
 };
 
 struct workload {
@@ -94,6 +106,10 @@ int  workload_set_add(struct workload_set *s, struct workload *w);
 /* start every workload of the set on the engine, in order */
 int  workload_set_start(struct workload_set *s, struct engine *e, struct pglist_data *pgdat,
                         uint64_t seed, char *err, size_t errlen);
+/* run a finished measured workload again (ops->restart; see there): on
+ * 0 it is unfinished again, its t_start now; -1 with a message if it has
+ * no restart */
+int  workload_restart(struct workload *w, unsigned iteration, char *err, size_t errlen);
 /* a measured workload is done: records t_end; the last one sets
  * s->stopping and calls on_measured_end */
 void workload_finished(struct workload *w);

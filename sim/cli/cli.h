@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include "mmsim/mm.h"
 #include "mmsim/policy.h"
+#include "mmsim/run.h"
 
 /* exit codes (sysexits.h), documented in docs/mmsim.1.md */
 #define EXIT_OK       0
@@ -13,6 +14,8 @@
 #define EXIT_NOINPUT  66              /* missing input file */
 #define EXIT_SOFTWARE 70
 #define EXIT_CANTCREAT 73             /* cannot create the output */
+#define EXIT_IOERR    74              /* an output could not be written (stdout: a full disk) */
+#define EXIT_TEMPFAIL 75              /* try again later: another sweep holds the directory */
 #define EXIT_CONFIG   78
 
 #define MAX_SETS 64
@@ -32,10 +35,10 @@ void machine_opts_defaults(struct machine_opts *m);
 /* Handle a machine option (--ram, --cpus, --set, --check-every); returns
  * 1 if it was one, 0 if not, -1 on a bad value (message printed). */
 int machine_opt(struct machine_opts *m, const char *opt, const char *arg);
-/* Boot a node with the named policy; -1 with a message printed. */
-int machine_boot(const struct machine_opts *m, const char *policy_name,
-                 struct pglist_data *pgdat, struct mm_policy **policy);
-void machine_shutdown(struct pglist_data *pgdat, struct mm_policy *policy);
+/* Boot a node with the named policy through the library's machine_boot()
+ * (<mmsim/run.h>); -1 with a message printed.  machine_shutdown() ends it. */
+int machine_opts_boot(const struct machine_opts *m, const char *policy_name,
+                      struct pglist_data *pgdat, struct mm_policy **policy);
 
 int parse_size(const char *s, uint64_t *out);
 int parse_ulong(const char *s, unsigned long *out);
@@ -51,7 +54,8 @@ void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	"                        vm.watermark_boost_factor, vm.percpu_pagelist_high_fraction,\n" \
 	"                        vm.lowmem_reserve_ratio (\"256 256 32 0\"),\n" \
 	"                        transparent_hugepage.enabled (always|madvise|never),\n" \
-	"                        kernel.config_compaction (yes|no), or POLICY.SWITCH\n" \
+	"                        kernel.config_compaction (yes|no), kernel.config_numa (yes|no),\n" \
+	"                        or POLICY.SWITCH\n" \
 	"                        (see 'mmsim list policies'); repeatable\n" \
 	"  --check-every N       run the invariant checker every N allocator operations\n"
 
@@ -81,10 +85,15 @@ struct sweep_spec {
 	unsigned long seeds;            /* seeds 1..seeds for every combination */
 	unsigned long jobs;             /* runs at a time */
 	const char *dir;                /* DIR/manifest, DIR/run-NNNN.db, DIR/sweep.db */
+	int force_new;                  /* DIR holds another sweep: move it aside, start again */
 };
 /* Check every run, write the manifest, run the runs not yet complete,
  * merge into DIR/sweep.db; the exit code, after printing any message. */
 int sweep_execute(const struct sweep_spec *sp);
+/* mmsim run --manifest F --index N: was line N recorded (DIR/sweep.id)
+ * with this binary and this resolved scenario hash?  EXIT_OK (also when
+ * nothing is recorded), or EXIT_CONFIG after the message. */
+int sweep_check_line(const char *manifest, unsigned long index, const char *config_hash);
 
 /* cmd_plot.c: draw a results database (mmsim plot; mmsim reproduce) */
 struct plot_opts {

@@ -123,7 +123,7 @@ static int pressure_child(void *arg)
 	double t0, wall, sim;
 	unsigned long events = 0, scanned;
 
-	if (machine_boot(pr->m, pr->policy, &pgdat, &policy))
+	if (machine_opts_boot(pr->m, pr->policy, &pgdat, &policy))
 		return EXIT_CONFIG;
 	engine_config_defaults(&cfg);
 	cfg.cpus = pr->m->cpus;
@@ -298,7 +298,7 @@ int cmd_bench(int argc, char **argv)
 		struct mm_policy *policy;
 		double o0, mixed, o9;
 
-		if (machine_boot(&m, mm_policy_table[i]->name, &pgdat, &policy))
+		if (machine_opts_boot(&m, mm_policy_table[i]->name, &pgdat, &policy))
 			return EXIT_CONFIG;
 		o0 = bench_fixed(&pgdat, GFP_KERNEL, 0, pairs);
 		mixed = bench_mixed(&pgdat, pairs / 4, 1);

@@ -9,11 +9,14 @@
 
 static void compare_usage(FILE *f)
 {
-	fprintf(f, "usage: mmsim compare DB [--by KEY] [--baseline NAME] [--where SQL] [--spread]\n\n"
+	fprintf(f, "usage: mmsim compare DB [--by KEY] [--baseline NAME] [--where SQL] [--spread]\n"
+	           "                     [--iteration-spread]\n\n"
 	           "Prints the RFC cover letter's table from a results database (a run file\n"
 	           "or a merged one): for each row the mean over the runs of each column and\n"
 	           "its change against the baseline column.  Percentage rows are computed\n"
-	           "per run, then averaged.  Only runs with status 'ok' count.\n\n"
+	           "per run, then averaged.  A run of several iterations ([run] iterations)\n"
+	           "counts as the mean of its iterations' values.  Only runs with status 'ok'\n"
+	           "count.\n\n"
 	           "  --by KEY              one column per value of KEY: a runs column (policy,\n"
 	           "                        the default; seed, workload, sweep_id, ...) or a\n"
 	           "                        parameter (e.g. machine.ram)\n"
@@ -21,7 +24,9 @@ static void compare_usage(FILE *f)
 	           "                        (default: vanilla if present, else the first value)\n"
 	           "  --where SQL           only runs matching this SQL condition on the runs\n"
 	           "                        table, e.g. \"seed < 5\"\n"
-	           "  --spread              a line under each row with the min..max over runs\n");
+	           "  --spread              a line under each row with the min..max over runs\n"
+	           "  --iteration-spread    a line under each row with the min..max over the\n"
+	           "                        iterations of every run\n");
 }
 
 int cmd_compare(int argc, char **argv)
@@ -31,6 +36,7 @@ int cmd_compare(int argc, char **argv)
 		{ "baseline", required_argument, NULL, 'B' },
 		{ "where", required_argument, NULL, 'w' },
 		{ "spread", no_argument, NULL, 's' },
+		{ "iteration-spread", no_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -46,6 +52,7 @@ int cmd_compare(int argc, char **argv)
 		case 'B': o.baseline = optarg; break;
 		case 'w': o.where = optarg; break;
 		case 's': o.spread = 1; break;
+		case 'i': o.iteration_spread = 1; break;
 		case 'h':
 			compare_usage(stdout);
 			return EXIT_OK;

@@ -35,7 +35,7 @@ static int run_one(const struct machine_opts *m, const char *policy_name,
 	struct random_alloc_stats st;
 	struct block_census census;
 
-	if (machine_boot(m, policy_name, &pgdat, &policy))
+	if (machine_opts_boot(m, policy_name, &pgdat, &policy))
 		return EXIT_CONFIG;
 	random_alloc_run(&pgdat, rp, &st, 1);
 	printf("==== policy %s: %lu MiB RAM, %u CPUs, seed %llu, %lu allocation attempts ====\n",

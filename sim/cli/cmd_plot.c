@@ -27,13 +27,14 @@
 #include <sysexits.h>
 #include <unistd.h>
 #include "cli.h"
+#include "results.h"
 
 /* the plots/NAME.gp templates, embedded by cmake/EmbedPlots.cmake */
 struct plot_template { const char *name; const char *text; };
 extern const struct plot_template mmsim_plot_templates[];
 
 #define MAX_POLICIES 16
-#define SCHEMA_VERSION 1
+#define SCHEMA_VERSION RESULTS_SCHEMA_VERSION
 
 struct plot_ctx {
 	sqlite3 *db;
@@ -1116,8 +1117,8 @@ static int open_db(struct plot_ctx *c)
 		error("'%s' is not a results database: %s", c->db_path, sqlite3_errmsg(c->db));
 		return EX_DATAERR;
 	}
-	if (version != SCHEMA_VERSION) {
-		error("'%s' is not a results database of this mmsim (schema version %d, expected %d)",
+	if (version < 1 || version > SCHEMA_VERSION) {
+		error("'%s' is not a results database of this mmsim (schema version %d, expected 1..%d)",
 		      c->db_path, version, SCHEMA_VERSION);
 		return EX_DATAERR;
 	}

@@ -38,7 +38,8 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-	        "usage: mmsim reproduce [SCENARIO] [--seeds N] [-j JOBS] [-o DIR] [--set SECTION.KEY=V]...\n\n"
+	        "usage: mmsim reproduce [SCENARIO] [--seeds N] [-j JOBS] [-o DIR] [--set SECTION.KEY=V]...\n"
+	        "                       [--force-new]\n\n"
 	        "The RFC experiment: runs SCENARIO with policy.name=vanilla and =hygiene,\n"
 	        "seeds 1..N each (a sweep: DIR/manifest, DIR/run-NNNN.db, merged into\n"
 	        "DIR/sweep.db), prints the cover letter's table (vanilla, then hygiene)\n"
@@ -52,10 +53,14 @@ static void usage(FILE *f)
 	        "  -o, --output DIR      where the runs, the database and the plots go\n"
 	        "                        (default " DEFAULT_DIR ", created if missing)\n"
 	        "  --set KEY=VALUE       an override common to all runs (repeatable);\n"
-	        "                        not policy.name or run.seed, which reproduce sets\n\n"
+	        "                        not policy.name or run.seed, which reproduce sets\n"
+	        "  --force-new           DIR holds runs of another scenario, settings or mmsim\n"
+	        "                        binary (a resume of those is refused): move them\n"
+	        "                        aside (DIR/superseded-TIME/) and start again\n\n"
 	        "Exit status: 0 when every run is complete, the table printed and the plots\n"
 	        "drawn; 70 if a run failed (named, with its log), 69 without gnuplot (after\n"
-	        "the table), 64/66/73/78 for bad usage, input, output or configuration.\n",
+	        "the table), 64/66/73/78 for bad usage, input, output or configuration, 74\n"
+	        "if standard output cannot be written, 75 if another sweep holds DIR.\n",
 	        DEFAULT_SEEDS, sysconf(_SC_NPROCESSORS_ONLN));
 }
 
@@ -133,9 +138,11 @@ int cmd_reproduce(int argc, char **argv)
 		{ "set", required_argument, NULL, 'S' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "force-new", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	int force_new = 0;
 	static char key[] = "policy.name", vanilla[] = "vanilla", hygiene[] = "hygiene";
 	struct sweep_vary policies = { .key = key, .values = { vanilla, hygiene }, .n = 2 };
 	struct compare_opts co = { .baseline = "vanilla" };
@@ -173,6 +180,9 @@ int cmd_reproduce(int argc, char **argv)
 		case 'o':
 			dir = optarg;
 			break;
+		case 'F':
+			force_new = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return EXIT_OK;
@@ -203,7 +213,7 @@ int cmd_reproduce(int argc, char **argv)
 	        "%lu runs, %lu at a time, in %s\n", scenario, seeds, 2 * seeds, jobs, dir);
 	rc = sweep_execute(&(struct sweep_spec){
 		.scenario = scenario, .sets = sets, .nr_sets = nr_sets, .vary = &policies,
-		.nr_vary = 1, .seeds = seeds, .jobs = jobs, .dir = dir });
+		.nr_vary = 1, .seeds = seeds, .jobs = jobs, .dir = dir, .force_new = force_new });
 	if (rc == EXIT_SOFTWARE)
 		/* the sweep named the failed runs; a table of the others would
 		 * compare unequal sets of seeds */

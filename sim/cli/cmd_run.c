@@ -7,6 +7,7 @@
 #include <string.h>
 #include "cli.h"
 #include "run.h"
+#include "results.h"
 
 int run_build_scenario(const char *path, char *const *sets, int nr_sets, const char *policy,
                        const char *seed, struct scenario **out)
@@ -216,10 +217,13 @@ int cmd_run(int argc, char **argv)
 			return rc == -2 ? EXIT_NOINPUT : EXIT_CONFIG;
 		}
 		rc = run_build_scenario(ml.scenario, ml.sets, ml.nr_sets, NULL, ml.seed, &s);
+		if (!rc && (rc = sweep_check_line(manifest, index, scenario_hash(s))))
+			scenario_free(s);       /* another binary, an edited scenario */
 		if (rc) {
 			manifest_line_free(&ml);
 			return rc;
 		}
+		results_set_sweep_line(index);  /* merged once, whatever reruns */
 		/* the sweep's id: the manifest's content, so that every line
 		 * of one sweep, wherever it runs, carries the same id */
 		{

@@ -91,7 +91,7 @@ int cmd_show(int argc, char **argv)
 		error("show: unknown file '%s' (valid: pagetypeinfo, buddyinfo, vmstat, zoneinfo, census)", file);
 		return EXIT_USAGE;
 	}
-	if (machine_boot(&m, policy_name, &pgdat, &policy))
+	if (machine_opts_boot(&m, policy_name, &pgdat, &policy))
 		return EXIT_CONFIG;
 	if (rp.ops)
 		random_alloc_run(&pgdat, &rp, &st, 1);

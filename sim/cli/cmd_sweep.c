@@ -11,10 +11,29 @@
  * with the sweep (PR_SET_PDEATHSIG), so no orphan finishes a run that the
  * next sweep starts again.  The same manifest runs elsewhere line by line
  * (GNU parallel, a Slurm job array).
+ *
+ * A sweep's identity (DIR/sweep.id): the binary (version, git revision
+ * and a hash of the executable's bytes) and every line's resolved
+ * scenario hash.  A resume whose binary or scenario differs would merge
+ * runs of two configurations into one comparison: it is refused, as is a
+ * manifest line run by another binary or on an edited scenario
+ * (sweep_check_line()).  --force-new moves the old sweep aside.
+ *
+ * One sweep per directory at a time: DIR/lock holds a POSIX record lock
+ * (fcntl F_SETLK) for the sweep's life, and says who holds it.  The
+ * kernel drops the lock when the process dies however it dies, so there
+ * is no stale lock to detect; on NFS the lock goes through the server
+ * (NFSv4 byte-range locks, or NFSv3's lock manager), so two sweeps on two
+ * hosts of a cluster exclude each other too, and a dead client's lock
+ * ends with its lease.  (A lock file made with O_EXCL would survive a
+ * killed sweep, and would need a host and pid check that cannot be done
+ * from another host.)  It does not work on a mount with `nolock`, where
+ * locks are local to each host: the message of a refused lock says so.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
+#include <libgen.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -25,10 +44,12 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <fcntl.h>
+#include <time.h>
 #include <unistd.h>
 #include "cli.h"
 #include "run.h"
 #include "results.h"
+#include "mmsim/version.h"
 
 #define MAX_VARY SWEEP_MAX_VARY
 #define MAX_VALUES SWEEP_MAX_VALUES
@@ -47,9 +68,13 @@ static void usage(FILE *f)
 	        "  --seeds N             seeds 1..N for every combination (default 1)\n"
 	        "  --set KEY=VALUE       an override common to all runs (repeatable)\n"
 	        "  -j, --jobs JOBS       runs at a time (default 1; each run uses one core)\n"
-	        "  -o, --output DIR      the sweep's directory (created if missing)\n\n"
+	        "  -o, --output DIR      the sweep's directory (created if missing)\n"
+	        "  --force-new           DIR holds a sweep of another scenario, settings or\n"
+	        "                        binary: move it aside (DIR/superseded-TIME/) and\n"
+	        "                        start again (without it such a resume is refused)\n\n"
 	        "Exit status: 0 if every run is complete and merged, 70 if a run failed\n"
-	        "(they are named), 64/66/78 for bad usage, input or configuration.\n");
+	        "(they are named), 64/66/78 for bad usage, input or configuration, 75 if\n"
+	        "another sweep is running on DIR.\n");
 }
 
 /* Split "KEY=V1,V2" into v (strings point into a copy). */
@@ -112,7 +137,7 @@ static void combination(const struct plan *p, unsigned long k, int *idx, unsigne
 
 /* Every line is checked the way the run will check it, before anything
  * is written: a sweep with a bad value fails at once, not after hours. */
-static int check_plan(const struct plan *p)
+static int check_plan(const struct plan *p, char (*hashes)[17])
 {
 	for (unsigned long k = 0; k < p->nr_runs; k++) {
 		char *sets[MAX_SETS + MAX_VARY], seed[32], buf[MAX_VARY][512];
@@ -131,6 +156,7 @@ static int check_plan(const struct plan *p)
 		rc = run_build_scenario(p->scenario, sets, n, NULL, seed, &s);
 		if (rc)
 			return rc;
+		snprintf(hashes[k], 17, "%s", scenario_hash(s));
 		scenario_free(s);
 	}
 	return EXIT_OK;
@@ -187,6 +213,323 @@ static int same_file_text(const char *a, const char *b)
 	if (fb)
 		fclose(fb);
 	return same;
+}
+
+/* ------------------------------------------------------------ identity */
+
+/* FNV-1a 64 of the running executable's bytes: a rebuild with any change
+ * gives another binary, whatever `git describe` says */
+static const char *exe_hash(void)
+{
+	static char hex[17];
+	unsigned char buf[65536];
+	uint64_t h = 0xcbf29ce484222325ull;
+	ssize_t n;
+	int fd;
+
+	if (hex[0])
+		return hex;
+	fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return strcpy(hex, "unknown");
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		for (ssize_t i = 0; i < n; i++)
+			h = (h ^ buf[i]) * 0x100000001b3ull;
+	close(fd);
+	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)h);
+	return hex;
+}
+
+/* "mmsim VERSION (REVISION) exe HASH": the binary line of sweep.id */
+static void binary_id(char *buf, size_t len)
+{
+	snprintf(buf, len, "mmsim %s (%s) exe %s", MMSIM_VERSION, MMSIM_GIT_REVISION, exe_hash());
+}
+
+#define ID_HEADER "# mmsim sweep identity: the binary and each manifest line's resolved scenario hash\n"
+
+static char *identity_text(const struct plan *p, char (*hashes)[17])
+{
+	char bin[256];
+	size_t len = strlen(ID_HEADER) + 300 + p->nr_runs * 48, at;
+	char *t = malloc(len);
+
+	if (!t)
+		return NULL;
+	binary_id(bin, sizeof(bin));
+	at = (size_t)snprintf(t, len, "%sbinary %s\n", ID_HEADER, bin);
+	for (unsigned long k = 0; k < p->nr_runs; k++)
+		at += (size_t)snprintf(t + at, len - at, "line %lu %s\n", k + 1, hashes[k]);
+	return t;
+}
+
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	if (!f)
+		return NULL;
+	n = getdelim(&text, &cap, 0, f);
+	fclose(f);
+	if (n < 0) {
+		free(text);
+		return strdup("");
+	}
+	return text;
+}
+
+/* the value after "KEY " on the line starting so, in text (static buffer) */
+static const char *id_field(const char *text, const char *key)
+{
+	static char val[256];
+	size_t n = strlen(key);
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (!strncmp(l, key, n) && l[n] == ' ') {
+			size_t m = strcspn(l + n + 1, "\n");
+			snprintf(val, sizeof(val), "%.*s", (int)(m < sizeof(val) ? m : sizeof(val) - 1), l + n + 1);
+			return val;
+		}
+	return NULL;
+}
+
+/* Why the recorded identity old differs from new, as a message */
+static void identity_diff(const char *dir, const char *old, const char *new, char *msg, size_t len)
+{
+	char ob[256], key[32];
+	const char *o = id_field(old, "binary"), *n;
+
+	snprintf(ob, sizeof(ob), "%s", o ? o : "(none)");
+	n = id_field(new, "binary");
+	if (strcmp(ob, n ? n : "")) {
+		snprintf(msg, len, "%s was started by another mmsim binary (%s; this one is %s): its "
+		         "runs and this binary's would be merged into one comparison", dir, ob, n ? n : "?");
+		return;
+	}
+	for (unsigned long k = 1;; k++) {
+		snprintf(key, sizeof(key), "line %lu", k);
+		o = id_field(old, key);
+		snprintf(ob, sizeof(ob), "%s", o ? o : "");
+		n = id_field(new, key);
+		if (!o && !n)
+			break;
+		if (!o || !n || strcmp(ob, n)) {
+			snprintf(msg, len, "%s: the resolved scenario of manifest line %lu has changed since "
+			         "the sweep was started (hash %s, now %s: the scenario file was edited?): its "
+			         "runs and the new ones would be merged into one comparison", dir, k,
+			         o ? ob : "none", n ? n : "none");
+			return;
+		}
+	}
+	snprintf(msg, len, "%s/sweep.id differs from this sweep's", dir);
+}
+
+static int write_file_atomic(const char *path, const char *text)
+{
+	char tmp[PATH_MAX + 32];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
+	f = fopen(tmp, "w");
+	if (!f) {
+		error("cannot create %s: %s", tmp, strerror(errno));
+		return -1;
+	}
+	fputs(text, f);
+	if (fflush(f) || fsync(fileno(f)) || fclose(f) || rename(tmp, path)) {
+		error("cannot write %s: %s", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+int sweep_check_line(const char *manifest, unsigned long index, const char *config_hash)
+{
+	char path[PATH_MAX], key[32], bin[256], *copy = strdup(manifest), *text;
+	const char *v;
+	int rc = EXIT_OK;
+
+	if (!copy)
+		return EXIT_SOFTWARE;
+	snprintf(path, sizeof(path), "%s/sweep.id", dirname(copy));
+	free(copy);
+	if (!(text = read_text(path)))
+		return EXIT_OK;         /* a manifest written by hand: nothing recorded */
+	binary_id(bin, sizeof(bin));
+	snprintf(key, sizeof(key), "line %lu", index);
+	if ((v = id_field(text, "binary")) && strcmp(v, bin)) {
+		error("%s: the sweep was started by another mmsim binary (%s; this one is %s); run its "
+		      "lines with that binary, or start the sweep again (mmsim sweep --force-new)",
+		      manifest, v, bin);
+		rc = EXIT_CONFIG;
+	} else if ((v = id_field(text, key)) && strcmp(v, config_hash)) {
+		error("%s:%lu: the resolved scenario has changed since the sweep was started (hash %s, "
+		      "now %s: the scenario file was edited?); start the sweep again (mmsim sweep "
+		      "--force-new) or restore the scenario", manifest, index, v, config_hash);
+		rc = EXIT_CONFIG;
+	}
+	free(text);
+	return rc;
+}
+
+/* ------------------------------------------------------------ the lock */
+
+/* Take DIR/lock for this sweep; the descriptor (kept open: closing it
+ * would drop the lock), or after the message -2 if another sweep holds
+ * it, -1 if it cannot be taken. */
+static int lock_dir(const char *dir)
+{
+	char path[PATH_MAX], host[256] = "", owner[512] = "", line[600];
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	int fd;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/lock", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		error("cannot create %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fcntl(fd, F_SETLK, &fl)) {
+		int e = errno;
+		n = pread(fd, owner, sizeof(owner) - 1, 0);
+		owner[n > 0 ? n : 0] = 0;
+		owner[strcspn(owner, "\n")] = 0;
+		close(fd);
+		if (e == EACCES || e == EAGAIN) {
+			error("%s is in use by another sweep (%s): two sweeps on one directory would both "
+			      "run every line; wait for it, or use another -o DIR", dir,
+			      owner[0] ? owner : "owner unknown");
+			return -2;
+		}
+		error("cannot lock %s: %s (the file system must support POSIX locks; NFS without "
+		      "the nolock mount option does)", path, strerror(e));
+		return -1;
+	}
+	gethostname(host, sizeof(host) - 1);
+	snprintf(line, sizeof(line), "pid %ld on host %s, since %ld\n", (long)getpid(), host, (long)time(NULL));
+	if (ftruncate(fd, 0) == 0 && pwrite(fd, line, strlen(line), 0) < 0) {
+		/* the message is a courtesy; the lock is what counts */
+	}
+	return fd;
+}
+
+/* --force-new: move the old sweep's files into DIR/superseded-TIME/ */
+static int supersede(const char *dir)
+{
+	static const char *const names[] = { "manifest", "sweep.id", "sweep.db", NULL };
+	char aside[PATH_MAX], from[PATH_MAX], to[PATH_MAX + 64], stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	int moved = 0;
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	snprintf(aside, sizeof(aside), "%s/superseded-%s", dir, stamp);
+	for (unsigned long k = 0; k < 100000 + 3; k++) {
+		char name[32];
+		if (k < 3)
+			snprintf(name, sizeof(name), "%s", names[k]);
+		else
+			snprintf(name, sizeof(name), "run-%04lu.%s", (k - 3) / 2 + 1, (k - 3) % 2 ? "log" : "db");
+		snprintf(from, sizeof(from), "%s/%s", dir, name);
+		if (access(from, F_OK))
+			continue;
+		if (!moved++ && mkdir(aside, 0755) && errno != EEXIST) {
+			error("cannot create %s: %s", aside, strerror(errno));
+			return -1;
+		}
+		snprintf(to, sizeof(to), "%s/%s", aside, name);
+		if (rename(from, to)) {
+			error("cannot move %s to %s: %s", from, aside, strerror(errno));
+			return -1;
+		}
+	}
+	if (moved)
+		fprintf(stderr, "mmsim: sweep: --force-new: the previous sweep's %d files moved to %s\n",
+		        moved, aside);
+	return 0;
+}
+
+/* ------------------------------------------------------------ the keys */
+
+/* a key as the scenario spells it: thp_faulter.region and
+ * workload.thp_faulter.region are the same key */
+static const char *plain_key(const char *k, size_t *len)
+{
+	static const char *const prefixes[] = { "workload.", "policy.", NULL };
+	size_t n = strcspn(k, "=");
+
+	for (const char *const *p = prefixes; *p; p++) {
+		size_t m = strlen(*p);
+		if (n > m && !strncmp(k, *p, m) && memchr(k + m, '.', n - m)) {
+			k += m;
+			n -= m;
+			break;
+		}
+	}
+	*len = n;
+	return k;
+}
+
+static int same_key(const char *a, const char *b)
+{
+	size_t na, nb;
+	a = plain_key(a, &na);
+	b = plain_key(b, &nb);
+	return na == nb && !strncmp(a, b, na);
+}
+
+/* Keys a sweep cannot take: run.seed (the seeds are --seeds 1..N, the
+ * manifest's seed field: a varied or set seed would be overridden, and
+ * every run of a combination the same), a key varied twice or both set
+ * and varied (one would silently win), a value listed twice (the same
+ * run twice). */
+static int check_keys(const struct sweep_spec *sp)
+{
+	for (int i = 0; i < sp->nr_vary; i++) {
+		const struct sweep_vary *v = &sp->vary[i];
+		if (same_key(v->key, "run.seed")) {
+			error("--vary %s: a sweep's seeds are --seeds N (seeds 1..N for every combination); "
+			      "run.seed cannot be varied", v->key);
+			return EXIT_USAGE;
+		}
+		for (int j = 0; j < i; j++)
+			if (same_key(v->key, sp->vary[j].key)) {
+				error("--vary %s: the key is varied twice (--vary %s too): give its values in "
+				      "one --vary KEY=V1,V2,...", v->key, sp->vary[j].key);
+				return EXIT_USAGE;
+			}
+		for (int j = 0; j < sp->nr_sets; j++)
+			if (same_key(v->key, sp->sets[j])) {
+				error("--vary %s: the key is also set (--set %s): one would override the other",
+				      v->key, sp->sets[j]);
+				return EXIT_USAGE;
+			}
+		for (int a = 0; a < v->n; a++)
+			for (int b = 0; b < a; b++)
+				if (!strcmp(v->values[a], v->values[b])) {
+					error("--vary %s: the value '%s' is given twice", v->key, v->values[a]);
+					return EXIT_USAGE;
+				}
+	}
+	for (int i = 0; i < sp->nr_sets; i++) {
+		if (same_key(sp->sets[i], "run.seed")) {
+			error("--set %s: a sweep's seeds are --seeds N (seeds 1..N); run.seed cannot be set",
+			      sp->sets[i]);
+			return EXIT_USAGE;
+		}
+		for (int j = 0; j < i; j++)
+			if (same_key(sp->sets[i], sp->sets[j])) {
+				error("--set %s: the key is set twice (--set %s too)", sp->sets[i], sp->sets[j]);
+				return EXIT_USAGE;
+			}
+	}
+	return EXIT_OK;
 }
 
 /* ------------------------------------------------------------ running */
@@ -264,13 +607,18 @@ int sweep_execute(const struct sweep_spec *sp)
 	unsigned long jobs = sp->jobs ? sp->jobs : 1;
 	int rc = EXIT_OK;
 	struct plan p;
-	struct job *running;
+	struct job *running = NULL;
 	struct progress pr = { .tty = isatty(STDERR_FILENO) };
-	unsigned long next = 1, *failed_idx;
+	unsigned long next = 1, *failed_idx = NULL;
 	long kill_after = stop_after(), completed = 0;
-	const char **inputs;
+	const char **inputs = NULL;
 	size_t nr_inputs = 0;
+	char (*hashes)[17] = NULL, *id = NULL, *old_id = NULL, idpath[PATH_MAX];
+	int lock_fd = -1;
 
+	rc = check_keys(sp);
+	if (rc)
+		return rc;
 	for (int i = 0; i < sp->nr_sets; i++)
 		if (strchr(sp->sets[i], '\t') || strchr(sp->sets[i], '\n')) {
 			error("--set: a value may not hold a tab or a newline");
@@ -291,26 +639,88 @@ int sweep_execute(const struct sweep_spec *sp)
 		}
 		p.nr_runs *= (unsigned long)sp->vary[i].n;
 	}
-	rc = check_plan(&p);
-	if (rc)
+	if (!(hashes = calloc(p.nr_runs, sizeof(*hashes)))) {
+		error("out of memory");
+		return EXIT_SOFTWARE;
+	}
+	rc = check_plan(&p, hashes);
+	if (rc) {
+		free(hashes);
 		return rc;
+	}
+	id = identity_text(&p, hashes);
+	free(hashes);
+	if (!id) {
+		error("out of memory");
+		return EXIT_SOFTWARE;
+	}
 
 	/* only now that every line is valid: a bad sweep writes nothing */
-	if (make_dir(dir))
+	if (make_dir(dir)) {
+		free(id);
 		return EXIT_CANTCREAT;
+	}
+	if ((lock_fd = lock_dir(dir)) < 0) {
+		free(id);
+		return lock_fd == -2 ? EXIT_TEMPFAIL : EXIT_CANTCREAT;
+	}
 	snprintf(manifest, sizeof(manifest), "%s/manifest", dir);
 	snprintf(newman, sizeof(newman), "%s/manifest.new", dir);
 	snprintf(merged, sizeof(merged), "%s/sweep.db", dir);
-	if (write_manifest(&p, newman))
-		return EXIT_CANTCREAT;
-	if (access(manifest, F_OK) == 0 && !same_file_text(manifest, newman)) {
+	snprintf(idpath, sizeof(idpath), "%s/sweep.id", dir);
+	/* leftovers of a sweep killed while writing these (we hold the lock:
+	 * nobody else writes them) */
+	unlink(newman);
+	results_clean_stale(newman);
+	results_clean_stale(idpath);
+	results_clean_stale(manifest);
+	rc = EXIT_OK;
+	if (write_manifest(&p, newman)) {
+		rc = EXIT_CANTCREAT;
+		goto out;
+	}
+	old_id = access(manifest, F_OK) == 0 ? read_text(idpath) : NULL;
+	if (access(manifest, F_OK) == 0 &&
+	    (!same_file_text(manifest, newman) || !old_id || strcmp(old_id, id))) {
+		char why[PATH_MAX + 1024];
+		if (!same_file_text(manifest, newman))
+			snprintf(why, sizeof(why), "%s holds another sweep's manifest (another scenario "
+			         "path, --vary, --set or --seeds)", manifest);
+		else if (!old_id)
+			snprintf(why, sizeof(why), "%s: the sweep has no sweep.id (started by an older "
+			         "mmsim): its binary and scenario cannot be checked", dir);
+		else
+			identity_diff(dir, old_id, id, why, sizeof(why));
+		if (!sp->force_new) {
+			unlink(newman);
+			error("%s; use another -o DIR, or --force-new to move the old sweep aside and "
+			      "start again", why);
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		fprintf(stderr, "mmsim: sweep: %s\n", why);
+		if (supersede(dir)) {
+			unlink(newman);
+			rc = EXIT_CANTCREAT;
+			goto out;
+		}
+	}
+	/* the identity first: a manifest is never there without its id */
+	if (write_file_atomic(idpath, id)) {
 		unlink(newman);
-		error("%s holds another sweep's manifest (use another directory)", manifest);
-		return EXIT_USAGE;
+		rc = EXIT_CANTCREAT;
+		goto out;
 	}
 	if (rename(newman, manifest)) {
 		error("cannot write %s: %s", manifest, strerror(errno));
-		return EXIT_CANTCREAT;
+		rc = EXIT_CANTCREAT;
+		goto out;
+	}
+	results_clean_stale(merged);
+	for (unsigned long k = 1; k <= p.nr_runs; k++) {
+		char out[PATH_MAX];
+		snprintf(out, sizeof(out), "%s/run-%04lu.db", dir, k);
+		results_clean_stale(out);
 	}
 
 	running = calloc(jobs, sizeof(*running));
@@ -318,7 +728,8 @@ int sweep_execute(const struct sweep_spec *sp)
 	inputs = calloc(p.nr_runs, sizeof(*inputs));
 	if (!running || !failed_idx || !inputs) {
 		error("out of memory");
-		return EXIT_SOFTWARE;
+		rc = EXIT_SOFTWARE;
+		goto out;
 	}
 	pr.total = p.nr_runs;
 	show_progress(&pr, 0, NULL);
@@ -399,9 +810,13 @@ int sweep_execute(const struct sweep_spec *sp)
 	}
 	for (size_t i = 0; i < nr_inputs; i++)
 		free((char *)inputs[i]);
+out:
 	free(inputs);
 	free(failed_idx);
 	free(running);
+	free(id);
+	free(old_id);
+	close(lock_fd);                 /* the lock ends with it */
 	return rc;
 }
 
@@ -413,10 +828,12 @@ int cmd_sweep(int argc, char **argv)
 		{ "set", required_argument, NULL, 'S' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "force-new", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct sweep_vary vary[MAX_VARY];
+	int force_new = 0;
 	char *sets[MAX_SETS];
 	const char *dir = NULL;
 	unsigned long jobs = 1, seeds = 1;
@@ -454,6 +871,9 @@ int cmd_sweep(int argc, char **argv)
 		case 'o':
 			dir = optarg;
 			break;
+		case 'F':
+			force_new = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return EXIT_OK;
@@ -469,7 +889,7 @@ int cmd_sweep(int argc, char **argv)
 	}
 	rc = sweep_execute(&(struct sweep_spec){
 		.scenario = argv[optind], .sets = sets, .nr_sets = nr_sets, .vary = vary,
-		.nr_vary = nr_vary, .seeds = seeds, .jobs = jobs, .dir = dir });
+		.nr_vary = nr_vary, .seeds = seeds, .jobs = jobs, .dir = dir, .force_new = force_new });
 	for (int i = 0; i < nr_vary; i++)
 		free(vary[i].key);
 	return rc;

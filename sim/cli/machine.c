@@ -1,6 +1,7 @@
-/* machine.c - a machine from command-line options: layout, sysctls and
- * the policy with its switches.  Every bad value is reported with the
- * option and the value; nothing is booted until all are valid. */
+/* machine.c - a machine from command-line options (demo, show, bench):
+ * layout, sysctls and the policy with its switches, booted by the
+ * library's machine_boot() (<mmsim/run.h>).  Every bad value is reported
+ * with the option and the value; nothing is booted until all are valid. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -51,12 +52,13 @@ int parse_size(const char *s, uint64_t *out)
 
 void machine_opts_defaults(struct machine_opts *m)
 {
+	struct machine_desc d;
+
+	machine_desc_defaults(&d);
 	memset(m, 0, sizeof(*m));
-	m->ram = 2ull << 30;
-	m->cpus = 4;
-	/* kernel image and early reservations of the guest whose zoneinfo
-	 * tests/unit/test_watermarks.c uses: present 782336 - managed 772794 */
-	m->kernel_reserved = 9542;
+	m->ram = d.ram;
+	m->cpus = d.cpus;
+	m->kernel_reserved = d.kernel_reserved;
 }
 
 int machine_opt(struct machine_opts *m, const char *opt, const char *arg)
@@ -155,49 +157,48 @@ static int apply_set(const char *kv, struct vm_sysctl *s, struct mm_policy *poli
 	return -1;
 }
 
-int machine_boot(const struct machine_opts *m, const char *policy_name,
-                 struct pglist_data *pgdat, struct mm_policy **policy)
+int machine_opts_boot(const struct machine_opts *m, const char *policy_name,
+                      struct pglist_data *pgdat, struct mm_policy **policy)
 {
-	struct mm_layout layout;
-	struct vm_sysctl sysctl;
+	struct machine_desc d;
 	char err[256];
 
-	if (mm_layout_qemu(m->ram, m->kernel_reserved, &layout, err, sizeof(err))) {
-		error("--ram: %s", err);
-		return -1;
+	machine_desc_defaults(&d);
+	d.ram = m->ram;
+	d.cpus = m->cpus;
+	d.kernel_reserved = m->kernel_reserved;
+	d.swap = m->swap;
+	d.check_every = m->check_every;
+	{
+		/* the layout first: a bad --ram is named before anything else */
+		struct mm_layout layout;
+		if (mm_layout_qemu(m->ram, m->kernel_reserved, &layout, err, sizeof(err))) {
+			error("--ram: %s", err);
+			return -1;
+		}
 	}
-	vm_sysctl_defaults(&sysctl);
 	if (mm_policy_create(policy_name, policy, err, sizeof(err))) {
 		error("%s", err);
 		return -1;
 	}
 	for (int i = 0; i < m->nr_sets; i++)
-		if (apply_set(m->sets[i], &sysctl, *policy))
+		if (apply_set(m->sets[i], &d.sysctl, *policy))
 			goto fail;
 	if (mm_policy_validate(*policy, err, sizeof(err))) {
 		error("%s", err);
 		goto fail;
 	}
-	if (pgdat_init(pgdat, &layout, m->cpus, &sysctl, *policy, err, sizeof(err))) {
-		error("%s", err);
+	if (machine_boot(pgdat, &d, *policy, err, sizeof(err))) {
+		/* "[machine] swap: ..." is --swap's here */
+		if (!strncmp(err, "[machine] ", 10))
+			error("--%s", err + 10);
+		else
+			error("%s", err);
 		goto fail;
 	}
-	if (swap_setup(pgdat, (unsigned long)(m->swap / PAGE_SIZE), 100e-6, 1e9, err, sizeof(err))) {
-		error("--swap: %s", err);
-		machine_shutdown(pgdat, *policy);
-		*policy = NULL;
-		return -1;
-	}
-	pgdat->debug_check_interval = m->check_every;
 	return 0;
 fail:
 	mm_policy_destroy(*policy);
 	*policy = NULL;
 	return -1;
-}
-
-void machine_shutdown(struct pglist_data *pgdat, struct mm_policy *policy)
-{
-	pgdat_destroy(pgdat);
-	mm_policy_destroy(policy);
 }

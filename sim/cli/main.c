@@ -1,4 +1,5 @@
 /* main.c - the mmsim command: a verb table in the manner of git and perf. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
@@ -28,11 +29,41 @@ static void usage(FILE *f)
 	for (const struct verb *v = verbs; v->name; v++)
 		fprintf(f, "   %-9s %s\n", v->name, v->help);
 	fprintf(f, "\nSee 'mmsim help COMMAND' or 'mmsim COMMAND --help' for a command's options.\n"
-	           "Exit codes: 0 success, 64 bad usage, 70 internal error or invariant violation,\n"
-	           "78 bad configuration value.\n");
+	           "Exit codes: 0 success, 64 bad usage, 65 bad database, 66 missing input,\n"
+	           "70 internal error or invariant violation, 73 cannot create the output,\n"
+	           "74 cannot write the output (standard output included), 75 busy (another\n"
+	           "sweep on the directory), 78 bad configuration value.\n");
 }
 
+/* What a verb printed must have reached its file: stdio reports a write
+ * error (a full disk, a closed pipe's EIO, /dev/full) only at a flush or
+ * on ferror(), so without this check a table lost on the way would exit
+ * 0.  A write error turns success into 74 (EX_IOERR). */
+static int finish(int rc)
+{
+	int bad = fflush(stdout) != 0 || ferror(stdout);
+	int e = errno;
+
+	if (fclose(stdout) != 0 && !bad) {
+		bad = 1;
+		e = errno;
+	}
+	if (bad) {
+		error("cannot write standard output: %s", strerror(e ? e : EIO));
+		if (rc == EXIT_OK)
+			rc = EXIT_IOERR;
+	}
+	return rc;
+}
+
+static int dispatch(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+	return finish(dispatch(argc, argv));
+}
+
+static int dispatch(int argc, char **argv)
 {
 	const char *cmd;
 

@@ -1,6 +1,8 @@
-/* run.h - the run driver: one resolved scenario simulated, its results
- * written to one database file (mmsim run; the sweep runs it once per
- * child process, since SimGrid can be initialised once per process). */
+/* run.h - mmsim run: one resolved scenario simulated by the library's run
+ * driver (<mmsim/run.h>), its results written to one database file (the
+ * sweep runs it once per child process, since SimGrid can be initialised
+ * once per process); building scenarios from the command line; sweep
+ * manifests. */
 #ifndef MMSIM_CLI_RUN_H
 #define MMSIM_CLI_RUN_H
 
@@ -20,17 +22,14 @@ struct run_opts {
 
 /* Boot, run and record a resolved scenario.  Everything goes through
  * results.h in one transaction: on any failure the results are aborted
- * and nothing is left at o->out.  Returns the exit code (EXIT_OK,
+ * and nothing is left at o->out.  A run whose workload failed (make
+ * died, nothing built) is stored with status 'failed' and returns
+ * EXIT_OK.  Returns the exit code (EXIT_OK,
  * EXIT_SOFTWARE for a failed simulation or a broken invariant,
  * EXIT_CANTCREAT when the output cannot be written), after printing the
  * message.  A failure after the engine has started ends the process with
  * that code (_exit): SimGrid cannot be torn down or started again. */
 int run_scenario(const struct scenario *s, const struct run_opts *o);
-
-/* The virtual seconds a run goes on after its measured window closed,
- * for the background workloads to stop and the machine to go idle
- * before the last census. */
-#define RUN_DRAIN_SECONDS 60.0
 
 #endif
 

@@ -16,10 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ini.h>
+#include <sys/stat.h>
+#include "mmsim/limits.h"
 #include "mmsim/mm.h"
 #include "mmsim/policy.h"
 #include "mmsim/parse.h"
 #include "mmsim/scenario.h"
+#include "system_profile.h"
 #include "workload.h"
 
 /* ------------------------------------------------------------ the table */
@@ -38,6 +41,7 @@ enum kind {
 	K_POLICY,       /* char[32]: a policy name */
 	K_WORKLOADS,    /* the workload list */
 	K_TEXT,         /* char[64] */
+	K_PROFILE,      /* char[256]: a base-system profile, loaded to check it */
 };
 
 struct key_desc {
@@ -106,6 +110,13 @@ static const struct key_desc keys[] = {
 
 	{ "kernel", "config_compaction", "yes", "CONFIG_COMPACTION of the kernel booted",
 	  K_BOOL, SYS(config_compaction), 0, 0, NULL, false, NULL },
+	{ "kernel", "config_numa", "yes", "CONFIG_NUMA of the kernel booted (x86-64 distribution kernels: yes); "
+	  "a THP fault tries the local node alone first, also on a one-node machine",
+	  K_BOOL, SYS(config_numa), 0, 0, NULL, false, NULL },
+
+	{ "system", "profile", "none", "the base system booted before the workloads: none, a profile "
+	  "name (configs/system/NAME.ini) or a path",
+	  K_PROFILE, OFF(system_profile), 0, 0, NULL, false, NULL },
 
 	{ "policy", "name", "vanilla", "the allocator policy (see 'mmsim list policies')",
 	  K_POLICY, OFF(policy), 0, 0, NULL, false, NULL },
@@ -115,6 +126,10 @@ static const struct key_desc keys[] = {
 
 	{ "run", "seed", "1", "the run's seed (every workload's generators derive from it)",
 	  K_U64, OFF(seed), 0, 0, NULL, false, NULL },
+	{ "run", "iterations", "1", "times the measured workloads run one after another on the one booted "
+	  "machine (mmtests' iterations: a clean tree each time, the page cache as it is); each "
+	  "iteration's window is stored and tables show the mean over iterations",
+	  K_UINT, OFF(iterations), 1, 1000, NULL, false, NULL },
 	{ "run", "duration", "auto", "seconds of virtual time measured; auto: until every measured workload ends",
 	  K_DURATION, OFF(duration), 0, 1e7, NULL, false, NULL },
 	{ "run", "quantum", "0.005", "seconds a process runs between its memory events",
@@ -131,7 +146,7 @@ static const struct key_desc keys[] = {
 #define NR_KEYS (sizeof(keys) / sizeof(keys[0]))
 
 static const char *const fixed_sections[] = {
-	"machine", "vm", "transparent_hugepage", "kernel", "policy", "workload", "run", NULL,
+	"machine", "vm", "transparent_hugepage", "kernel", "system", "policy", "workload", "run", NULL,
 };
 
 /* ------------------------------------------------------------ state */
@@ -310,6 +325,11 @@ static int parse_workloads(const char *v, struct scenario_config *c, char *err, 
 	strcpy(buf, v);
 	c->nr_workloads = 0;
 	for (tok = strtok_r(buf, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
+		if (workload_find(tok) && workload_find(tok)->implicit) {
+			msg(err, errlen, "workload '%s' is not named here: its own section starts it "
+			    "([system] profile)", tok);
+			return -1;
+		}
 		if (!workload_find(tok)) {
 			msg(err, errlen, "unknown workload '%s' (valid: %s)", tok, workload_names());
 			return -1;
@@ -444,6 +464,20 @@ static int parse_value(const struct key_desc *d, const char *v, struct scenario_
 		return 0;
 	case K_WORKLOADS:
 		return parse_workloads(v, c, err, errlen);
+	case K_PROFILE: {
+		struct system_profile *prof;
+		if (strlen(v) >= sizeof(c->system_profile)) {
+			msg(err, errlen, "'%.40s...' is longer than %zu characters", v, sizeof(c->system_profile) - 1);
+			return -1;
+		}
+		if (strcmp(v, "none")) {
+			if (system_profile_load(v, &prof, err, errlen))
+				return -1;
+			system_profile_free(prof);
+		}
+		snprintf(p, sizeof(c->system_profile), "%s", v);
+		return 0;
+	}
 	case K_TEXT:
 		if (strlen(v) >= sizeof(c->name) || strpbrk(v, "\n\r")) {
 			msg(err, errlen, "'%s' is not a name of at most %zu characters", v, sizeof(c->name) - 1);
@@ -536,6 +570,11 @@ static int check_module_value(const char *section, const char *key, const char *
 		struct workload *w;
 		int rc;
 
+		if (ops && ops->implicit) {
+			msg(err, errlen, "%s: [%s]: this workload is set by its own section ([system] profile)",
+			    where, section);
+			return -1;
+		}
 		if (!ops) {
 			msg(err, errlen, "%s: unknown workload '%s' in [%s] (valid: %s)", where, name, section,
 			    workload_names());
@@ -642,17 +681,74 @@ int scenario_set(struct scenario *s, const char *kv, char *err, size_t errlen)
 
 /* ------------------------------------------------------------ files */
 
+/* where a section or a key was first seen in the file being parsed */
+struct seen {
+	char *name;                     /* "section" or "section.key" */
+	int line;
+};
+
 struct parse_ctx {
 	struct scenario *s;
 	const char *origin;
 	int line;                       /* of the text the reader last returned */
 	int lines_done;
+	bool indented;                  /* that line starts with blanks */
 	const char *str;                /* ini_parse_string's input */
 	FILE *f;
 	char *err;
 	size_t errlen;
 	bool failed;
+	/* a file that sets a key twice, or has a section twice, is a mistake
+	 * (two values, one silently lost): both are refused */
+	struct seen *seen;
+	size_t nr_seen, cap_seen;
 };
+
+static int seen_line(const struct parse_ctx *c, const char *name)
+{
+	for (size_t i = 0; i < c->nr_seen; i++)
+		if (!strcmp(c->seen[i].name, name))
+			return c->seen[i].line;
+	return 0;
+}
+
+static void see(struct parse_ctx *c, const char *name)
+{
+	if (c->nr_seen == c->cap_seen) {
+		c->cap_seen = c->cap_seen ? 2 * c->cap_seen : 32;
+		c->seen = xrealloc(c->seen, c->cap_seen * sizeof(*c->seen));
+	}
+	c->seen[c->nr_seen].name = xstrdup(name);
+	c->seen[c->nr_seen].line = c->line;
+	c->nr_seen++;
+}
+
+/* A section header "[name]" on this raw line: noted, and refused if the
+ * file had it before (inih would merge the two silently). */
+static void check_section_line(struct parse_ctx *c, const char *buf)
+{
+	const char *p = buf + strspn(buf, " \t"), *end;
+	char name[200], key[210];
+	size_t n;
+	int first;
+
+	if (*p != '[' || !(end = strchr(p, ']')))
+		return;
+	p++;
+	n = (size_t)(end - p);          /* not trimmed: inih does not trim it */
+	if (n >= sizeof(name))
+		return;
+	memcpy(name, p, n);
+	name[n] = 0;
+	snprintf(key, sizeof(key), "[%s]", name);
+	if ((first = seen_line(c, key))) {
+		msg(c->err, c->errlen, "%s:%d: section [%s] appears twice (first at line %d): "
+		    "give each key once, in one section", c->origin, c->line, name, first);
+		c->failed = true;
+		return;
+	}
+	see(c, key);
+}
 
 /* Readers that count lines, so that the handler knows where it is
  * (the inih of Debian 12 is built without INI_HANDLER_LINENO). */
@@ -662,7 +758,11 @@ static char *count_line(struct parse_ctx *c, char *buf)
 	c->line = c->lines_done + 1;
 	if (len && buf[len - 1] == '\n')
 		c->lines_done++;
-	return buf;
+	c->indented = (buf[0] == ' ' || buf[0] == '\t') && buf[strspn(buf, " \t\r\n")] &&
+	              !strchr(";#", buf[strspn(buf, " \t")]);
+	if (!c->failed)
+		check_section_line(c, buf);
+	return c->failed ? NULL : buf;  /* NULL: stop reading at the first error */
 }
 
 static char *file_reader(char *buf, int num, void *stream)
@@ -714,16 +814,39 @@ static int scenario_ini_handler(void *user, const char *section, const char *nam
 		c->failed = true;
 		return 0;
 	}
+	if (c->indented) {
+		/* inih reads an indented line as the previous value's
+		 * continuation: a key meant to be set would be lost in it */
+		msg(c->err, c->errlen, "%s: an indented line (inih would append it to the value of "
+		    "'%s'); values are one line: remove the indentation", where, name);
+		c->failed = true;
+		return 0;
+	}
 	snprintf(key, sizeof(key), "%s.%s", section, name);
+	{
+		int first = seen_line(c, key);
+		if (first) {
+			msg(c->err, c->errlen, "%s: [%s] %s: set twice (first at line %d)", where, section,
+			    name, first);
+			c->failed = true;
+			return 0;
+		}
+	}
 	if (scenario_set_key(c->s, key, value, where, c->err, c->errlen)) {
 		c->failed = true;
 		return 0;
 	}
+	see(c, key);
 	return 1;
 }
 
 static int finish_parse(struct parse_ctx *c, int rc)
 {
+	for (size_t i = 0; i < c->nr_seen; i++)
+		free(c->seen[i].name);
+	free(c->seen);
+	c->seen = NULL;
+	c->nr_seen = 0;
 	if (c->failed)
 		return -1;
 	if (rc > 0) {
@@ -744,12 +867,27 @@ int scenario_load_file(struct scenario *s, const char *path, char *err, size_t e
 	struct parse_ctx c = { .s = s, .origin = path, .err = err, .errlen = errlen };
 	int rc;
 
+	struct stat sb;
+
 	c.f = fopen(path, "r");
 	if (!c.f) {
 		msg(err, errlen, "cannot open %s: %s", path, strerror(errno));
 		return -2;
 	}
+	/* fopen() opens a directory, whose read fails: that would be an
+	 * empty scenario, the defaults, run without a word */
+	if (fstat(fileno(c.f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		fclose(c.f);
+		msg(err, errlen, "cannot read %s: %s (a scenario is an INI file)", path, strerror(EISDIR));
+		return -2;
+	}
 	rc = ini_parse_stream(file_reader, &c, scenario_ini_handler, &c);
+	if (ferror(c.f) && !c.failed) {
+		msg(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		fclose(c.f);
+		finish_parse(&c, 0);
+		return -2;
+	}
 	fclose(c.f);
 	return finish_parse(&c, rc);
 }
@@ -819,6 +957,10 @@ static void add_param(struct scenario *s, struct textbuf *t, const char *section
 
 static void add_fixed_section(struct scenario *s, struct textbuf *t, const char *section)
 {
+	/* no profile: no [system] section, so that the texts and hashes of
+	 * scenarios without one are what they were before the key existed */
+	if (!strcmp(section, "system") && !strcmp(s->cfg.system_profile, "none"))
+		return;
 	tb_add(t, "%s[%s]\n", t->len ? "\n" : "", section);
 	for (size_t i = 0; i < NR_KEYS; i++)
 		if (!strcmp(keys[i].section, section))
@@ -865,11 +1007,13 @@ static void build_text(struct scenario *s)
 			}
 		} else if (!strcmp(sec, "workload")) {
 			for (unsigned w = 0; w < c->nr_workloads; w++) {
+				if (workload_find(c->workloads[w])->implicit)
+					continue;       /* its section is [system] */
 				snprintf(section, sizeof(section), "workload.%s", c->workloads[w]);
 				add_module_section(s, &t, section, workload_find(c->workloads[w])->params);
 			}
 			for (int k = 0; workload_table[k]; k++) {
-				bool named = false;
+				bool named = workload_table[k]->implicit;
 				for (unsigned w = 0; w < c->nr_workloads; w++)
 					named |= !strcmp(c->workloads[w], workload_table[k]->name);
 				snprintf(section, sizeof(section), "workload.%s", workload_table[k]->name);
@@ -880,6 +1024,48 @@ static void build_text(struct scenario *s)
 	}
 	s->text = t.buf;
 	scenario_fnv1a(s->text, s->hash);
+}
+
+/* What the run will ask of the host, bounded (mmsim/limits.h): the
+ * model's state for the machine's page frames and swap slots, and the
+ * records of the time series over a given duration (an "auto" duration
+ * is bounded as the run goes, by the engine's observers). */
+static int check_host_bounds(const struct scenario *s, const struct mm_layout *layout,
+                             const char *where, char *err, size_t errlen)
+{
+	const struct scenario_config *c = &s->cfg;
+	uint64_t spanned = 0, need;
+	unsigned long max = mmsim_max_samples();
+	char m[320];
+
+	for (int z = 0; z < MAX_NR_ZONES; z++)
+		if (layout->zone[z].spanned && layout->zone[z].start_pfn + layout->zone[z].spanned > spanned)
+			spanned = layout->zone[z].start_pfn + layout->zone[z].spanned;
+	/* struct page and pageblock bits per frame, a pte per page a
+	 * process can map */
+	need = spanned * (sizeof(struct page) + 1) + c->ram / PAGE_SIZE * MMSIM_BYTES_PER_PTE;
+	if (mmsim_host_memory_check(need, m, sizeof(m))) {
+		msg(err, errlen, "%s: [machine] ram: '%s' %s", where, value_of(s, find_key("machine", "ram")), m);
+		return -1;
+	}
+	need += c->swap / PAGE_SIZE * (MMSIM_BYTES_PER_SWAP_SLOT + MMSIM_BYTES_PER_PTE);
+	if (mmsim_host_memory_check(need, m, sizeof(m))) {
+		msg(err, errlen, "%s: [machine] swap: '%s' %s", where, value_of(s, find_key("machine", "swap")), m);
+		return -1;
+	}
+	if (c->duration > 0) {
+		static const char *const intervals[] = { "sample_interval", "census_interval", NULL };
+		const double v[] = { c->sample_interval, c->census_interval };
+		for (int i = 0; intervals[i]; i++)
+			if (v[i] > 0 && c->duration / v[i] > (double)max) {
+				msg(err, errlen, "%s: [run] %s: '%s' over a duration of %g s is %.0f records, "
+				    "more than %lu; a longer interval, or MMSIM_MAX_SAMPLES=N in the environment "
+				    "to allow more on purpose", where, intervals[i],
+				    value_of(s, find_key("run", intervals[i])), c->duration, c->duration / v[i], max);
+				return -1;
+			}
+	}
+	return 0;
 }
 
 int scenario_resolve(struct scenario *s, char *err, size_t errlen)
@@ -902,10 +1088,25 @@ int scenario_resolve(struct scenario *s, char *err, size_t errlen)
 	}
 	c->sysctl.thp_enabled = c->sysctl.thp_enabled_mode != THP_ENABLED_NEVER;
 
+	/* a base system: the "system" workload, first, so that its start()
+	 * boots the kernel memory and the daemons before the others start */
+	if (strcmp(c->system_profile, "none")) {
+		if (c->nr_workloads == SCENARIO_MAX_WORKLOADS) {
+			msg(err, errlen, "%s: [workload] names: more than %d workloads with the system's",
+			    where, SCENARIO_MAX_WORKLOADS - 1);
+			return -1;
+		}
+		memmove(c->workloads[1], c->workloads[0], c->nr_workloads * sizeof(c->workloads[0]));
+		snprintf(c->workloads[0], sizeof(c->workloads[0]), "system");
+		c->nr_workloads++;
+	}
+
 	if (mm_layout_qemu(c->ram, c->kernel_reserved, &layout, m, sizeof(m))) {
 		msg(err, errlen, "%s: [machine] ram: %s", where, m);
 		return -1;
 	}
+	if (check_host_bounds(s, &layout, where, err, errlen))
+		return -1;
 
 	/* the policy and the workloads, created as the run will create them */
 	if (scenario_create_policy(s, &policy, m, sizeof(m))) {
@@ -920,6 +1121,12 @@ int scenario_resolve(struct scenario *s, char *err, size_t errlen)
 			return -1;
 		}
 		measured |= w->ops->measured;
+		if (c->iterations > 1 && w->ops->measured && !w->ops->restart) {
+			msg(err, errlen, "%s: [run] iterations: the measured workload %s runs once only; "
+			    "set iterations = 1", where, w->ops->name);
+			workload_destroy(w);
+			return -1;
+		}
 		workload_destroy(w);
 	}
 	if (c->duration == 0 && !measured) {
@@ -963,6 +1170,14 @@ int scenario_create_workload(const struct scenario *s, unsigned i, struct worklo
 
 	if (workload_create(c->workloads[i], out, err, errlen))
 		return -1;
+	if (!strcmp(c->workloads[i], "system")) {
+		/* its one parameter is [system] profile */
+		if (workload_set_param(*out, "profile", c->system_profile, m, sizeof(m))) {
+			snprintf(section, sizeof(section), "system");
+			goto fail;
+		}
+		return 0;
+	}
 	snprintf(section, sizeof(section), "workload.%s", c->workloads[i]);
 	for (const struct param_desc *p = (*out)->ops->params; p && p->name; p++) {
 		const char *v = lookup(s, section, p->name);

@@ -38,6 +38,9 @@ struct task_priv {
 	struct task_priv *next_waiter;  /* ... linked through this */
 	unsigned long child_exits;      /* children exited since its last wait_child */
 	bool waiting_child;             /* asleep in wait_child */
+	sg_sem_t throttle_sem;          /* reclaim_throttle()'s wait (lazily made) */
+	struct task_priv *next_throttled;
+	bool throttled;                 /* on eng.throttled, until woken or timed out */
 };
 
 /* The process-wide state: there is one SimGrid per process. */
@@ -48,6 +51,7 @@ static struct {
 	struct task_priv **tasks;
 	size_t nr_tasks, cap_tasks;
 	unsigned long nr_waiting;       /* live tasks blocked in task_wait() */
+	struct task_priv *throttled;    /* tasks in reclaim_throttle(VMSCAN_THROTTLE_ISOLATED) */
 } eng;
 
 static void errmsg(char *err, size_t errlen, const char *msg)
@@ -64,6 +68,7 @@ void engine_config_defaults(struct engine_config *c)
 	c->sample_interval = 1.0;
 	c->dirty_writeback_interval = 5.0;
 	c->stack_kib = 256;
+	c->resched_ns = 100000;         /* 0.1 ms: see README.md, "Stalls in steps" */
 }
 
 double engine_now(void)
@@ -145,11 +150,92 @@ static void engine_mm_stall(struct pglist_data *pgdat, struct mm_ctx *ctx, void 
 {
 	double ns = ctx->kernel_ns - ctx->kernel_done_ns;
 
-	(void)pgdat, (void)arg;
+	(void)pgdat;
 	if (ns <= 0)
 		return;
 	ctx->kernel_done_ns = ctx->kernel_ns;
-	sg_actor_execute(ns);
+	engine_execute(arg, ns);
+}
+
+/* pgdat->resched: cond_resched() in direct reclaim or compaction (sim/mm/
+ * sched.c) spends ns of the kernel time run up so far; the other actors
+ * run meanwhile */
+static void engine_mm_resched(struct pglist_data *pgdat, struct mm_ctx *ctx, double ns, void *arg)
+{
+	(void)pgdat;
+	if (ns <= 0)
+		return;
+	ctx->kernel_done_ns += ns;
+	engine_execute(arg, ns);
+}
+
+/* pgdat->need_resched: would CFS take the CPU from this task now?  The
+ * engine knows how many actors are runnable (executing: e->nr_running,
+ * plus the caller); with no more of them than cores nobody waits for a
+ * CPU.  Otherwise the task is preempted once it has run its slice, which
+ * v6.2's CFS computes from sysctl_sched_latency (6 ms) and
+ * sched_min_granularity (0.75 ms), both scaled by 1 + log2(CPUs, at most
+ * 8): the period is the latency, or min_granularity per task when more
+ * than latency/min_granularity (8) tasks share a CPU, and the slice is
+ * the period over the tasks per CPU.  What the task has run is the
+ * kernel time of its current quantum (a quantum starts when it got the
+ * CPU back from a sleep or the previous quantum). */
+static bool engine_mm_need_resched(struct pglist_data *pgdat, struct mm_ctx *ctx, void *arg)
+{
+	struct engine *e = arg;
+	unsigned cpus = e->cfg.cpus, factor = 1;
+	double runnable = (double)e->nr_running + 1, per_cpu, period;
+
+	(void)pgdat;
+	if (runnable <= cpus)
+		return false;
+	for (unsigned c = cpus < 8 ? cpus : 8; c > 1; c >>= 1)
+		factor++;
+	per_cpu = runnable / cpus;
+	period = per_cpu > 8 ? per_cpu * 0.75e6 * factor : 6e6 * factor;
+	return ctx->kernel_ns >= period / per_cpu;
+}
+
+/* pgdat->throttle: reclaim_throttle(VMSCAN_THROTTLE_ISOLATED) of a process:
+ * sleep until woken by throttle_wake, at most timeout seconds.  A wake
+ * that comes as the timer fires leaves its token: taken at once. */
+static void engine_mm_throttle(struct pglist_data *pgdat, struct mm_ctx *ctx, double timeout, void *arg)
+{
+	struct task_priv *self = sg_actor_self_get_data(), **pp;
+
+	(void)pgdat, (void)ctx, (void)arg;
+	if (!self->throttle_sem)
+		self->throttle_sem = sg_sem_init(0);
+	self->throttled = true;
+	self->next_throttled = eng.throttled;
+	eng.throttled = self;
+	if (sg_sem_acquire_timeout(self->throttle_sem, timeout) == 0)
+		return;
+	if (!self->throttled) {
+		sg_sem_acquire(self->throttle_sem);
+		return;
+	}
+	for (pp = &eng.throttled; *pp; pp = &(*pp)->next_throttled) {
+		if (*pp == self) {
+			*pp = self->next_throttled;
+			break;
+		}
+	}
+	self->throttled = false;
+	self->next_throttled = NULL;
+}
+
+/* pgdat->throttle_wake: wake_throttle_isolated(): every throttled task */
+static void engine_mm_throttle_wake(struct pglist_data *pgdat, void *arg)
+{
+	(void)pgdat, (void)arg;
+	while (eng.throttled) {
+		struct task_priv *p = eng.throttled;
+		eng.throttled = p->next_throttled;
+		p->next_throttled = NULL;
+		p->throttled = false;
+		sg_sem_release(p->throttle_sem);
+	}
 }
 
 /* A child's exit, as SIGCHLD: wake a parent asleep in wait_child, or
@@ -310,6 +396,11 @@ int engine_init(struct engine *e, struct pglist_data *pgdat, const struct engine
 	pgdat->oom_arg = e;
 	pgdat->sleep = engine_mm_sleep;
 	pgdat->stall = engine_mm_stall;
+	pgdat->resched = engine_mm_resched;
+	pgdat->need_resched = engine_mm_need_resched;
+	pgdat->throttle = engine_mm_throttle;
+	pgdat->throttle_wake = engine_mm_throttle_wake;
+	pgdat->resched_ns = e->cfg.resched_ns;
 	pgdat->sleep_arg = e;
 
 	engine_start_daemon(e, "kswapd0", kswapd_main);
@@ -350,7 +441,7 @@ static void task_main(int argc, char **argv)
 			t->utime_ns += user;
 			t->stime_ns += ctx.kernel_ns;
 			if (user + ctx.kernel_ns - ctx.kernel_done_ns > 0)   /* skip 0 (P11) */
-				sg_actor_execute(user + ctx.kernel_ns - ctx.kernel_done_ns);
+				engine_execute(e, user + ctx.kernel_ns - ctx.kernel_done_ns);
 			if (ctx.io_wait_ns > 0) {
 				t->iowait_ns += ctx.io_wait_ns;
 				sg_actor_sleep_for(ctx.io_wait_ns * 1e-9);
@@ -381,7 +472,7 @@ static void task_main(int argc, char **argv)
 	}
 	t->stime_ns += ctx.kernel_ns;
 	if (ctx.kernel_ns - ctx.kernel_done_ns > 0)
-		sg_actor_execute(ctx.kernel_ns - ctx.kernel_done_ns);
+		engine_execute(e, ctx.kernel_ns - ctx.kernel_done_ns);
 	if (ctx.io_wait_ns > 0) {
 		t->iowait_ns += ctx.io_wait_ns;
 		sg_actor_sleep_for(ctx.io_wait_ns * 1e-9);
@@ -483,12 +574,41 @@ double engine_run(struct engine *e, double until)
 	return simgrid_get_clock();
 }
 
+/* A run that stopped at a time limit leaves processes that never ended:
+ * blocked in task_wait() or wait_child on their wake semaphore, asleep, or
+ * between two executions.  SimGrid refuses (it aborts) to destroy a
+ * semaphore an actor still waits on, and such an actor still holds its
+ * task_priv as its data and on its stack.  SimGrid cannot be torn down
+ * or run again in this process, so these actors never run again: their
+ * task_priv and semaphore are parked here, alive and reachable, for the
+ * rest of the process.  Only the tasks that exited are freed. */
+static struct task_priv **parked;
+static size_t nr_parked;
+
 void engine_destroy(struct engine *e)
 {
+	size_t live = 0;
+
+	for (size_t i = 0; i < eng.nr_tasks; i++)
+		live += !eng.tasks[i]->t.exited;
+	if (live) {
+		struct task_priv **n = realloc(parked, (nr_parked + live) * sizeof(*n));
+		if (n)
+			parked = n;
+		else
+			live = 0;       /* no room to park: leak them unlisted (still never freed) */
+	}
 	for (size_t i = 0; i < eng.nr_tasks; i++) {
 		struct task_priv *p = eng.tasks[i];
+		if (!p->t.exited) {
+			if (live)
+				parked[nr_parked++] = p;
+			continue;
+		}
 		if (p->wake_sem)
 			sg_sem_destroy(p->wake_sem);
+		if (p->throttle_sem)
+			sg_sem_destroy(p->throttle_sem);
 		if (p->t.actor)
 			sg_actor_unref(p->t.actor);
 		free(p);
@@ -497,6 +617,7 @@ void engine_destroy(struct engine *e)
 	eng.tasks = NULL;
 	eng.nr_tasks = eng.cap_tasks = 0;
 	eng.nr_waiting = 0;
+	eng.throttled = NULL;
 	free(e->samples);
 	e->samples = NULL;
 	e->nr_samples = e->cap_samples = 0;
@@ -512,6 +633,10 @@ void engine_destroy(struct engine *e)
 		pgdat->oom_notify = NULL;
 		pgdat->sleep = NULL;
 		pgdat->stall = NULL;
+		pgdat->resched = NULL;
+		pgdat->need_resched = NULL;
+		pgdat->throttle = NULL;
+		pgdat->throttle_wake = NULL;
 		pgdat->sleep_arg = NULL;
 		pgdat->oom_arg = NULL;
 	}

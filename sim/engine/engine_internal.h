@@ -27,11 +27,20 @@ static inline struct engine *engine_self(void)
  * deadlock (pitfall P6) instead of advancing the clock forever. */
 bool engine_stalled(const struct engine *e);
 
+/* Run ns on the calling actor's CPU, counted among the runnable actors
+ * (e->nr_running, what need_resched() reads) while it executes. */
+static inline void engine_execute(struct engine *e, double ns)
+{
+	e->nr_running++;
+	sg_actor_execute(ns);
+	e->nr_running--;
+}
+
 /* Charge kernel CPU time of a daemon: one execution (skipped at 0, P11). */
 static inline void engine_charge(double ns)
 {
 	if (ns > 0)
-		sg_actor_execute(ns);
+		engine_execute(engine_self(), ns);
 }
 
 /* the daemons (one file each) */
@@ -39,6 +48,8 @@ void kswapd_main(int argc, char **argv);
 void kcompactd_main(int argc, char **argv);
 void flusher_main(int argc, char **argv);
 void sampler_main(int argc, char **argv);
+/* a time series ran past mmsim_max_samples(): the message, then exit 78 */
+void engine_too_many_records(const char *what, double period) __attribute__((noreturn));
 
 /* kswapd's wake notifier (pgdat->kswapd_wake) */
 void engine_kswapd_wake(struct pglist_data *pgdat, void *arg);

@@ -13,7 +13,9 @@
  * wait queue"; the notifier releases the semaphore only then, and clears
  * the flag first, so the semaphore never holds more than the one token
  * that wakes it.  A whole kcompactd_do_work() is one C call; its kernel
- * time then runs as one execution on the host's cores.
+ * time then runs on the host's cores, the share of it spent under the
+ * zone's and the LRU lock first, with those locks held for the other
+ * actors (mm_spend_held(), sim/mm/sched.c), then the rest.
  */
 #include <simgrid/actor.h>
 #include <simgrid/semaphore.h>
@@ -32,11 +34,14 @@ void engine_kcompactd_wake(struct pglist_data *pgdat, void *arg)
 	sg_sem_release(e->kcompactd_sem);
 }
 
+/* the run's locked share with the locks held, then the rest */
 static void kcompactd_charge(struct engine *e, struct mm_ctx *ctx)
 {
 	e->kcompactd_cpu_ns += ctx->kernel_ns;
-	engine_charge(ctx->kernel_ns);
+	mm_spend_held(e->pgdat, ctx);
+	engine_charge(ctx->kernel_ns - ctx->kernel_done_ns);
 	ctx->kernel_ns = 0;
+	ctx->kernel_done_ns = 0;
 	ctx->io_wait_ns = 0;
 }
 

@@ -103,9 +103,11 @@ static int kswapd_balance(struct engine *e, struct mm_ctx *ctx, int order,
 	while (!r.done) {
 		ctx->kernel_ns = 0;
 		ctx->io_wait_ns = 0;
+		ctx->kernel_done_ns = 0;
 		balance_pgdat_step(pgdat, ctx, &r);
 		e->kswapd_cpu_ns += ctx->kernel_ns;
-		engine_charge(ctx->kernel_ns);
+		mm_spend_held(pgdat, ctx);      /* the LRU lock's share first */
+		engine_charge(ctx->kernel_ns - ctx->kernel_done_ns);
 		if (ctx->io_wait_ns > 0)
 			sg_actor_sleep_for(ctx->io_wait_ns * 1e-9);
 		if (ctx->kernel_ns > 0 || ctx->io_wait_ns > 0) {

@@ -5,11 +5,13 @@
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 #include "engine_internal.h"
+#include "mmsim/limits.h"
 
 #define MAX_PERIODIC 8
 
 static struct periodic {
 	struct engine *e;
+	const char *name;
 	double period;
 	void (*fn)(struct engine *, void *);
 	void *arg;
@@ -30,6 +32,8 @@ static void periodic_main(int argc, char **argv)
 		sg_actor_sleep_until(t0 + (double)++k * p->period);
 		if (engine_stalled(p->e))
 			return;         /* let SimGrid see the deadlock (P6) */
+		if (k > mmsim_max_samples())
+			engine_too_many_records(p->name, p->period);
 		p->fn(p->e, p->arg);
 	}
 }
@@ -44,6 +48,7 @@ int engine_every(struct engine *e, const char *name, double period,
 		return -1;
 	p = &periodic[nr_periodic++];
 	p->e = e;
+	p->name = name;
 	p->period = period;
 	p->fn = fn;
 	p->arg = arg;

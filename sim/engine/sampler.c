@@ -6,9 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 #include "engine_internal.h"
+#include "mmsim/limits.h"
 
 void engine_take_sample(struct engine *e)
 {
@@ -40,6 +42,19 @@ void sample_counters(const struct pglist_data *pgdat, struct sample *s)
 	}
 }
 
+void engine_too_many_records(const char *what, double period)
+{
+	fflush(stdout);
+	fprintf(stderr, "mmsim: error: the %s would record more than %lu times (every %g s of virtual "
+	        "time): [run] sample_interval or census_interval too short for this run; a longer "
+	        "interval, or MMSIM_MAX_SAMPLES=N in the environment to allow more on purpose\n",
+	        what, mmsim_max_samples(), period);
+	fflush(stderr);
+	/* as a failed run ends (SimGrid cannot be torn down mid-run); its
+	 * temporary results file is a leftover the next writer removes */
+	_exit(78);
+}
+
 void sampler_main(int argc, char **argv)
 {
 	struct engine *e = engine_self();
@@ -50,6 +65,11 @@ void sampler_main(int argc, char **argv)
 	(void)argv;
 	sg_actor_daemonize(sg_actor_self());
 	for (;;) {
+		/* a run of "auto" duration cannot be bounded before it starts
+		 * (scenario_resolve() bounds the others): stop here, before the
+		 * samples exhaust the host's memory and disk */
+		if (e->nr_samples >= mmsim_max_samples())
+			engine_too_many_records("sampler", e->cfg.sample_interval);
 		engine_take_sample(e);
 		sg_actor_sleep_until(t0 + (double)++k * e->cfg.sample_interval);
 		if (engine_stalled(e))

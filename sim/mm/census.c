@@ -102,3 +102,31 @@ void show_census(FILE *f, const struct pglist_data *pgdat, const struct block_ce
 	        c->mixed_blocks[MIGRATE_RECLAIMABLE], mp[MIGRATE_RECLAIMABLE][CENSUS_LRU],
 	        mp[MIGRATE_RECLAIMABLE][CENSUS_KMEM], mp[MIGRATE_RECLAIMABLE][CENSUS_OTHER]);
 }
+
+unsigned long free_pageblocks(const struct pglist_data *pgdat)
+{
+	unsigned long n = 0;
+
+	for (int z = 0; z < MAX_NR_ZONES; z++)
+		for (unsigned o = pageblock_order; o < MAX_ORDER; o++)
+			n += pgdat->node_zones[z].free_area[o].nr_free << (o - pageblock_order);
+	return n;
+}
+
+void pageblock_map(const struct pglist_data *pgdat, unsigned groups, unsigned char *map)
+{
+	unsigned long nb = pgdat->nr_pageblocks;
+
+	for (unsigned g = 0; g < groups; g++) {
+		unsigned long from = g * nb / groups, to = (g + 1) * nb / groups;
+		unsigned long count[MIGRATE_TYPES] = { 0 };
+		int best = 0;
+
+		for (unsigned long b = from; b < to; b++)
+			count[get_pageblock_migratetype(pgdat, b << pageblock_order)]++;
+		for (int mt = 1; mt < MIGRATE_TYPES; mt++)
+			if (count[mt] > count[best])
+				best = mt;
+		map[g] = (unsigned char)best;
+	}
+}

@@ -11,9 +11,21 @@
  * (suitable_migration_source), when the work is done (compact_finished),
  * against which watermark, and what a task may capture.
  *
- * What the model leaves out: lock contention (COMPACT_CONTENDED never happens), and
- * too_many_isolated() throttling.  Scanned pfns are counted as the kernel
- * counts them, so compact_*_scanned compares with /proc/vmstat.
+ * Sharing the machine (sched.c): direct compaction yields where v6.2
+ * calls cond_resched() and no source page is isolated (between the
+ * migrate scanner's pageblocks, after each migrate_pages() batch), and
+ * other tasks run meanwhile; everything it reads afterwards is read anew
+ * (block types, skip bits, free lists), its scanner positions are its
+ * own as in the kernel.  Async compaction's trylocks
+ * (compact_lock_irqsave()) fail while another task spends the time of
+ * work it did under the zone's lock or the LRU lock: cc->contended, and
+ * compact_finished() then ends it with COMPACT_CONTENDED, as does
+ * too_many_isolated() for async compaction and a fatal signal (the OOM
+ * killer) for any.  The free scanner does not yield: it runs inside
+ * migrate_pages() while sources are isolated, and a model page holds no
+ * reference that would keep an isolated source alive if its owner freed
+ * it meanwhile.  Scanned pfns are counted as the kernel counts them, so
+ * compact_*_scanned compares with /proc/vmstat.
  *
  * Time: every pfn a scanner looks at costs compact_scan_ns, every page
  * migrated migrate_page_ns, charged to the compacting task.
@@ -25,6 +37,28 @@
 static inline void charge(struct compact_control *cc, double ns)
 {
 	cc->ctx->kernel_ns += ns;
+}
+
+/* work done under a lock: the time counts as lock-held when it is spent */
+static inline void charge_locked(struct compact_control *cc, double ns, bool zone_lock)
+{
+	cc->ctx->kernel_ns += ns;
+	cc->ctx->locked_ns += ns;
+	if (zone_lock)
+		cc->ctx->locked_zone = cc->zone;
+	else
+		cc->ctx->lru_locked = true;
+}
+
+/* compact_lock_irqsave(): async compaction trylocks, and notes a lock
+ * that another task holds (it takes the lock anyway and finishes the
+ * block; compact_finished() then ends the run) */
+static void compact_lock(struct compact_control *cc, bool zone_lock)
+{
+	int holders = zone_lock ? cc->zone->lock_holders : cc->zone->zone_pgdat->lru_lock_holders;
+
+	if (cc->mode == MIGRATE_ASYNC && !cc->contended && holders > 0)
+		cc->contended = true;
 }
 
 /* ------------------------------------------------------------------ */
@@ -406,6 +440,7 @@ static unsigned long isolate_freepages_block(struct compact_control *cc, unsigne
 	struct zone *zone = cc->zone;
 	struct pglist_data *pgdat = zone->zone_pgdat;
 	unsigned long blockpfn = *start_pfn, nr_scanned = 0, total_isolated = 0;
+	bool locked = false;
 
 	for (; blockpfn < end_pfn; blockpfn += stride) {
 		struct page *page = &pgdat->mem_map[blockpfn];
@@ -421,6 +456,10 @@ static unsigned long isolate_freepages_block(struct compact_control *cc, unsigne
 		}
 		if (!PageBuddy(page))
 			continue;
+		if (!locked) {
+			compact_lock(cc, true);
+			locked = true;
+		}
 		order = page_order(page);
 		isolated = __isolate_free_page(zone, blockpfn, order);
 		if (!isolated)
@@ -446,7 +485,7 @@ static unsigned long isolate_freepages_block(struct compact_control *cc, unsigne
 		blockpfn = end_pfn;
 	*start_pfn = blockpfn;
 	cc->total_free_scanned += nr_scanned;
-	charge(cc, (double)nr_scanned * pgdat->costs.compact_scan_ns);
+	charge_locked(cc, (double)nr_scanned * pgdat->costs.compact_scan_ns, true);
 	if (total_isolated)
 		count_vm_events(pgdat, COMPACTISOLATED, total_isolated);
 	return total_isolated;
@@ -606,7 +645,7 @@ static void fast_isolate_freepages(struct compact_control *cc)
 		zone->compact_cached_free_pfn = highest;
 	}
 	cc->total_free_scanned += nr_scanned;
-	charge(cc, (double)nr_scanned * pgdat->costs.compact_scan_ns);
+	charge_locked(cc, (double)nr_scanned * pgdat->costs.compact_scan_ns, true);
 	if (page != PFN_NONE)
 		isolate_freepages_block_around(cc, page);
 }
@@ -731,17 +770,51 @@ static inline unsigned long block_end_pfn_order(unsigned long pfn, int order)
 	return (pfn + n) & ~(n - 1);
 }
 
+/* compaction's too_many_isolated(): more than half the node's LRU pages
+ * isolated by the reclaimers and compactors at work (sched.c) */
+static bool too_many_isolated(struct pglist_data *pgdat)
+{
+	unsigned long lru = 0, isolated;
+	bool too_many;
+
+	for (int l = 0; l < LRU_UNEVICTABLE; l++)
+		lru += lruvec_lru_size(pgdat, (enum lru_list)l);
+	isolated = (unsigned long)(node_page_state(pgdat, NR_ISOLATED_ANON) +
+	                           node_page_state(pgdat, NR_ISOLATED_FILE));
+	too_many = isolated > lru / 2;
+	if (!too_many)
+		wake_throttle_isolated(pgdat);
+	return too_many;
+}
+
 /* isolate_migratepages_block(): isolate up to COMPACT_CLUSTER_MAX pages
  * of [low_pfn, end_pfn); async direct compaction gives up on an
- * order-aligned block at its first page that cannot move */
-static void isolate_migratepages_block(struct compact_control *cc, unsigned long low_pfn,
-                                       unsigned long end_pfn)
+ * order-aligned block at its first page that cannot move.  Returns 0, or
+ * -1 (v6.2's -EAGAIN/-EINTR): too many pages isolated for async
+ * compaction, or a fatal signal; compact_zone() ends COMPACT_CONTENDED. */
+static int isolate_migratepages_block(struct compact_control *cc, unsigned long low_pfn,
+                                      unsigned long end_pfn)
 {
 	struct pglist_data *pgdat = cc->zone->zone_pgdat;
 	unsigned long nr_scanned = 0, nr_isolated = 0, next_skip_pfn = 0;
-	bool skip_on_failure = false, valid_page = false;
+	bool skip_on_failure = false, valid_page = false, locked = false;
 	unsigned long valid_pfn = 0;
 
+	/* others have isolated many pages: async gives up, sync waits for
+	 * them (a context that cannot sleep, kcompactd, goes on: it would
+	 * spin in the kernel until they are put back) */
+	while (too_many_isolated(pgdat)) {
+		if (cc->nr_migratepages || cc->mode == MIGRATE_ASYNC)
+			return -1;
+		if (!reclaim_throttle_isolated(pgdat, cc->ctx))
+			break;
+		if (fatal_signal_pending(cc->ctx))
+			return -1;
+	}
+	if (fatal_signal_pending(cc->ctx)) {
+		cc->contended = true;
+		return -1;
+	}
 	if (cc->direct_compaction && cc->mode == MIGRATE_ASYNC) {
 		skip_on_failure = true;
 		next_skip_pfn = block_end_pfn_order(low_pfn, cc->order);
@@ -785,12 +858,17 @@ static void isolate_migratepages_block(struct compact_control *cc, unsigned long
 		}
 		if (!page_migratable(pgdat, page, cc->gfp_mask))
 			goto isolate_fail;
+		if (!locked) {
+			compact_lock(cc, false);
+			locked = true;
+		}
 		lruvec_del_page(pgdat, low_pfn);
 		SetPageFlag(page, PG_isolated);
 isolate_success:
 		cc->migratepages[cc->nr_migratepages++] = (uint32_t)low_pfn;
 		nr_isolated++;
-		if (cc->nr_migratepages >= COMPACT_CLUSTER_MAX && !cc->finish_pageblock) {
+		/* contended: isolate quickly, to be done with the lock */
+		if (cc->nr_migratepages >= COMPACT_CLUSTER_MAX && !cc->finish_pageblock && !cc->contended) {
 			low_pfn++;
 			break;
 		}
@@ -820,13 +898,17 @@ out:
 		update_cached_migrate(cc, low_pfn);
 	}
 	cc->total_migrate_scanned += nr_scanned;
-	charge(cc, (double)nr_scanned * pgdat->costs.compact_scan_ns);
+	if (locked)
+		charge_locked(cc, (double)nr_scanned * pgdat->costs.compact_scan_ns, false);
+	else
+		charge(cc, (double)nr_scanned * pgdat->costs.compact_scan_ns);
 	if (nr_isolated)
 		count_vm_events(pgdat, COMPACTISOLATED, nr_isolated);
 	cc->migrate_pfn = low_pfn;
+	return 0;
 }
 
-enum isolate_migrate_t { ISOLATE_NONE, ISOLATE_SUCCESS };
+enum isolate_migrate_t { ISOLATE_ABORT, ISOLATE_NONE, ISOLATE_SUCCESS };
 
 static void update_fast_start_pfn(struct compact_control *cc, unsigned long pfn)
 {
@@ -937,6 +1019,9 @@ static enum isolate_migrate_t isolate_migratepages(struct compact_control *cc)
 	     block_end_pfn += pageblock_nr_pages) {
 		unsigned long end = block_end_pfn < zone_end_pfn(cc->zone) ? block_end_pfn : zone_end_pfn(cc->zone);
 
+		/* v6.2's cond_resched() between blocks: the block's type and
+		 * skip bit are read after it */
+		cond_resched(pgdat, cc->ctx);
 		if ((low_pfn & (pageblock_nr_pages - 1)) == 0 && !fast_find_block && !isolation_suitable(cc, low_pfn))
 			continue;
 		if (pageblock_skip_persistent(pgdat, block_start_pfn) ||
@@ -945,7 +1030,8 @@ static enum isolate_migrate_t isolate_migratepages(struct compact_control *cc)
 			update_cached_migrate(cc, block_end_pfn);
 			continue;
 		}
-		isolate_migratepages_block(cc, low_pfn, end);
+		if (isolate_migratepages_block(cc, low_pfn, end))
+			return ISOLATE_ABORT;
 		break;
 	}
 	return cc->nr_migratepages ? ISOLATE_SUCCESS : ISOLATE_NONE;
@@ -959,6 +1045,11 @@ static unsigned migrate_pages(struct compact_control *cc)
 	struct pglist_data *pgdat = cc->zone->zone_pgdat;
 	unsigned nr_succeeded = 0, nr_failed = 0;
 
+	/* the batch counts as isolated while the time of its migration is
+	 * spent (sched.c) */
+	cc->ctx->isolated[0] = cc->ctx->isolated[1] = 0;
+	for (unsigned i = 0; i < cc->nr_migratepages; i++)
+		cc->ctx->isolated[!PageTest(&pgdat->mem_map[cc->migratepages[i]], PG_swapbacked)]++;
 	for (unsigned i = 0; i < cc->nr_migratepages; i++) {
 		unsigned long src = cc->migratepages[i];
 		unsigned long dst = compaction_alloc(cc);
@@ -1010,8 +1101,9 @@ static enum compact_result __compact_finished(struct compact_control *cc)
 	if (cc->proactive_compaction) {
 		if (pgdat->kswapd_running)
 			return COMPACT_PARTIAL_SKIPPED;
-		return fragmentation_score_zone(cc->zone) > fragmentation_score_wmark(pgdat, true)
-		       ? COMPACT_CONTINUE : COMPACT_SUCCESS;
+		if (fragmentation_score_zone(cc->zone) <= fragmentation_score_wmark(pgdat, true))
+			return COMPACT_SUCCESS;
+		return cc->contended || fatal_signal_pending(cc->ctx) ? COMPACT_CONTENDED : COMPACT_CONTINUE;
 	}
 	if (is_via_compact_memory(cc->order))
 		return COMPACT_CONTINUE;
@@ -1020,7 +1112,11 @@ static enum compact_result __compact_finished(struct compact_control *cc)
 		return COMPACT_CONTINUE;
 	if (pol(pgdat)->compact_finished(pgdat->policy, cc))
 		return COMPACT_SUCCESS;
-	return COMPACT_CONTINUE;        /* COMPACT_NO_SUITABLE_PAGE */
+	/* COMPACT_NO_SUITABLE_PAGE: go on, unless a lock was contended or
+	 * a fatal signal came */
+	if (cc->contended || fatal_signal_pending(cc->ctx))
+		return COMPACT_CONTENDED;
+	return COMPACT_CONTINUE;
 }
 
 static enum compact_result compact_zone(struct compact_control *cc, struct capture_control *capc)
@@ -1082,10 +1178,16 @@ static enum compact_result compact_zone(struct compact_control *cc, struct captu
 		cc->finish_pageblock = pageblock_start_pfn(last_migrated_pfn) ==
 		                       pageblock_start_pfn(iteration_start_pfn);
 rescan:
-		if (isolate_migratepages(cc) == ISOLATE_NONE) {
+		switch (isolate_migratepages(cc)) {
+		case ISOLATE_ABORT:
+			ret = COMPACT_CONTENDED;
+			goto out;       /* the isolated pages are put back there */
+		case ISOLATE_NONE:
 			if (update_cached)
 				zone->compact_cached_migrate_pfn[1] = zone->compact_cached_migrate_pfn[0];
 			goto check_drain;
+		case ISOLATE_SUCCESS:
+			break;
 		}
 		update_cached = false;
 		last_migrated_pfn = iteration_start_pfn;
@@ -1108,6 +1210,9 @@ rescan:
 			ret = COMPACT_SUCCESS;
 			break;
 		}
+		/* after a batch of migrations (nothing isolated but the free
+		 * targets, which only this task sees) */
+		cond_resched(pgdat, cc->ctx);
 check_drain:
 		/* the scanner left the order-aligned block it migrated from:
 		 * flush this CPU's freed pages so they merge (and are
@@ -1136,6 +1241,8 @@ out:
 	free(cc->freepages);
 	cc->freepages = NULL;
 	cc->cap_freepages = 0;
+	if (ret == COMPACT_CONTENDED)
+		pgdat->sched_stats.compact_contended++;
 	count_vm_events(pgdat, COMPACTMIGRATE_SCANNED, cc->total_migrate_scanned);
 	count_vm_events(pgdat, COMPACTFREE_SCANNED, cc->total_free_scanned);
 	return ret;
@@ -1205,6 +1312,10 @@ enum compact_result try_to_compact_pages(struct pglist_data *pgdat, struct mm_ct
 		/* sync compaction that scanned everything defers the next */
 		if (prio != COMPACT_PRIO_ASYNC && (status == COMPACT_COMPLETE || status == COMPACT_PARTIAL_SKIPPED))
 			defer_compaction(zone, (int)order);
+		/* the scheduler wants the CPU back (async), or the task is
+		 * dying: no further zones */
+		if ((prio == COMPACT_PRIO_ASYNC && need_resched(pgdat, ctx)) || fatal_signal_pending(ctx))
+			break;
 	}
 	return rc;
 }
@@ -1331,8 +1442,12 @@ bool proactive_compact_node(struct pglist_data *pgdat, struct mm_ctx *ctx)
 		if (!populated_zone(zone))
 			continue;
 		compact_zone(&cc, NULL);
-		count_vm_events(pgdat, KCOMPACTD_MIGRATE_SCANNED, cc.total_migrate_scanned);
-		count_vm_events(pgdat, KCOMPACTD_FREE_SCANNED, cc.total_free_scanned);
+		/* compact_zone() counted the scan in compact_*_scanned; the
+		 * daemon counters take it only from v6.3 on */
+		if (pol(pgdat)->proactive_compact_counts_daemon(pgdat->policy)) {
+			count_vm_events(pgdat, KCOMPACTD_MIGRATE_SCANNED, cc.total_migrate_scanned);
+			count_vm_events(pgdat, KCOMPACTD_FREE_SCANNED, cc.total_free_scanned);
+		}
 	}
 	mm_set_current(saved);
 	return fragmentation_score_node(pgdat) >= prev_score;

@@ -622,6 +622,11 @@ static void check_lru_rmap(struct vm_checker *c, unsigned long pfn)
 		if (!as || p->index >= as->size || as->i_pages[p->index] != want)
 			violation(c, NULL, pfn, "page cache LRU page: i_pages[%u] of inode %u does not hold it",
 			          p->index, p->mapping);
+		else if (as->nr_i_mmap && page_mapcount_walk(pgdat, pfn) != p->mapcount)
+			violation(c, NULL, pfn, "mapped file page: mapcount %u, but %lu ptes map it",
+			          (unsigned)p->mapcount, page_mapcount_walk(pgdat, pfn));
+		else if (!as->nr_i_mmap && p->mapcount)
+			violation(c, NULL, pfn, "file page of an unmapped file has mapcount %u", (unsigned)p->mapcount);
 		break;
 	}
 	default:

@@ -134,6 +134,18 @@ struct address_space *inode_lookup(const struct pglist_data *pgdat, uint32_t ino
 	return ino < pgdat->nr_inodes ? pgdat->inodes[ino] : NULL;
 }
 
+struct address_space *inode_get_named(struct pglist_data *pgdat, const char *name, unsigned long size_pages)
+{
+	struct address_space *as;
+
+	for (uint32_t i = 0; i < pgdat->nr_inodes; i++)
+		if (pgdat->inodes[i]->name && !strcmp(pgdat->inodes[i]->name, name))
+			return pgdat->inodes[i];
+	if ((as = inode_create(pgdat, size_pages, false)))
+		as->name = name;
+	return as;
+}
+
 /* the shrinkers freed a dentry or an inode of this file */
 void inode_slab_evicted(struct pglist_data *pgdat, int cache, uint32_t owner)
 {
@@ -202,9 +214,11 @@ static void page_cache_discard(struct pglist_data *pgdat, struct mm_ctx *ctx, st
 	__free_pages(pgdat, ctx, p, 0);
 }
 
-/* filemap_add_folio() + folio_add_lru(), with the refault check */
+/* filemap_add_folio() + folio_add_lru(), with the refault check, which
+ * v6.2 skips for a page allocated to be written (__GFP_WRITE): data about
+ * to be overwritten is no workingset refault */
 static struct page *page_cache_alloc(struct pglist_data *pgdat, struct mm_ctx *ctx,
-                                     struct address_space *as, unsigned long index)
+                                     struct address_space *as, unsigned long index, bool write)
 {
 	gfp_t gfp = as->bdev ? pol(pgdat)->bdev_mapping_gfp(pgdat->policy) : GFP_HIGHUSER_MOVABLE;
 	struct page *p = alloc_pages(pgdat, ctx, gfp, 0);
@@ -240,7 +254,7 @@ static struct page *page_cache_alloc(struct pglist_data *pgdat, struct mm_ctx *c
 		folio_mark_accessed(pgdat, entry_pfn(e));
 		return &pgdat->mem_map[entry_pfn(e)];
 	}
-	if (entry_nonres(e) && workingset_refault(pgdat, e & ENTRY_VAL_MASK, true))
+	if (entry_nonres(e) && !write && workingset_refault(pgdat, e & ENTRY_VAL_MASK, true))
 		SetPageFlag(p, PG_active);
 	as->i_pages[index] = ENTRY_PRESENT | (uint32_t)pfn;
 	as->nrpages++;
@@ -272,7 +286,7 @@ static int filemap_rw(struct pglist_data *pgdat, struct mm_ctx *ctx, struct addr
 			p = &pgdat->mem_map[entry_pfn(e)];
 			folio_mark_accessed(pgdat, entry_pfn(e));
 		} else {
-			p = page_cache_alloc(pgdat, ctx, as, i);
+			p = page_cache_alloc(pgdat, ctx, as, i, write);
 			if (!p) {
 				ret = -1;
 				break;
@@ -307,6 +321,37 @@ int filemap_write(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_
                   unsigned long index, unsigned long nr)
 {
 	return filemap_rw(pgdat, ctx, as, index, nr, true);
+}
+
+/* do_sync_mmap_readahead()'s read-around: ra_pages (read_ahead_kb = 128
+ * KiB) centred on the faulting index, as page_cache_ra_order() reads them:
+ * the missing pages are allocated and go out as one read, which the
+ * faulting task waits for; pages already cached are not touched (a
+ * fault does not mark them accessed) */
+#define MMAP_RA_PAGES 32
+int filemap_fault_read(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
+                       unsigned long index)
+{
+	unsigned long start = index > MMAP_RA_PAGES / 2 ? index - MMAP_RA_PAGES / 2 : 0;
+	unsigned long end = start + MMAP_RA_PAGES < as->size ? start + MMAP_RA_PAGES : as->size;
+	unsigned long misses = 0;
+
+	for (unsigned long i = start; i < end; i++) {
+		if (entry_present(as->i_pages[i]))
+			continue;
+		if (ctx->mm && ctx->mm->oom_victim)
+			break;
+		/* readahead is best effort: a failed page ends the window
+		 * (the faulting page then fails the fault if it is missing) */
+		if (!page_cache_alloc(pgdat, ctx, as, i, false))
+			break;
+		misses++;
+	}
+	if (misses) {
+		ctx->io_wait_ns += 1e9 * blockdev_io(pgdat, &pgdat->disk, misses, false, ctx_delay(ctx));
+		count_vm_events(pgdat, PGPGIN, misses * (PAGE_SIZE >> 10));
+	}
+	return entry_present(as->i_pages[index]) ? 0 : -1;
 }
 
 /* clear a page's dirty state after its write was queued */
@@ -366,6 +411,48 @@ void remove_mapping(struct pglist_data *pgdat, unsigned long pfn)
 	}
 }
 
+/* unlink() of a regular file no one holds open (make clean's rm):
+ * truncate_inode_pages_final() frees its page cache, dirty pages
+ * included (their write is cancelled), leaving no shadow entries; the
+ * xarray's nodes, the dentry and the inode go back to their caches.  The
+ * struct stays (its number is never reused) as an empty file. */
+void inode_unlink(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as)
+{
+	if (as->bdev)
+		return;                 /* the block device is never unlinked */
+	for (unsigned long j = 0; j < as->size; j++) {
+		uint32_t e = as->i_pages[j];
+
+		if (entry_present(e)) {
+			unsigned long pfn = entry_pfn(e);
+			struct page *p = &pgdat->mem_map[pfn];
+
+			if (PageTest(p, PG_dirty)) {
+				ClearPageFlag(p, PG_dirty);
+				mod_node_page_state(pgdat, NR_FILE_DIRTY, -1);
+			}
+			lruvec_del_page(pgdat, pfn);
+			as->nrpages--;
+			mod_node_page_state(pgdat, NR_FILE_PAGES, -1);
+			p->owner = PGOWN_NONE;
+			p->mapping = p->index = 0;
+			__free_pages(pgdat, ctx, p, 0);
+		}
+		as->i_pages[j] = 0;
+	}
+	for (unsigned long c = 0; as->xa_nodes && c < xa_nr_chunks(as->size); c++)
+		if (as->xa_nodes[c] != SLAB_OBJ_NONE) {
+			kmem_cache_free(pgdat, ctx, RADIX_TREE_NODE_CACHE, as->xa_nodes[c]);
+			as->xa_nodes[c] = SLAB_OBJ_NONE;
+		}
+	if (as->dentry != SLAB_OBJ_NONE)
+		kmem_cache_free(pgdat, ctx, DENTRY_CACHE, as->dentry);
+	if (as->inode != SLAB_OBJ_NONE)
+		kmem_cache_free(pgdat, ctx, INODE_CACHE, as->inode);
+	as->dentry = as->inode = SLAB_OBJ_NONE;
+	as->size = 0;
+}
+
 void mm_teardown(struct pglist_data *pgdat)
 {
 	struct mm_ctx ctx = { 0 };
@@ -409,6 +496,7 @@ void mm_teardown(struct pglist_data *pgdat)
 			if (as->xa_nodes[c] != SLAB_OBJ_NONE)
 				kmem_cache_free(pgdat, &ctx, RADIX_TREE_NODE_CACHE, as->xa_nodes[c]);
 		free(as->xa_nodes);
+		free(as->i_mmap);
 		free(as->i_pages);
 		free(as);
 	}

@@ -43,6 +43,22 @@ static inline const struct mm_policy_ops *pol(const struct pglist_data *pgdat)
 struct mm_ctx *mm_current(void);
 void mm_set_current(struct mm_ctx *ctx);
 
+/* ---- sched.c: the scheduler as reclaim and compaction meet it ---- */
+/* at a v6.2 cond_resched() point: spend the pending kernel time if it is
+ * worth an event (the others run meanwhile; re-validate after it) */
+void cond_resched(struct pglist_data *pgdat, struct mm_ctx *ctx);
+/* before a stall ends: spend the locked share with its locks held (the
+ * caller spends the rest), and forget what the work held */
+void cond_resched_end(struct pglist_data *pgdat, struct mm_ctx *ctx);
+bool need_resched(struct pglist_data *pgdat, struct mm_ctx *ctx);
+bool reclaim_throttle_isolated(struct pglist_data *pgdat, struct mm_ctx *ctx);
+void wake_throttle_isolated(struct pglist_data *pgdat);
+/* fatal_signal_pending(current): the OOM killer chose the task */
+static inline bool fatal_signal_pending(const struct mm_ctx *ctx)
+{
+	return ctx && ctx->mm && ctx->mm->oom_victim;
+}
+
 /* The buddy tag: a byte per pfn, mem_map's PageBuddy, page_order and
  * page_zonenum of a free buddy's head, 0 for every other page.  It is
  * what page_is_buddy() reads: the buddy it asks about, and the one of the
@@ -207,6 +223,7 @@ uint32_t workingset_eviction(struct pglist_data *pgdat, unsigned long pfn);
  * if the page is to start on the active list */
 bool workingset_refault(struct pglist_data *pgdat, uint32_t shadow, bool file);
 void workingset_activation(struct pglist_data *pgdat);
+void workingset_age_nonresident(struct pglist_data *pgdat, unsigned long nr_pages);
 
 /* ---- swapfile.c ---- */
 uint32_t get_swap_page(struct pglist_data *pgdat);   /* UINT32_MAX: none */
@@ -241,18 +258,48 @@ static inline double ctx_delay(const struct mm_ctx *ctx)
 	return (ctx->kernel_ns - ctx->kernel_done_ns + ctx->io_wait_ns) * 1e-9;
 }
 
+/* ---- rmap.c: file pages mapped into processes ---- */
+void i_mmap_insert(struct address_space *as, const struct file_vma *vma);
+void i_mmap_remove(struct address_space *as, uint32_t mm, unsigned long start);
+void page_add_file_rmap(struct pglist_data *pgdat, struct page *p);
+void page_remove_file_rmap(struct pglist_data *pgdat, struct page *p);
+/* folio_referenced(): the number of mappings whose accessed bit was set
+ * (cleared now), and in *vm_flags the flags of those areas; the walk's
+ * time goes to ctx */
+int folio_referenced(struct pglist_data *pgdat, struct mm_ctx *ctx, struct page *p, unsigned *vm_flags);
+/* try_to_unmap() of a mapped file page: every pte mapping it is cleared;
+ * returns how many */
+unsigned try_to_unmap(struct pglist_data *pgdat, struct mm_ctx *ctx, unsigned long pfn);
+/* migration moved mapped file page src to dst: its ptes follow */
+void remove_migration_ptes_file(struct pglist_data *pgdat, unsigned long src, unsigned long dst);
+/* the ptes that map file page pfn, counted by a walk (the invariant checker) */
+unsigned long page_mapcount_walk(const struct pglist_data *pgdat, unsigned long pfn);
+
+/* vmscan.c: one shrink_active_list() call, as direct reclaim makes it (tests) */
+void shrink_active_list_direct(struct pglist_data *pgdat, struct mm_ctx *ctx, enum lru_list lru,
+                               unsigned long nr_to_scan);
+
 /* ---- memory.c, filemap.c: unmapping for reclaim ---- */
 /* reclaim an anon page: swap it out; false if it cannot be (no swap) */
 bool try_to_swap_out(struct pglist_data *pgdat, unsigned long pfn);
 /* drop a clean file page from its page cache, leaving a shadow entry */
 void remove_mapping(struct pglist_data *pgdat, unsigned long pfn);
 void file_page_written(struct pglist_data *pgdat, unsigned long pfn);
+/* filemap_fault()'s read of a missing page: the mmap read-around window
+ * around index goes into the page cache, one read; 0, or -1 when the page
+ * at index could not be had */
+int filemap_fault_read(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
+                       unsigned long index);
 void mm_teardown(struct pglist_data *pgdat);
 void inode_slab_evicted(struct pglist_data *pgdat, int cache, uint32_t owner);
 /* huge_memory.c's part in memory.c: split a THP into order-0 pages */
 #define HPAGE_PMD_ORDER pageblock_order
 void split_huge_page(struct pglist_data *pgdat, unsigned long head);
 gfp_t vma_thp_gfp_mask(const struct pglist_data *pgdat, bool madvised);
+/* vma_alloc_folio(): with CONFIG_NUMA a huge page is tried on the local
+ * node alone first (__GFP_THISNODE | __GFP_NORETRY), then with gfp */
+struct page *vma_alloc_folio(struct pglist_data *pgdat, struct mm_ctx *ctx, gfp_t gfp, unsigned order,
+                             bool hugepage);
 /* the OOM reaper: free a victim's anon memory and swap */
 void oom_reap_mm(struct pglist_data *pgdat, struct mm_struct *mm);
 

@@ -7,7 +7,12 @@
  * __pte_alloc does (GFP_KERNEL_ACCOUNT, unmovable), and one for the pgd.
  * New anon pages go to the inactive anon list (v6.2, since 5.9: anon
  * pages start inactive so that they must prove themselves).  The pte's
- * accessed bit is PG_young on the page. */
+ * accessed bit is PG_young on the page.
+ *
+ * File mappings (mm_mmap_file: executables' text, shared libraries) are
+ * areas of their own 2 MiB ranges (PMD_FILE): a fault there is
+ * do_read_fault() (fault-around, then filemap_fault), their ptes map page
+ * cache pages, which rmap.c finds through the file's i_mmap. */
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
@@ -148,20 +153,32 @@ void mm_madvise_hugepage(struct mm_struct *mm, unsigned long vpage, unsigned lon
 		mm->pmd_flags[i] |= PMD_HUGEPAGE;
 }
 
-/* A new anonymous page for vpage: do_anonymous_page() / do_swap_page() */
-static struct page *anon_page_alloc(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm,
-                                    unsigned long vpage)
+/* __pte_alloc(): the page table of vpage's 2 MiB range; 0, or -1 when
+ * no page could be had */
+static int pte_alloc(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm,
+                     unsigned long vpage)
 {
 	uint32_t *pt = &mm->pgtables[vpage / PTRS_PER_PTE];
 	struct page *p;
 
-	if (!*pt) {
-		if (!(p = alloc_kernel_page(pgdat, ctx, PGOWN_PAGETABLE)))
-			return NULL;
-		*pt = (uint32_t)page_to_pfn(pgdat, p) + 1;
-		mod_node_page_state(pgdat, NR_PAGETABLE, 1);
-		mm->nr_pgtables++;
-	}
+	if (*pt)
+		return 0;
+	if (!(p = alloc_kernel_page(pgdat, ctx, PGOWN_PAGETABLE)))
+		return -1;
+	*pt = (uint32_t)page_to_pfn(pgdat, p) + 1;
+	mod_node_page_state(pgdat, NR_PAGETABLE, 1);
+	mm->nr_pgtables++;
+	return 0;
+}
+
+/* A new anonymous page for vpage: do_anonymous_page() / do_swap_page() */
+static struct page *anon_page_alloc(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm,
+                                    unsigned long vpage)
+{
+	struct page *p;
+
+	if (pte_alloc(pgdat, ctx, mm, vpage))
+		return NULL;
 	p = alloc_pages(pgdat, ctx, GFP_HIGHUSER_MOVABLE, 0);
 	if (!p)
 		return NULL;
@@ -185,6 +202,154 @@ static void anon_page_map(struct pglist_data *pgdat, struct mm_struct *mm, struc
 	lruvec_add_page(pgdat, pfn, false);
 }
 
+/* ---- file mappings (mm/mmap.c, mm/memory.c's do_read_fault) ---- */
+
+static void file_vma_add(struct mm_struct *mm, struct address_space *as, const struct file_vma *a)
+{
+	if (mm->nr_file_vmas == mm->cap_file_vmas) {
+		unsigned cap = mm->cap_file_vmas ? mm->cap_file_vmas * 2 : 8;
+		struct file_vma *n = realloc(mm->file_vmas, cap * sizeof(*n));
+		if (!n)
+			abort();
+		mm->file_vmas = n;
+		mm->cap_file_vmas = cap;
+	}
+	mm->file_vmas[mm->nr_file_vmas++] = *a;
+	i_mmap_insert(as, a);
+}
+
+unsigned long mm_mmap_file(struct mm_struct *mm, struct address_space *as, unsigned long pgoff,
+                           unsigned long nr, unsigned vm_flags)
+{
+	unsigned long start = mm_mmap(mm, nr), pad;
+
+	/* the next area starts on its own 2 MiB range: a pmd is wholly file
+	 * or wholly anonymous (a hole between them is never touched) */
+	pad = (PTRS_PER_PTE - mm->nr_vpages % PTRS_PER_PTE) % PTRS_PER_PTE;
+	if (pad)
+		mm_grow(mm, pad);
+	if (!nr)
+		return start;
+	for (unsigned long i = start / PTRS_PER_PTE; i * PTRS_PER_PTE < start + nr; i++)
+		mm->pmd_flags[i] |= PMD_FILE;
+	file_vma_add(mm, as, &(struct file_vma){ .mm = mm->id, .ino = as->ino, .vm_flags = vm_flags,
+	                                         .start = start, .nr = nr, .pgoff = pgoff });
+	return start;
+}
+
+static struct file_vma *find_file_vma(struct mm_struct *mm, unsigned long v)
+{
+	for (unsigned i = 0; i < mm->nr_file_vmas; i++)
+		if (v >= mm->file_vmas[i].start && v - mm->file_vmas[i].start < mm->file_vmas[i].nr)
+			return &mm->file_vmas[i];
+	return NULL;
+}
+
+/* do_set_pte() for a page cache page: the pte is young (x86 makes
+ * prefaulted ptes young too) */
+static void file_pte_map(struct pglist_data *pgdat, struct mm_struct *mm, unsigned long v, unsigned long pfn)
+{
+	mm->pte[v] = ENTRY_PRESENT | (uint32_t)pfn;
+	mm->young[v / 64] |= 1ull << (v % 64);
+	mm->rss_file++;
+	page_add_file_rmap(pgdat, &pgdat->mem_map[pfn]);
+}
+
+/* do_fault_around(): map the cached pages of the fault_around_bytes (64
+ * KiB) window around v that the area and v's page table cover */
+#define FAULT_AROUND_PAGES 16
+static void do_fault_around(struct pglist_data *pgdat, struct mm_struct *mm, const struct file_vma *a,
+                            const struct address_space *as, unsigned long v)
+{
+	unsigned long s = v & ~(unsigned long)(FAULT_AROUND_PAGES - 1), e = s + FAULT_AROUND_PAGES;
+
+	if (s < a->start)
+		s = a->start;
+	if (e > a->start + a->nr)
+		e = a->start + a->nr;
+	for (unsigned long w = s; w < e; w++) {
+		unsigned long index = a->pgoff + (w - a->start);
+		if (mm->pte[w] || index >= as->size || !entry_present(as->i_pages[index]))
+			continue;
+		file_pte_map(pgdat, mm, w, entry_pfn(as->i_pages[index]));
+	}
+}
+
+/* do_read_fault() at v of a file area: fault-around, then filemap_fault()
+ * for the page itself if it is not cached (the read-around read, a major
+ * fault).  0, or -1 (outside any area or beyond the file: SIGSEGV/SIGBUS;
+ * no memory; the task became an OOM victim). */
+static int do_read_fault(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm,
+                         unsigned long v)
+{
+	struct file_vma *a = find_file_vma(mm, v);
+	struct address_space *as;
+	unsigned long index;
+
+	if (!a || !(as = inode_lookup(pgdat, a->ino)) || (index = a->pgoff + (v - a->start)) >= as->size)
+		return -1;
+	if (pte_alloc(pgdat, ctx, mm, v) || mm->oom_victim)
+		return -1;
+	count_vm_events(pgdat, PGFAULT, 1);
+	ctx->kernel_ns += pgdat->costs.fault_ns;
+	do_fault_around(pgdat, mm, a, as, v);
+	if (entry_present(mm->pte[v]))
+		return 0;
+	/* a page read in may be reclaimed by the allocations of the rest of
+	 * the window before it is mapped: the kernel retries the fault */
+	for (int tries = 0; filemap_fault_read(pgdat, ctx, as, index); tries++)
+		if (tries == 2 || mm->oom_victim)
+			return -1;
+	if (mm->oom_victim)
+		return -1;
+	count_vm_events(pgdat, PGMAJFAULT, 1);
+	/* the allocations may have slept in reclaim, and reclaim may have
+	 * unmapped a page fault-around mapped; only v's pte matters here */
+	if (!mm->pte[v])
+		file_pte_map(pgdat, mm, v, entry_pfn(as->i_pages[index]));
+	return entry_present(mm->pte[v]) ? 0 : -1;
+}
+
+/* zap_pte_range() of a file pte: the page stays in the page cache; a
+ * young pte marks it accessed, as the kernel does for non-anon pages */
+static void zap_file_pte(struct pglist_data *pgdat, struct mm_struct *mm, unsigned long v)
+{
+	unsigned long pfn = entry_pfn(mm->pte[v]);
+
+	if (mm_young_test_clear(mm, v, 1))
+		folio_mark_accessed(pgdat, pfn);
+	mm->rss_file--;
+	page_remove_file_rmap(pgdat, &pgdat->mem_map[pfn]);
+}
+
+/* the file areas of [vpage, end) leave the process (and their files'
+ * i_mmap); what is left of an area cut by the range stays mapped */
+static void unmap_file_vmas(struct pglist_data *pgdat, struct mm_struct *mm, unsigned long vpage,
+                            unsigned long end)
+{
+	for (unsigned i = 0; i < mm->nr_file_vmas;) {
+		struct file_vma a = mm->file_vmas[i];
+		struct address_space *as = inode_lookup(pgdat, a.ino);
+
+		if (a.start + a.nr <= vpage || a.start >= end) {
+			i++;
+			continue;
+		}
+		i_mmap_remove(as, mm->id, a.start);
+		for (unsigned j = i + 1; j < mm->nr_file_vmas; j++)
+			mm->file_vmas[j - 1] = mm->file_vmas[j];
+		mm->nr_file_vmas--;
+		if (a.start < vpage)
+			file_vma_add(mm, as, &(struct file_vma){ .mm = a.mm, .ino = a.ino, .vm_flags = a.vm_flags,
+			                                         .start = a.start, .nr = vpage - a.start,
+			                                         .pgoff = a.pgoff });
+		if (a.start + a.nr > end)
+			file_vma_add(mm, as, &(struct file_vma){ .mm = a.mm, .ino = a.ino, .vm_flags = a.vm_flags,
+			                                         .start = end, .nr = a.start + a.nr - end,
+			                                         .pgoff = a.pgoff + (end - a.start) });
+	}
+}
+
 /* ---- transparent huge pages (mm/huge_memory.c) ---- */
 
 /* vma_thp_gfp_mask(): the fault's gfp from transparent_hugepage/defrag;
@@ -203,6 +368,27 @@ gfp_t vma_thp_gfp_mask(const struct pglist_data *pgdat, bool madvised)
 	default:
 		return GFP_TRANSHUGE_LIGHT;
 	}
+}
+
+/* vma_alloc_folio() (mm/mempolicy.c) under the default memory policy,
+ * which prefers the local node.  Without CONFIG_NUMA it is one allocation.
+ * With it, a huge page is first asked of the local node alone, without
+ * retries (__GFP_THISNODE | __GFP_NORETRY: the slow path's async
+ * compaction, and unless that was skipped or deferred one direct reclaim
+ * and a second async compaction), and then, if that failed and the mask
+ * allows direct reclaim, with the fault's own mask: two slow paths, each
+ * counting its compaction stalls, even on a one-node machine. */
+struct page *vma_alloc_folio(struct pglist_data *pgdat, struct mm_ctx *ctx, gfp_t gfp, unsigned order,
+                             bool hugepage)
+{
+	struct page *p;
+
+	if (!pgdat->config_numa || !hugepage)
+		return alloc_pages(pgdat, ctx, gfp, order);
+	p = alloc_pages(pgdat, ctx, gfp | __GFP_THISNODE | __GFP_NORETRY, order);
+	if (!p && (gfp & __GFP_DIRECT_RECLAIM))
+		p = alloc_pages(pgdat, ctx, gfp, order);
+	return p;
 }
 
 /* hugepage_vma_check() for an anonymous fault at this pmd */
@@ -232,16 +418,18 @@ static int do_huge_pmd_anonymous_page(struct pglist_data *pgdat, struct mm_ctx *
 	unsigned long base = pmd * PTRS_PER_PTE, pfn;
 	struct page *p, *pt;
 
-	p = alloc_pages(pgdat, ctx, vma_thp_gfp_mask(pgdat, madvised), HPAGE_PMD_ORDER);
+	p = vma_alloc_folio(pgdat, ctx, vma_thp_gfp_mask(pgdat, madvised), HPAGE_PMD_ORDER, true);
 	if (!p) {
 		count_vm_events(pgdat, THP_FAULT_FALLBACK, 1);
 		return -1;
 	}
-	/* pte_alloc_one(): the page table deposited with the huge pmd */
+	/* pte_alloc_one(): the page table deposited with the huge pmd; v6.2
+	 * fails the fault with VM_FAULT_OOM here, counting neither
+	 * thp_fault_alloc nor thp_fault_fallback (the model goes on to the
+	 * small-page path, whose own allocation then fails the same way) */
 	pt = alloc_pages(pgdat, ctx, GFP_KERNEL_ACCOUNT, 0);
 	if (!pt) {
 		__free_pages(pgdat, ctx, p, HPAGE_PMD_ORDER);
-		count_vm_events(pgdat, THP_FAULT_FALLBACK, 1);
 		return -1;
 	}
 	pt->owner = PGOWN_PAGETABLE;
@@ -386,6 +574,12 @@ int mm_access(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *m
 			v--;
 			continue;
 		}
+		if (mm->pmd_flags[v / PTRS_PER_PTE] & PMD_FILE) {
+			if (do_read_fault(pgdat, ctx, mm, v))
+				return -1;
+			v--;            /* the present run above sets its accessed bits */
+			continue;
+		}
 		if (!e && v % PTRS_PER_PTE == 0 && thp_fault_allowed(pgdat, mm, v / PTRS_PER_PTE)) {
 			if (!do_huge_pmd_anonymous_page(pgdat, ctx, mm, v / PTRS_PER_PTE)) {
 				v += PTRS_PER_PTE - 1;
@@ -496,6 +690,12 @@ static void zap_range(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_s
 			split_huge_pmd(pgdat, mm, pmd);
 			e = mm->pte[v];
 		}
+		if (mm->pmd_flags[pmd] & PMD_FILE) {
+			if (entry_present(e))
+				zap_file_pte(pgdat, mm, v);
+			mm->pte[v] = 0;
+			continue;
+		}
 		if (entry_present(e)) {
 			unsigned long pfn = entry_pfn(e);
 			struct page *p = &pgdat->mem_map[pfn];
@@ -537,6 +737,8 @@ void mm_unmap(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *m
 	if (vpage >= end)
 		return;
 	zap_range(pgdat, ctx, mm, vpage, end);
+	if (mm->nr_file_vmas)
+		unmap_file_vmas(pgdat, mm, vpage, end);
 	/* free_pgtables(): the page tables of wholly unmapped 2 MiB ranges */
 	for (unsigned long i = (vpage + PTRS_PER_PTE - 1) / PTRS_PER_PTE; (i + 1) * PTRS_PER_PTE <= end; i++) {
 		if (mm->pgtables[i]) {
@@ -565,8 +767,10 @@ void mmput(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm)
 	if (!mm)
 		return;
 	zap_anon(pgdat, ctx, mm);
+	unmap_file_vmas(pgdat, mm, 0, mm->nr_vpages);
 	mm_free_kernel(pgdat, ctx, mm);
 	pgdat->mms[mm->id] = NULL;
+	free(mm->file_vmas);
 	free(mm->pte);
 	free(mm->pgtables);
 	free(mm->pmd_flags);

@@ -1,10 +1,11 @@
 /* migrate.c - page migration (mm/migrate.c): moving a page's contents and
  * every reference to it to another page.
  *
- * The model's reverse maps need no walk: an anonymous page names its
- * process and virtual page (mapping/index), a page cache page its inode
- * and offset, and a swap cache page its slot (private).  Migration
- * rewrites the one entry that points at the page, copies the page's state
+ * An anonymous page names its process and virtual page (mapping/index),
+ * a page cache page its inode and offset, and a swap cache page its slot
+ * (private); a mapped page cache page is found in the ptes of the areas
+ * of its file's i_mmap (rmap.c).  Migration rewrites the entries that
+ * point at the page, copies the page's state
  * (folio_migrate_flags: active, referenced, young, dirty, workingset...),
  * and puts the new page on the LRU list the old one was isolated from, at
  * its head, as putback after migration does.
@@ -64,6 +65,9 @@ void migrate_page(struct pglist_data *pgdat, unsigned long src, unsigned long ds
 		struct address_space *as = pgdat->inodes[old->mapping];
 		if (as && as->i_pages[old->index] == (ENTRY_PRESENT | (uint32_t)src))
 			as->i_pages[old->index] = entry;
+		/* a mapped page: every process's pte follows (rmap walk) */
+		if (old->mapcount)
+			remove_migration_ptes_file(pgdat, src, dst);
 		break;
 	}
 	default:

@@ -102,6 +102,7 @@ void vm_sysctl_defaults(struct vm_sysctl *s)
 		.thp_defrag = THP_DEFRAG_MADVISE,
 		.compaction_proactiveness = 20,
 		.config_compaction = true,
+		.config_numa = true,
 		.swappiness = 60,
 		.vfs_cache_pressure = 100,
 		.dirty_expire_centisecs = 3000,
@@ -126,6 +127,7 @@ void mm_costs_defaults(struct mm_costs *c)
 		.pagecache_add_ns = 800,
 		.lru_scan_ns = 150,
 		.unmap_ns = 500,
+		.rmap_one_ns = 200,
 		.pageout_ns = 1500,
 		.slab_object_ns = 50,
 		.shrinker_object_ns = 100,
@@ -373,6 +375,7 @@ int pgdat_init(struct pglist_data *pgdat, const struct mm_layout *layout,
 	pgdat->nr_pageblocks = end >> pageblock_order;
 	pgdat->kswapd_highest_zoneidx = MAX_NR_ZONES;
 	pgdat->config_compaction = sysctl->config_compaction;
+	pgdat->config_numa = sysctl->config_numa;
 	mm_costs_defaults(&pgdat->costs);
 	pgdat->mem_map = calloc_huge(end + nr_sentinels, sizeof(struct page));
 	pgdat->pageblock_flags = calloc(pgdat->nr_pageblocks, 1);

@@ -10,7 +10,7 @@
 static long oom_badness(const struct pglist_data *pgdat, const struct mm_struct *mm, unsigned long totalpages)
 {
 	(void)pgdat;
-	long points = (long)(mm->rss_anon + mm->swapents + mm->nr_pgtables + 1);
+	long points = (long)(mm->rss_anon + mm->rss_file + mm->swapents + mm->nr_pgtables + 1);
 	return points + (long)mm->oom_score_adj * (long)(totalpages / 1000);
 }
 

@@ -35,7 +35,10 @@ static void alloc_stall(struct pglist_data *pgdat)
 {
 	struct mm_ctx *cur = cur_ctx;
 
-	if (!pgdat->stall || !cur || !cur->stalls || cur->kernel_ns <= cur->kernel_done_ns)
+	if (!cur)
+		return;
+	cond_resched_end(pgdat, cur);   /* the locked share, with its locks held */
+	if (!pgdat->stall || !cur->stalls || cur->kernel_ns <= cur->kernel_done_ns)
 		return;
 	pgdat->stall(pgdat, cur, pgdat->sleep_arg);
 	mm_set_current(cur);            /* a simcall: others ran */
@@ -1028,6 +1031,7 @@ void prep_new_page(struct pglist_data *pgdat, unsigned long pfn, unsigned order,
 	page->refcount = 1;
 	page->private = 0;
 	page->owner = PGOWN_NONE;
+	page->mapcount = 0;             /* a freed anon page keeps its count */
 	page->mapping = page->index = 0;
 	if ((gfp & __GFP_COMP) && order) {
 		/* prep_compound_page(): every tail points at its head */

@@ -171,7 +171,9 @@ struct slab_list {
 };
 
 struct kmem_cache {
-	const struct kmem_cache_info *info;
+	const struct kmem_cache_info *info;     /* the table's row, or own_info */
+	struct kmem_cache_info own_info;        /* a created cache's geometry (kmem_cache_create) */
+	char name[32];
 	enum kmem_cache_id id;
 	gfp_t allocflags;               /* __GFP_COMP if order > 0, __GFP_RECLAIMABLE */
 	unsigned min_partial;
@@ -193,7 +195,8 @@ struct kmem_cache {
 };
 
 struct slab_state {
-	struct kmem_cache caches[NR_KMEM_CACHES];
+	struct kmem_cache caches[MAX_KMEM_CACHES];
+	unsigned nr_caches;             /* NR_KMEM_CACHES built in, then created ones */
 	long nr_deferred;               /* the sb shrinker's deferred work */
 	unsigned long pages_freed;      /* slab pages given back, ever */
 	unsigned long check_ops;        /* debug_check_interval counter */
@@ -209,7 +212,7 @@ static inline void charge(struct mm_ctx *ctx, double ns)
 
 static inline struct kmem_cache *cache_of(struct pglist_data *pgdat, enum kmem_cache_id id)
 {
-	VM_BUG_ON(!pgdat->slab || (unsigned)id >= NR_KMEM_CACHES);
+	VM_BUG_ON(!pgdat->slab || (unsigned)id >= pgdat->slab->nr_caches);
 	return &pgdat->slab->caches[id];
 }
 
@@ -360,7 +363,7 @@ static void check_slab_state(const struct pglist_data *pgdat)
 	const struct slab_state *ss = pgdat->slab;
 	unsigned long stat_pages[2] = { 0, 0 };
 
-	for (int id = 0; id < NR_KMEM_CACHES; id++) {
+	for (int id = 0; id < (int)ss->nr_caches; id++) {
 		const struct kmem_cache *s = &ss->caches[id];
 		unsigned long inuse = 0, pages = 0, slabs, objects = 0, on_lru = 0, free = 0;
 
@@ -739,6 +742,29 @@ static unsigned ilog2_u(unsigned v)
 	return r;
 }
 
+/* kmem_cache_open(): the flags the slab pages are allocated with and
+ * min_partial, from the cache's geometry */
+static void cache_setup(struct kmem_cache *s, const struct kmem_cache_info *ci, int id)
+{
+	unsigned min_partial = ilog2_u(ci->object_size) / 2;
+
+	s->info = ci;
+	s->id = (enum kmem_cache_id)id;
+	/* calculate_sizes(): compound pages for order > 0, and
+	 * SLAB_RECLAIM_ACCOUNT's __GFP_RECLAIMABLE */
+	s->allocflags = (ci->order ? __GFP_COMP : 0) | (ci->reclaimable ? __GFP_RECLAIMABLE : 0);
+	if (min_partial < MIN_PARTIAL)
+		min_partial = MIN_PARTIAL;
+	if (min_partial > MAX_PARTIAL)
+		min_partial = MAX_PARTIAL;
+	s->min_partial = min_partial;
+	s->has_lru = id == DENTRY_CACHE || id == INODE_CACHE;
+	s->free_objs = SLAB_OBJ_NONE;
+	s->partial.first = s->partial.last = PFN_NONE;
+	s->full.first = s->full.last = PFN_NONE;
+	s->lru.first = s->lru.last = SLAB_OBJ_NONE;
+}
+
 int slab_init(struct pglist_data *pgdat)
 {
 	struct slab_state *ss;
@@ -749,28 +775,79 @@ int slab_init(struct pglist_data *pgdat)
 	if (!ss)
 		return -1;
 	for (int id = 0; id < NR_KMEM_CACHES; id++) {
-		struct kmem_cache *s = &ss->caches[id];
-		const struct kmem_cache_info *ci = &kmem_cache_info[id];
-		unsigned min_partial = ilog2_u(ci->object_size) / 2;
-
-		s->info = ci;
-		s->id = (enum kmem_cache_id)id;
-		/* calculate_sizes(): compound pages for order > 0, and
-		 * SLAB_RECLAIM_ACCOUNT's __GFP_RECLAIMABLE */
-		s->allocflags = (ci->order ? __GFP_COMP : 0) | (ci->reclaimable ? __GFP_RECLAIMABLE : 0);
-		if (min_partial < MIN_PARTIAL)
-			min_partial = MIN_PARTIAL;
-		if (min_partial > MAX_PARTIAL)
-			min_partial = MAX_PARTIAL;
-		s->min_partial = min_partial;
-		s->has_lru = id == DENTRY_CACHE || id == INODE_CACHE;
-		s->free_objs = SLAB_OBJ_NONE;
-		s->partial.first = s->partial.last = PFN_NONE;
-		s->full.first = s->full.last = PFN_NONE;
-		s->lru.first = s->lru.last = SLAB_OBJ_NONE;
+		cache_setup(&ss->caches[id], &kmem_cache_info[id], id);
+		snprintf(ss->caches[id].name, sizeof(ss->caches[id].name), "%s", kmem_cache_info[id].name);
 	}
+	ss->nr_caches = NR_KMEM_CACHES;
 	pgdat->slab = ss;
 	return 0;
+}
+
+int kmem_cache_find(const struct pglist_data *pgdat, const char *name)
+{
+	const struct slab_state *ss = pgdat->slab;
+
+	for (unsigned id = 0; ss && id < ss->nr_caches; id++)
+		if (!strcmp(ss->caches[id].name, name))
+			return (int)id;
+	return -1;
+}
+
+/* The geometry must be one SLUB could have made: objects that fit the
+ * slab, a slab order SLUB uses (at most PAGE_ALLOC_COSTLY_ORDER unless
+ * one object needs more) */
+static bool geometry_ok(const struct kmem_cache_info *ci)
+{
+	return ci->object_size >= 8 && ci->objs_per_slab >= 1 && ci->order < MAX_ORDER &&
+	       (unsigned long)ci->objs_per_slab * ci->object_size <= (PAGE_SIZE << ci->order) &&
+	       ci->min_order <= ci->order;
+}
+
+int kmem_cache_create(struct pglist_data *pgdat, const char *name, unsigned object_size,
+                      unsigned objs_per_slab, unsigned order, bool reclaimable)
+{
+	struct slab_state *ss = pgdat->slab;
+	struct kmem_cache *s;
+	struct kmem_cache_info ci = {
+		.object_size = object_size, .objs_per_slab = objs_per_slab, .order = order,
+		.reclaimable = reclaimable,
+	};
+	int id;
+
+	/* oo_min: the smallest order that holds one object (get_order(size)) */
+	while ((PAGE_SIZE << ci.min_order) < object_size && ci.min_order < order)
+		ci.min_order++;
+	if (!ss || !name || !*name || strlen(name) >= sizeof(s->name) || !geometry_ok(&ci))
+		return -1;
+	id = kmem_cache_find(pgdat, name);
+	if (id >= 0) {
+		/* the machine's own geometry for a cache the model has:
+		 * only while it holds no slab */
+		s = &ss->caches[id];
+		if (s->slabs || s->objects)
+			return -1;
+		if (s->info->object_size == object_size && s->info->objs_per_slab == objs_per_slab &&
+		    s->info->order == order && s->info->reclaimable == reclaimable)
+			return id;
+	} else {
+		if (ss->nr_caches == MAX_KMEM_CACHES)
+			return -1;
+		id = (int)ss->nr_caches++;
+		s = &ss->caches[id];
+	}
+	if (s->name != name)
+		snprintf(s->name, sizeof(s->name), "%s", name);
+	s->own_info = ci;
+	s->own_info.name = s->name;
+	cache_setup(s, &s->own_info, id);
+	return id;
+}
+
+const struct kmem_cache_info *kmem_cache_geometry(const struct pglist_data *pgdat, int id)
+{
+	if (!pgdat->slab || id < 0 || (unsigned)id >= pgdat->slab->nr_caches)
+		return NULL;
+	return pgdat->slab->caches[id].info;
 }
 
 static void free_slab_list(struct pglist_data *pgdat, struct mm_ctx *ctx, struct kmem_cache *s,
@@ -792,7 +869,7 @@ void slab_destroy(struct pglist_data *pgdat)
 
 	if (!ss)
 		return;
-	for (int id = 0; id < NR_KMEM_CACHES; id++) {
+	for (int id = 0; id < (int)ss->nr_caches; id++) {
 		struct kmem_cache *s = &ss->caches[id];
 
 		free_slab_list(pgdat, &ctx, s, &s->partial);
@@ -808,7 +885,7 @@ void slab_cache_usage(const struct pglist_data *pgdat, enum kmem_cache_id cache,
 {
 	const struct kmem_cache *s;
 
-	if (!pgdat->slab || (unsigned)cache >= NR_KMEM_CACHES) {
+	if (!pgdat->slab || (unsigned)cache >= pgdat->slab->nr_caches) {
 		if (objects)
 			*objects = 0;
 		if (slabs)

@@ -5,10 +5,13 @@
  * SWAP_CLUSTER_MAX batches, shrink_inactive_list() isolates pages from the
  * tail and decides with the referenced check whether to activate, keep or
  * reclaim them; shrink_active_list() deactivates.  Direct reclaim runs the
- * priority loop to the end in the caller; kswapd runs balance_pgdat() one
- * priority step at a time, so that its actor charges each step's CPU time
- * before the next.  Costs per page scanned, unmapped and written are
- * charged to the reclaimer's context.
+ * priority loop in the caller and yields after each round of batches
+ * (cond_resched(), sched.c: the others run, the lists are read anew);
+ * kswapd runs balance_pgdat() one priority step at a time, so that its
+ * actor charges each step's CPU time before the next.  Costs per page
+ * scanned, unmapped and written are charged to the reclaimer's context;
+ * the scanning under the LRU lock also counts as lock-held time, and each
+ * batch as isolated pages while its time is spent (too_many_isolated()).
  *
  * Simplifications, each documented in docs/model.md: no isolation batch
  * (pages are handled one at a time, which is the same in one thread), no
@@ -77,25 +80,30 @@ static bool inactive_is_low(const struct pglist_data *pgdat, enum lru_list inact
 	return inactive * ratio < active;
 }
 
-/* folio_check_references() */
-static enum page_references page_check_references(struct pglist_data *pgdat, struct page *p)
+/* folio_check_references(): folio_referenced() counts the mappings whose
+ * pte was young (clearing them) and the flags of their areas.  A page
+ * referenced through its ptes is marked referenced and kept for another
+ * trip round the inactive list, or activated if it was referenced before,
+ * is mapped young by more than one process, or is executable file text
+ * (activated after its first use).  An unmapped page cache page
+ * referenced once through read() is reclaimed (clean). */
+static enum page_references folio_check_references(struct pglist_data *pgdat, struct page *p,
+                                                   struct scan_control *sc)
 {
-	bool referenced_ptes;
-
-	mm_page_fold_young(pgdat, p);
-	referenced_ptes = test_clear(p, PG_young);
+	unsigned vm_flags;
+	int referenced_ptes = folio_referenced(pgdat, sc->ctx, p, &vm_flags);
 	bool referenced_page = test_clear(p, PG_referenced);
+	bool file = !PageTest(p, PG_swapbacked);
 
 	if (referenced_ptes) {
-		/* mapped pages start with a pte reference from their fault:
-		 * activate only those used more than once */
-		if (referenced_page)
-			return PAGEREF_ACTIVATE;
 		SetPageFlag(p, PG_referenced);
+		if (referenced_page || referenced_ptes > 1)
+			return PAGEREF_ACTIVATE;
+		if ((vm_flags & VM_EXEC) && file)
+			return PAGEREF_ACTIVATE;
 		return PAGEREF_KEEP;
 	}
-	/* a page cache page referenced once through read(): reclaim it */
-	if (referenced_page && !PageTest(p, PG_swapbacked))
+	if (referenced_page && file)
 		return PAGEREF_RECLAIM_CLEAN;
 	return PAGEREF_RECLAIM;
 }
@@ -112,6 +120,9 @@ static void putback(struct pglist_data *pgdat, unsigned long pfn, bool active)
 	if (active) {
 		SetPageFlag(p, PG_active);
 		count_vm_events(pgdat, PGACTIVATE, lru_nr_pages(p));   /* in pages, as v6.2 */
+		/* move_folios_to_lru(): an active page put back ages the
+		 * workingset clock */
+		workingset_age_nonresident(pgdat, lru_nr_pages(p));
 	}
 	lruvec_add_page(pgdat, pfn, false);
 }
@@ -138,6 +149,9 @@ static uint32_t isolate_lru_page(struct pglist_data *pgdat, enum lru_list lru, s
 		return LRU_SKIPPED;
 	}
 	sc->ctx->kernel_ns += pgdat->costs.lru_scan_ns;
+	/* isolate_lru_folios() runs under the LRU lock */
+	sc->ctx->locked_ns += pgdat->costs.lru_scan_ns;
+	sc->ctx->lru_locked = true;
 	return pfn;
 }
 
@@ -156,7 +170,7 @@ static unsigned long shrink_page(struct pglist_data *pgdat, unsigned long pfn, b
 {
 	const struct mm_costs *c = &pgdat->costs;
 	struct page *p = &pgdat->mem_map[pfn];
-	enum page_references ref = page_check_references(pgdat, p);
+	enum page_references ref = folio_check_references(pgdat, p, sc);
 
 	if (ref == PAGEREF_ACTIVATE) {
 		putback(pgdat, pfn, true);
@@ -178,7 +192,9 @@ static unsigned long shrink_page(struct pglist_data *pgdat, unsigned long pfn, b
 		 * to the tail by end_page_writeback): drop it from the swap
 		 * cache and free it */
 		swap_cache_delete(pgdat, pfn);
-	} else if (!file) {
+		goto free;
+	}
+	if (!file) {
 		if (PageHead(p) && sc->may_swap && sc->may_unmap) {
 			split_huge_page(pgdat, pfn);
 			count_vm_events(pgdat, THP_SWPOUT_FALLBACK, 1);
@@ -194,7 +210,17 @@ static unsigned long shrink_page(struct pglist_data *pgdat, unsigned long pfn, b
 		sc->ctx->kernel_ns += c->unmap_ns + c->pageout_ns;
 		(*nr_pageout)++;
 		return 0;
-	} else if (PageTest(p, PG_dirty)) {
+	}
+	/* a mapped file page: try_to_unmap() clears the pte of every
+	 * process that maps it before the page can go */
+	if (p->mapcount) {
+		if (!sc->may_unmap) {
+			putback(pgdat, pfn, false);
+			return 0;
+		}
+		try_to_unmap(pgdat, sc->ctx, pfn);
+	}
+	if (PageTest(p, PG_dirty)) {
 		/* only kswapd writes file pages, and only those it met dirty
 		 * before; the others are marked and activated */
 		if (sc->kswapd && sc->may_writepage && PageTest(p, PG_reclaim)) {
@@ -209,12 +235,35 @@ static unsigned long shrink_page(struct pglist_data *pgdat, unsigned long pfn, b
 			putback(pgdat, pfn, true);
 		}
 		return 0;
-	} else {
-		ClearPageFlag(p, PG_reclaim);
-		remove_mapping(pgdat, pfn);
 	}
+	ClearPageFlag(p, PG_reclaim);
+	remove_mapping(pgdat, pfn);
+free:
 	__free_pages(pgdat, sc->ctx, p, 0);
 	return 1;
+}
+
+/* too_many_isolated(): more pages isolated from this type's LRU by the
+ * direct reclaimers and compactors at work than it has inactive pages
+ * (an eighth of them for a request that may do IO and FS: such callers
+ * must not block GFP_NOIO/NOFS reclaimers).  kswapd is never throttled.
+ * The isolated pages are the batches the other tasks are spending the
+ * time of (sched.c). */
+static bool too_many_isolated(struct pglist_data *pgdat, bool file, const struct scan_control *sc)
+{
+	unsigned long inactive, isolated;
+	bool too_many;
+
+	if (sc->kswapd)
+		return false;
+	inactive = lruvec_lru_size(pgdat, file ? LRU_INACTIVE_FILE : LRU_INACTIVE_ANON);
+	isolated = (unsigned long)node_page_state(pgdat, file ? NR_ISOLATED_FILE : NR_ISOLATED_ANON);
+	if ((sc->gfp_mask & (__GFP_IO | __GFP_FS)) == (__GFP_IO | __GFP_FS))
+		inactive >>= 3;
+	too_many = isolated > inactive;
+	if (!too_many)
+		wake_throttle_isolated(pgdat);
+	return too_many;
 }
 
 /* shrink_inactive_list(): isolate_lru_folios() takes pages from the tail
@@ -229,7 +278,17 @@ static unsigned long shrink_inactive_list(struct pglist_data *pgdat, unsigned lo
 	 * the whole list has gone by, stop (the kernel sets them aside, so
 	 * its list runs out) */
 	unsigned long skip_budget = lruvec_lru_size(pgdat, lru);
+	bool stalled = false;
 
+	/* other reclaimers hold many pages: wait once for them, then give up */
+	while (too_many_isolated(pgdat, file, sc)) {
+		if (stalled)
+			return 0;
+		stalled = true;
+		reclaim_throttle_isolated(pgdat, sc->ctx);
+		if (fatal_signal_pending(sc->ctx))
+			return SWAP_CLUSTER_MAX;
+	}
 	while (nr_taken < nr_to_scan) {
 		uint32_t pfn = isolate_lru_page(pgdat, lru, sc);
 		unsigned long tail = 0;
@@ -247,6 +306,7 @@ static unsigned long shrink_inactive_list(struct pglist_data *pgdat, unsigned lo
 		for (unsigned long t = 0; tail && t < PTRS_PER_PTE - 1; t++)
 			nr_reclaimed += shrink_page(pgdat, tail + t, file, sc, &nr_pageout, &(unsigned long){ 0 });
 	}
+	sc->ctx->isolated[file] = nr_taken;        /* the batch, while its time is spent */
 	count_vm_events(pgdat, sc->kswapd ? PGSCAN_KSWAPD : PGSCAN_DIRECT, nr_taken);
 	count_vm_events(pgdat, file ? PGSCAN_FILE : PGSCAN_ANON, nr_taken);
 	count_vm_events(pgdat, sc->kswapd ? PGSTEAL_KSWAPD : PGSTEAL_DIRECT, nr_reclaimed);
@@ -256,13 +316,20 @@ static unsigned long shrink_inactive_list(struct pglist_data *pgdat, unsigned lo
 	return nr_reclaimed;
 }
 
+/* shrink_active_list(): the oldest active pages lose their accessed bits
+ * (folio_referenced) and go to the inactive list, except referenced
+ * executable file pages, which go round the active list once more so that
+ * program text survives moderate pressure (anon VM_EXEC pages do not get
+ * this) */
 static void shrink_active_list(struct pglist_data *pgdat, unsigned long nr_to_scan,
                                enum lru_list lru, struct scan_control *sc)
 {
-	unsigned long nr_taken = 0, skip_budget = lruvec_lru_size(pgdat, lru);
+	unsigned long nr_taken = 0, nr_deactivate = 0, skip_budget = lruvec_lru_size(pgdat, lru);
+	bool file = is_file_lru(lru);
 
 	while (nr_taken < nr_to_scan) {
 		uint32_t pfn = isolate_lru_page(pgdat, lru, sc);
+		unsigned vm_flags;
 		struct page *p;
 
 		if (pfn == LRU_EMPTY)
@@ -274,16 +341,32 @@ static void shrink_active_list(struct pglist_data *pgdat, unsigned long nr_to_sc
 		}
 		p = &pgdat->mem_map[pfn];
 		nr_taken += lru_nr_pages(p);
-		/* folio_referenced() clears the accessed bits; only executable
-		 * file pages stay active for it (none are mapped here) */
-		mm_page_fold_young(pgdat, p);       /* clears the pte bits */
-		ClearPageFlag(p, PG_young);
+		if (folio_referenced(pgdat, sc->ctx, p, &vm_flags) && (vm_flags & VM_EXEC) && file) {
+			lruvec_add_page(pgdat, pfn, false);
+			workingset_age_nonresident(pgdat, lru_nr_pages(p));   /* move_folios_to_lru() */
+			continue;
+		}
+		ClearPageFlag(p, PG_young);         /* an unmapped page's, if any */
 		ClearPageFlag(p, PG_active);
 		SetPageFlag(p, PG_workingset);
 		lruvec_add_page(pgdat, pfn, false);
+		nr_deactivate += lru_nr_pages(p);
 	}
+	sc->ctx->isolated[is_file_lru(lru)] = nr_taken;
 	count_vm_events(pgdat, PGREFILL, nr_taken);
-	count_vm_events(pgdat, PGDEACTIVATE, nr_taken);
+	count_vm_events(pgdat, PGDEACTIVATE, nr_deactivate);
+}
+
+/* one shrink_active_list() call as direct reclaim makes it: for tests,
+ * which cannot otherwise run it alone (reclaim goes on to the inactive
+ * list and to other priorities) */
+void shrink_active_list_direct(struct pglist_data *pgdat, struct mm_ctx *ctx, enum lru_list lru,
+                               unsigned long nr_to_scan)
+{
+	struct scan_control sc = { .ctx = ctx, .gfp_mask = GFP_KERNEL, .reclaim_idx = MAX_NR_ZONES - 1,
+	                           .may_unmap = true, .may_swap = true, .priority = DEF_PRIORITY };
+
+	shrink_active_list(pgdat, nr_to_scan, lru, &sc);
 }
 
 static unsigned long shrink_list(struct pglist_data *pgdat, enum lru_list lru, unsigned long nr_to_scan,
@@ -370,6 +453,10 @@ static void shrink_lruvec(struct pglist_data *pgdat, struct scan_control *sc)
 				nr_reclaimed += shrink_list(pgdat, (enum lru_list)lru, n, sc);
 			}
 		}
+		/* v6.2's cond_resched() after each round of batches: the
+		 * others allocate and reclaim meanwhile; the lists are read
+		 * again by the next round */
+		cond_resched(pgdat, sc->ctx);
 		if (nr_reclaimed < nr_to_reclaim || proportional_reclaim)
 			continue;
 		/* enough reclaimed: stop the smaller type, scale the other to
@@ -571,8 +658,9 @@ static unsigned long do_try_to_free_pages(struct pglist_data *pgdat, struct scan
 {
 	int initial_priority = sc->priority;
 
-	count_vm_events(pgdat, ALLOCSTALL_DMA + sc->reclaim_idx, 1);
 retry:
+	/* every pass counts, the forced-deactivation retry too (v6.2) */
+	count_vm_events(pgdat, ALLOCSTALL_DMA + sc->reclaim_idx, 1);
 	do {
 		sc->nr_scanned = 0;
 		shrink_zones(pgdat, sc);

@@ -22,6 +22,13 @@ void workingset_activation(struct pglist_data *pgdat)
 	pgdat->lruvec.nonresident_age++;
 }
 
+/* workingset_age_nonresident(): pages put back on an active list by
+ * reclaim (move_folios_to_lru) tick the clock too */
+void workingset_age_nonresident(struct pglist_data *pgdat, unsigned long nr_pages)
+{
+	pgdat->lruvec.nonresident_age += nr_pages;
+}
+
 bool workingset_refault(struct pglist_data *pgdat, uint32_t shadow, bool file)
 {
 	unsigned long refault = pgdat->lruvec.nonresident_age & ENTRY_VAL_MASK;

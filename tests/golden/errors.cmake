@@ -129,7 +129,7 @@ foreach(case "demo;--bogus" "show;buddyinfo;--ram" "show;buddyinfo;extra" "list"
 endforeach()
 
 # ---- help and version: 0, on stdout
-expect_ok("^usage: mmsim .*Exit codes: 0 success, 64 bad usage, 70 internal error or invariant violation,\n78 bad configuration value" --help)
+expect_ok("^usage: mmsim .*Exit codes: 0 success, 64 bad usage, 65 bad database, 66 missing input,\n70 internal error or invariant violation, 73 cannot create the output,\n74 cannot write the output \\(standard output included\\), 75 busy \\(another\nsweep on the directory\\), 78 bad configuration value" --help)
 expect_ok("^mmsim 0\\.1\\.0[ \n]" --version)
 expect_ok("^usage: mmsim demo" demo --help)
 expect_ok("^usage: mmsim show" help show)

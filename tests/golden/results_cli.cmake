@@ -31,7 +31,7 @@ if(EXISTS out.db)
 	golden_fail("mmsim merge -o out.db garbage.db left out.db behind")
 endif()
 expect(73 "/nonexistent/dir/out.db" merge -o /nonexistent/dir/out.db garbage.db)
-expect(65 "garbage.db: not an mmsim results database" merge -o garbage.db garbage.db)
+expect(65 "garbage.db: exists and is not an mmsim results database" merge -o garbage.db garbage.db)
 
 expect(64 "no database given" compare)
 expect(64 "usage: mmsim compare" compare garbage.db --bogus)

@@ -2,7 +2,8 @@
  * fraction of its size) on a small machine: every unit runs, the measured
  * window closes, the user time is the drawn CPU time, the page cache,
  * slab and page tables are used, and the seed alone decides the jobs.
- * Each simulation runs in a child (engine_fork_run) and reports through
+ * Each simulation is a scenario run by the library's run driver
+ * (<mmsim/run.h>) in a child (engine_fork_run), reporting through
  * shared memory; the invariant checker runs during every simulation. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 #include "mmsim/debug_vm.h"
 #include "mmsim/engine.h"
 #include "mmsim/policy.h"
+#include "mmsim/run.h"
 #include "kbuild.h"
 #include "kbuild_data.h"
 #include "workload.h"
@@ -41,7 +43,7 @@ struct result {
 	unsigned long vm_events[NR_VM_EVENT_ITEMS];
 };
 
-struct scenario {
+struct job {
 	const char *policy;
 	uint64_t seed;
 	const char *const *params;      /* key, value, ..., NULL */
@@ -57,87 +59,74 @@ static const char *const small_build[] = {
 	NULL,
 };
 
-static void measured_end(struct workload_set *s, void *arg)
-{
-	(void)s;
-	((struct result *)arg)->measured_end = true;
-}
-
+/* The scenario of a run: the machine, kbuild alone with the given
+ * parameters, the seed and policy; the library's run driver boots it,
+ * runs it and keeps its measured window. */
 static int child(void *arg)
 {
-	struct scenario *sc = arg;
+	struct job *sc = arg;
 	struct result *r = sc->res;
-	static struct pglist_data pgdat;
-	static struct workload_set set;
-	struct workload *w;
-	struct mm_layout layout;
-	struct vm_sysctl sysctl;
-	struct mm_policy *policy;
-	struct engine e;
-	struct engine_config cfg;
-	int argc = 1;
-	char *argv[] = { "scenario", NULL };
+	struct scenario *s = scenario_new();
+	const struct workload *w;
+	struct run *run;
+	char kv[128];
 
-	if (mm_layout_qemu(1ull << 30, 9542, &layout, r->err, sizeof(r->err)))
+	if (scenario_load_string(s, "[machine]\nram = 1G\ncpus = 2\nswap = 512M\n"
+	                         "[workload]\nnames = kbuild\n", "scenario_kbuild", r->err, sizeof(r->err)))
 		return 10;
-	vm_sysctl_defaults(&sysctl);
-	if (mm_policy_create(sc->policy, &policy, r->err, sizeof(r->err)) ||
-	    mm_policy_validate(policy, r->err, sizeof(r->err)))
+	snprintf(kv, sizeof(kv), "policy.name=%s", sc->policy);
+	if (scenario_set(s, kv, r->err, sizeof(r->err)))
 		return 11;
-	if (pgdat_init(&pgdat, &layout, 2, &sysctl, policy, r->err, sizeof(r->err)))
+	snprintf(kv, sizeof(kv), "run.seed=%llu", (unsigned long long)sc->seed);
+	if (scenario_set(s, kv, r->err, sizeof(r->err)))
 		return 12;
-	if (swap_setup(&pgdat, 131072, 100e-6, 1e9, r->err, sizeof(r->err)))
-		return 13;
-	pgdat.debug_check_interval = 200000;
-	engine_config_defaults(&cfg);
-	cfg.cpus = 2;
-	if (engine_init(&e, &pgdat, &cfg, &argc, argv, r->err, sizeof(r->err)))
+	for (const char *const *p = sc->params; p && *p; p += 2) {
+		snprintf(kv, sizeof(kv), "kbuild.%s=%s", p[0], p[1]);
+		if (scenario_set(s, kv, r->err, sizeof(r->err)))
+			return 13;
+	}
+	if (scenario_resolve(s, r->err, sizeof(r->err)))
 		return 14;
-	if (workload_create("kbuild", &w, r->err, sizeof(r->err)))
+	if (!(run = run_create(s, 200000, r->err, sizeof(r->err))))
 		return 15;
-	for (const char *const *p = sc->params; p && *p; p += 2)
-		if (workload_set_param(w, p[0], p[1], r->err, sizeof(r->err)))
-			return 16;
-	if (workload_validate(w, r->err, sizeof(r->err)))
-		return 17;
-	set.on_measured_end = measured_end;
-	set.arg = r;
-	workload_set_add(&set, w);
-	if (workload_set_start(&set, &e, &pgdat, sc->seed, r->err, sizeof(r->err)))
-		return 18;
-	r->start_file_pages = pgdat.vm_node_stat[NR_FILE_PAGES];
-	r->start_free = global_zone_page_state(&pgdat, NR_FREE_PAGES);
+	if (run_execute(run, r->err, sizeof(r->err)))
+		return 16;
+	w = run->set->w[0];
+	r->measured_end = run->whole.closed;
+	/* the machine when the window opened */
+	r->start_file_pages = run->whole.start.node_stat[NR_FILE_PAGES];
+	r->start_free = run->whole.start.zone_stat[NR_FREE_PAGES];
 	for (int z = 0; z < MAX_NR_ZONES; z++)
-		r->start_high += (long)high_wmark_pages(&pgdat.node_zones[z]);
-	r->start_pgscan = pgdat.vm_events[PGSCAN_KSWAPD] + pgdat.vm_events[PGSCAN_DIRECT];
-	r->t = engine_run(&e, 0);
+		r->start_high += (long)high_wmark_pages(&run->pgdat.node_zones[z]);
+	r->start_pgscan = run->whole.start.vm_events[PGSCAN_KSWAPD] + run->whole.start.vm_events[PGSCAN_DIRECT];
+	r->t = run->sim_seconds;
 	kbuild_get_stats(w, &r->stats);
 	for (unsigned i = 0; i < MAX_STEPS && i < r->stats.units + r->stats.archives + 1; i++)
 		r->step_utime[i] = kbuild_step_utime(w, i);
 	for (unsigned i = 0; i < MAX_STEPS; i++) {
 		for (unsigned k = 0; k < 3; k++)
 			r->traced[i][k] = kbuild_proc_trace(w, i, k, &r->trace[i][k]) == 0;
-		r->unit_ok[i] = kbuild_unit_params(w, i, &r->unit[i]) == 0;
+		r->unit_ok[i] = kbuild_unit_params((struct workload *)w, i, &r->unit[i]) == 0;
 	}
-	for (size_t i = 0; i < e.nr_samples; i++) {
-		const struct sample *s = &e.samples[i];
-#define MAX_OF(field, item) if (s->node_stat[item] > r->field) r->field = s->node_stat[item]
+	for (size_t i = 0; i < run->e.nr_samples; i++) {
+		const struct sample *smp = &run->e.samples[i];
+#define MAX_OF(field, item) if (smp->node_stat[item] > r->field) r->field = smp->node_stat[item]
 		MAX_OF(max_file_pages, NR_FILE_PAGES);
 		MAX_OF(max_pagetables, NR_PAGETABLE);
 		MAX_OF(max_slab_unreclaimable, NR_SLAB_UNRECLAIMABLE_B);
 		MAX_OF(max_slab_reclaimable, NR_SLAB_RECLAIMABLE_B);
 #undef MAX_OF
 	}
-	memcpy(r->vm_events, pgdat.vm_events, sizeof(r->vm_events));
-	r->check_failures = check_pgdat(&pgdat, "scenario end");
-	workload_destroy(w);
+	memcpy(r->vm_events, run->pgdat.vm_events, sizeof(r->vm_events));
+	r->check_failures = check_pgdat(&run->pgdat, "scenario end");
+	/* the process ends here (engine_fork_run) */
 	return 0;
 }
 
 static struct result *run(const char *policy, uint64_t seed, const char *const *params)
 {
 	struct result *r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	struct scenario sc = { .policy = policy, .seed = seed, .params = params };
+	struct job sc = { .policy = policy, .seed = seed, .params = params };
 	int status;
 
 	assert_true(r != MAP_FAILED);

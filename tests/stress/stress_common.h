@@ -1,6 +1,6 @@
 /* stress_common.h - what the stress tests share: booting a machine the way
- * the command line does (mm_layout_qemu + vm_sysctl_defaults + a policy
- * with its default switches), the state snapshots they compare, and a hash
+ * the command line does (machine_boot() of <mmsim/machine.h> with a policy
+ * and its default switches), the state snapshots they compare, and a hash
  * of the whole allocator state.  Included by the tests/stress C files
  * only (a header, so the CMake glob does not make an executable of it).
  *
@@ -17,34 +17,34 @@
 #include "mmsim/debug_vm.h"
 #include "mmsim/mm.h"
 #include "mmsim/policy.h"
+#include "mmsim/machine.h"
 #include "random_alloc.h"
-
-/* the CLI's default for the kernel image and early reservations (machine.c) */
-#define STRESS_KERNEL_RESERVED 9542ul
 
 struct machine {
 	struct pglist_data pgdat;
 	struct mm_policy *policy;
 };
 
-/* Boot a node with the named policy and its default switches. */
+/* Boot a node with the named policy and its default switches, through
+ * the library's machine_boot() as every verb does (the defaults of
+ * machine_desc_defaults(): the reference guest's reserved pages, no
+ * swap, the kernel's sysctls). */
 static inline void machine_boot_or_fail(struct machine *m, const char *policy,
                                         uint64_t ram, unsigned cpus)
 {
-	struct mm_layout layout;
-	struct vm_sysctl sysctl;
+	struct machine_desc d;
 	char err[256] = "";
 
 	memset(m, 0, sizeof(*m));
-	if (mm_layout_qemu(ram, STRESS_KERNEL_RESERVED, &layout, err, sizeof(err)))
-		fail_msg("mm_layout_qemu(%llu): %s", (unsigned long long)ram, err);
-	vm_sysctl_defaults(&sysctl);
+	machine_desc_defaults(&d);
+	d.ram = ram;
+	d.cpus = cpus;
 	if (mm_policy_create(policy, &m->policy, err, sizeof(err)))
 		fail_msg("mm_policy_create(%s): %s", policy, err);
 	if (mm_policy_validate(m->policy, err, sizeof(err)))
 		fail_msg("mm_policy_validate(%s): %s", policy, err);
-	if (pgdat_init(&m->pgdat, &layout, cpus, &sysctl, m->policy, err, sizeof(err)))
-		fail_msg("pgdat_init(%s): %s", policy, err);
+	if (machine_boot(&m->pgdat, &d, m->policy, err, sizeof(err)))
+		fail_msg("machine_boot(%s, %llu): %s", policy, (unsigned long long)ram, err);
 }
 
 static inline void machine_destroy(struct machine *m)

@@ -559,6 +559,113 @@ static void test_skip_bits_avoid_rescans_until_reset(void **state)
 	assert_rmap(&f);
 }
 
+/* proactive compaction as v6.2 counts it: compact_zone() counts the scan
+ * in compact_{migrate,free}_scanned, and proactive_compact_node() adds
+ * nothing to the compact_daemon_* counters (kcompactd_do_work()'s alone);
+ * a kernel from v6.3 on counts proactive runs there too.  Both policies
+ * model a v6.2 tree. */
+static bool counts_daemon_as_v63(const struct mm_policy *p)
+{
+	(void)p;
+	return true;
+}
+
+static void proactive_counts(const char *policy, bool v63)
+{
+	struct fragmented f;
+	struct pglist_data *pgdat;
+	struct mm_ctx kctx = { .cpu = 0, .flags = PF_KTHREAD };
+
+	build(&f, policy);
+	pgdat = &f.m->pgdat;
+	if (v63)
+		pgdat->policy->ops.proactive_compact_counts_daemon = counts_daemon_as_v63;
+	proactive_compact_node(pgdat, &kctx);
+	assert_true(pgdat->vm_events[COMPACTMIGRATE_SCANNED] > 0);
+	assert_true(pgdat->vm_events[COMPACTFREE_SCANNED] > 0);
+	assert_true(pgdat->vm_events[PGMIGRATE_SUCCESS] > 0);
+	assert_int_equal(pgdat->vm_events[KCOMPACTD_WAKE], 0);
+	if (v63) {
+		assert_int_equal(pgdat->vm_events[KCOMPACTD_MIGRATE_SCANNED],
+		                 pgdat->vm_events[COMPACTMIGRATE_SCANNED]);
+		assert_int_equal(pgdat->vm_events[KCOMPACTD_FREE_SCANNED], pgdat->vm_events[COMPACTFREE_SCANNED]);
+	} else {
+		assert_int_equal(pgdat->vm_events[KCOMPACTD_MIGRATE_SCANNED], 0);
+		assert_int_equal(pgdat->vm_events[KCOMPACTD_FREE_SCANNED], 0);
+	}
+	assert_rmap(&f);
+	tl_destroy(f.m);
+}
+
+static void test_proactive_compaction_is_not_daemon_work(void **state)
+{
+	(void)state;
+	proactive_counts("vanilla", false);
+	proactive_counts("hygiene", false);
+	proactive_counts("vanilla", true);
+}
+
+/* CONFIG_NUMA's THP fault (vma_alloc_folio): a pinned page in every block,
+ * so every compaction fails.  The local-node attempt alone
+ * (__GFP_THISNODE | __GFP_NORETRY) compacts async, reclaims once, compacts
+ * async again and gives up: two stalls, one reclaim, and no deferral
+ * (only sync compaction defers). */
+static void test_thisnode_noretry_attempt_is_async_only(void **state)
+{
+	struct fragmented f;
+	struct pglist_data *pgdat;
+	(void)state;
+
+	build(&f, "vanilla");
+	pgdat = &f.m->pgdat;
+	pin_one_per_block(&f);
+	assert_null(alloc_pages(pgdat, &f.m->ctx, GFP_TRANSHUGE | __GFP_THISNODE | __GFP_NORETRY,
+	                        pageblock_order));
+	assert_int_equal(pgdat->vm_events[COMPACTSTALL], 2);
+	assert_int_equal(pgdat->vm_events[COMPACTFAIL], 2);
+	assert_int_equal(pgdat->vm_events[ALLOCSTALL_DMA32] + pgdat->vm_events[ALLOCSTALL_MOVABLE] +
+	                 pgdat->vm_events[ALLOCSTALL_NORMAL], 1);
+	assert_int_equal(dma32(&f)->compact_defer_shift, 0);
+	assert_false(compaction_deferred(dma32(&f), pageblock_order));
+	assert_rmap(&f);
+}
+
+/* a madvised THP fault that fails: with CONFIG_NUMA two slow paths (the
+ * local-node NORETRY one above, then GFP_TRANSHUGE's: async compaction,
+ * reclaim, sync-light compaction), without it one; one fallback either way */
+static void thp_fault_fails(bool numa, unsigned long stalls, unsigned long allocstalls)
+{
+	struct fragmented f;
+	struct pglist_data *pgdat;
+	unsigned long base;
+
+	build(&f, "vanilla");
+	pgdat = &f.m->pgdat;
+	pgdat->config_numa = numa;
+	pin_one_per_block(&f);
+	base = mm_mmap(f.mm, PTRS_PER_PTE);
+	mm_madvise_hugepage(f.mm, base, PTRS_PER_PTE);
+	assert_int_equal(mm_access(pgdat, &f.m->ctx, f.mm, base, 1, true), 0);
+	assert_false(f.mm->pmd_flags[base / PTRS_PER_PTE] & PMD_TRANS_HUGE);
+	assert_int_equal(pgdat->vm_events[THP_FAULT_FALLBACK], 1);
+	assert_int_equal(pgdat->vm_events[THP_FAULT_ALLOC], 0);
+	assert_int_equal(pgdat->vm_events[COMPACTSTALL], stalls);
+	assert_int_equal(pgdat->vm_events[COMPACTFAIL], stalls);
+	assert_int_equal(pgdat->vm_events[ALLOCSTALL_DMA32] + pgdat->vm_events[ALLOCSTALL_MOVABLE] +
+	                 pgdat->vm_events[ALLOCSTALL_NORMAL], allocstalls);
+	/* the last compaction was sync-light: deferred */
+	assert_true(compaction_deferred(dma32(&f), pageblock_order));
+	assert_rmap(&f);
+	tl_destroy(f.m);
+}
+
+static void test_numa_thp_fault_makes_two_attempts(void **state)
+{
+	(void)state;
+	thp_fault_fails(true, 4, 2);
+	thp_fault_fails(false, 2, 1);
+}
+
 /* without CONFIG_COMPACTION the fault falls back without compacting */
 static void test_no_compaction_without_config(void **state)
 {
@@ -589,6 +696,9 @@ int main(void)
 		cmocka_unit_test_teardown(test_hygiene_order0_capture_takes_a_block, tl_teardown),
 		cmocka_unit_test_teardown(test_skip_bits_avoid_rescans_until_reset, tl_teardown),
 		cmocka_unit_test_teardown(test_no_compaction_without_config, tl_teardown),
+		cmocka_unit_test_teardown(test_proactive_compaction_is_not_daemon_work, tl_teardown),
+		cmocka_unit_test_teardown(test_thisnode_noretry_attempt_is_async_only, tl_teardown),
+		cmocka_unit_test_teardown(test_numa_thp_fault_makes_two_attempts, tl_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

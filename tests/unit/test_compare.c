@@ -248,6 +248,63 @@ static void test_spread(void **state)
 	free(t);
 }
 
+/* [run] iterations: a run of two iterations counts as the mean of its
+ * iterations' rows, each computed from that iteration's counters (its
+ * fail rate is (10 + 75) / 2 = 42.50, not 310 / 500 = 62 from the summed
+ * vmstat rows); a run of one iteration (no iteration rows) as itself;
+ * then the mean over runs.  --iteration-spread: min..max over all the
+ * iterations. */
+static void test_iterations(void **state)
+{
+	static const struct { const char *name; int64_t it1, it2, single; } c[] = {
+		{ "thp_fault_alloc", 90, 100, 50 },
+		{ "thp_fault_fallback", 10, 300, 50 },
+	};
+	const char *path = tr_path("iter.db");
+	const char *saved = db_path;
+	struct results_db *db;
+	struct run_record r1 = tr_run("i1", "vanilla", 1, "ok"), r2 = tr_run("i2", "vanilla", 2, "ok");
+	struct compare_opts o = { .iteration_spread = 1 };
+	char err[512], *t;
+	const char *p;
+
+	(void)state;
+	assert_int_equal(results_create(&db, path, err, sizeof(err)), 0);
+	assert_int_equal(results_add_run(db, &r1), 0);
+	assert_int_equal(results_add_run(db, &r2), 0);
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		assert_int_equal(results_add_vmstat(db, "i1", c[i].name, c[i].it1 + c[i].it2), 0);
+		assert_int_equal(results_add_iteration_vmstat(db, "i1", 1, c[i].name, c[i].it1), 0);
+		assert_int_equal(results_add_iteration_vmstat(db, "i1", 2, c[i].name, c[i].it2), 0);
+		assert_int_equal(results_add_vmstat(db, "i2", c[i].name, c[i].single), 0);
+	}
+	assert_int_equal(results_add_iteration(db, "i1", 1, 0, 100), 0);
+	assert_int_equal(results_add_iteration(db, "i1", 2, 100, 300), 0);
+	assert_int_equal(results_add_iteration_metric(db, "i1", 1, "real_time", 100), 0);
+	assert_int_equal(results_add_iteration_metric(db, "i1", 2, "real_time", 200), 0);
+	assert_int_equal(results_add_metric(db, "i1", "real_time", 200), 0);     /* the last's */
+	assert_int_equal(results_add_metric(db, "i2", "real_time", 120), 0);
+	assert_int_equal(results_commit(db, err, sizeof(err)), 0);
+
+	db_path = path;
+	t = compare(&o, err, sizeof(err));
+	db_path = saved;
+	if (!t)
+		fail_msg("compare: %s", err);
+	assert_line(t, "Runs                                                          2");
+	assert_line(t, "Real time                                   135.00 (    +0.00%)");
+	assert_line(t, "THP fault alloc                              72.50 (    +0.00%)");
+	assert_line(t, "THP fault fail rate %                        46.25 (    +0.00%)");
+	p = strstr(t, "\nTHP fault fail rate % ");
+	assert_non_null(p);
+	p = strchr(p + 1, '\n') + 1;
+	assert_memory_equal(p, "  min..max of iterations                     10.00 ..     75.00\n", 64);
+	p = strstr(t, "\nReal time ");
+	p = strchr(p + 1, '\n') + 1;
+	assert_memory_equal(p, "  min..max of iterations                    100.00 ..    200.00\n", 64);
+	free(t);
+}
+
 static void test_errors(void **state)
 {
 	struct compare_opts o = { .where = "no_such_column = 1" };
@@ -266,8 +323,33 @@ static void test_errors(void **state)
 	/* closes the query early and starts a second statement */
 	o.where = "1)) WHERE g IS NOT NULL; DELETE FROM runs; SELECT ((1";
 	assert_null(compare(&o, err, sizeof(err)));
-	assert_non_null(strstr(err, "one SQL expression"));
+	assert_non_null(strstr(err, "--where"));
 	assert_int_equal(tr_int(db_path, "SELECT count(*) FROM runs"), 5);
+	o.where = "seed = 1; DELETE FROM runs";
+	assert_null(compare(&o, err, sizeof(err)));
+	assert_non_null(strstr(err, "one SQL expression"));
+
+	/* --where cannot widen the status filter (issue 12): "1) OR (1" would
+	 * have made it status = 'ok' AND (1) OR (1), every run, the failed
+	 * one too; nor can a comment hide the closing parenthesis */
+	o.where = "1) OR (1";
+	assert_null(compare(&o, err, sizeof(err)));
+	assert_non_null(strstr(err, "status filter"));
+	o.where = "1 /* ) OR (1 */";
+	assert_null(compare(&o, err, sizeof(err)));
+	assert_non_null(strstr(err, "comment"));
+	o.where = "1 -- ";
+	assert_null(compare(&o, err, sizeof(err)));
+	/* parentheses inside quotes are text, and balanced ones are fine */
+	o.where = "(name <> ')' AND name <> 'it''s (') OR (seed = 2)";
+	{
+		char *t = compare(&o, err, sizeof(err));
+		if (!t)
+			fail_msg("%s", err);
+		/* 2 + 2 runs: the failed run is still left out */
+		assert_non_null(strstr(t, "Runs                                                          2"));
+		free(t);
+	}
 
 	o.where = "seed > 100";
 	assert_null(compare(&o, err, sizeof(err)));
@@ -296,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_row_order),
 		cmocka_unit_test(test_baseline_by_where),
 		cmocka_unit_test(test_spread),
+		cmocka_unit_test(test_iterations),
 		cmocka_unit_test(test_errors),
 	};
 	return cmocka_run_group_tests(tests, setup, tr_teardown);

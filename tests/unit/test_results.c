@@ -1,5 +1,7 @@
 /* test_results.c - the results store: a run file is whole or absent,
  * and merging is idempotent and never leaves part of a bad input. */
+#include <signal.h>
+#include <sys/wait.h>
 #include "tresults.h"
 
 /* ------------------------------------------------------------------ */
@@ -325,7 +327,11 @@ static void test_merge_bad_schema(void **state)
 	assert_non_null(strstr(err, "version 7"));
 
 	/* the right version, but tables missing */
-	exec_sql(bare, "PRAGMA user_version = 1");
+	{
+		char sql[64];
+		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", RESULTS_SCHEMA_VERSION);
+		exec_sql(bare, sql);
+	}
 	in[0] = bare;
 	assert_int_equal(results_merge(out, in, 1, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, bare));
@@ -351,6 +357,180 @@ static void test_merge_bad_schema(void **state)
 	assert_int_equal(tr_int(old, "PRAGMA user_version"), 7);
 }
 
+
+/* ------------------------------------------------------------------ */
+/* targets, leftovers, sweep lines (issue 12) */
+
+/* -o names a file to replace: a scenario, a log or a database of another
+ * schema is refused and left as it was; a results database is replaced */
+static void test_target_not_ours(void **state)
+{
+	const char *text = tr_path("scenario.ini"), *old = tr_path("old.db"), *run = tr_path("run.db");
+	struct results_db *db;
+	char err[512];
+	sqlite3 *sq;
+
+	(void)state;
+	tr_write_file(text, "[machine]\nram = 1G\n");
+	assert_int_equal(results_create(&db, text, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "not overwritten"));
+	assert_non_null(strstr(err, text));
+	{
+		FILE *f = fopen(text, "r");
+		char line[64] = "";
+		assert_non_null(f);
+		assert_non_null(fgets(line, sizeof(line), f));
+		fclose(f);
+		assert_string_equal(line, "[machine]\n");
+	}
+	assert_int_equal(sqlite3_open(old, &sq), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(sq, "CREATE TABLE runs (run_id TEXT); PRAGMA user_version = 1",
+	                              NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(sq);
+	assert_int_equal(results_create(&db, old, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "schema version 1"));
+	assert_int_equal(results_merge(text, (const char *[]){ old }, 1, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "not overwritten"));
+	/* a directory */
+	assert_int_equal(results_create(&db, tr_dir, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "not a regular file"));
+	/* a results database of this schema, and an empty file, are replaced */
+	tr_make_run_file(run, "r1", "vanilla", 1);
+	tr_make_run_file(run, "r2", "vanilla", 2);
+	assert_int_equal(tr_int(run, "SELECT count(*) FROM runs WHERE run_id = 'r2'"), 1);
+	tr_write_file(tr_path("empty.db"), "");
+	tr_make_run_file(tr_path("empty.db"), "r3", "vanilla", 3);
+}
+
+/* A process that dies writing a run leaves TARGET.tmp.PID; the next
+ * results_create() or results_clean_stale() of that target removes it,
+ * but never the file of a writer still alive (its lock tells). */
+static void test_stale_tmp_cleaned(void **state)
+{
+	const char *path = tr_path("run.db");
+	int go[2], ready[2];
+	char tmp[600], c = 0, err[512];
+	struct results_db *db;
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(pipe(go), 0);
+	assert_int_equal(pipe(ready), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (results_create(&db, path, err, sizeof(err)))
+			_exit(1);
+		(void)!write(ready[1], "x", 1);
+		(void)!read(go[0], &c, 1);      /* until killed */
+		_exit(0);
+	}
+	assert_int_equal(read(ready[0], &c, 1), 1);
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)pid);
+	assert_true(tr_exists(tmp));
+	/* alive: kept */
+	assert_int_equal(results_clean_stale(path), 0);
+	assert_true(tr_exists(tmp));
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	assert_true(tr_exists(tmp));            /* what a kill leaves */
+	assert_false(tr_exists(path));
+	/* the next writer of the target cleans it up */
+	tr_make_run_file(path, "r1", "vanilla", 1);
+	assert_false(tr_exists(tmp));
+	/* an unlocked leftover of another file name is not touched */
+	tr_write_file(tr_path("other.db.tmp.12345"), "x");
+	assert_int_equal(results_clean_stale(path), 0);
+	assert_true(tr_exists(tr_path("other.db.tmp.12345")));
+	assert_int_equal(results_clean_stale(tr_path("other.db")), 1);
+	close(go[0]); close(go[1]); close(ready[0]); close(ready[1]);
+}
+
+static void make_line_run(const char *path, const char *run_id, unsigned long line,
+                          const char *finished, int64_t alloc)
+{
+	struct results_db *db;
+	struct run_record r = tr_run(run_id, "vanilla", 1, "ok");
+	char err[512];
+
+	r.sweep_id = "sweep-a";
+	r.sweep_line = line;
+	r.finished_at = finished;
+	assert_int_equal(results_create(&db, path, err, sizeof(err)), 0);
+	assert_int_equal(results_add_run(db, &r), 0);
+	assert_int_equal(results_add_vmstat(db, run_id, "thp_fault_alloc", alloc), 0);
+	assert_int_equal(results_add_metric(db, run_id, "real_time", 1.0), 0);
+	if (results_commit(db, err, sizeof(err)))
+		fail_msg("commit: %s", err);
+}
+
+/* A sweep's line that ran twice (run --manifest F --index N again) is in
+ * the merged database once, with the rows of the run that finished last,
+ * whatever the order of the merges. */
+static void test_merge_sweep_line_once(void **state)
+{
+	const char *first = tr_path("first.db"), *again = tr_path("again.db"), *other = tr_path("l2.db");
+	const char *out1 = tr_path("m1.db"), *out2 = tr_path("m2.db");
+	char err[512];
+	int64_t r1, r2;
+
+	(void)state;
+	make_line_run(first, "run-first", 1, "2024-01-01T00:01:00Z", 100);
+	make_line_run(again, "run-again", 1, "2024-01-01T00:09:00Z", 200);
+	make_line_run(other, "run-line2", 2, "2024-01-01T00:02:00Z", 300);
+	/* merged as a sweep does: the first files, then again after a rerun */
+	assert_int_equal(results_merge(out1, (const char *[]){ first, other }, 2, err, sizeof(err)), 0);
+	assert_int_equal(results_merge(out1, (const char *[]){ again, other }, 2, err, sizeof(err)), 0);
+	assert_int_equal(tr_int(out1, "SELECT count(*) FROM runs"), 2);
+	assert_int_equal(tr_int(out1, "SELECT count(*) FROM runs WHERE sweep_line = 1"), 1);
+	assert_int_equal(tr_int(out1, "SELECT count(*) FROM runs WHERE run_id = 'run-again'"), 1);
+	assert_int_equal(tr_int(out1, "SELECT count(*) FROM vmstat"), 2);
+	assert_int_equal(tr_int(out1, "SELECT sum(value) FROM vmstat"), 500);
+	assert_int_equal(tr_int(out1, "SELECT count(*) FROM metrics WHERE run_id = 'run-first'"), 0);
+	/* the other order, and the older file merged once more: the same */
+	assert_int_equal(results_merge(out2, (const char *[]){ again, first, other, first }, 4,
+	                               err, sizeof(err)), 0);
+	assert_true(content_hash(out1, &r1) == content_hash(out2, &r2));
+	assert_int_equal(r1, r2);
+	/* a run of no sweep (sweep_line NULL) is not keyed so */
+	assert_int_equal(tr_int(first, "SELECT sweep_line FROM runs"), 1);
+}
+
+/* A merge into a new output that is killed half way leaves no output:
+ * the input here is a FIFO nobody writes, so the merge blocks opening it,
+ * as a merge busy copying would be when killed. */
+static void test_merge_killed_leaves_nothing(void **state)
+{
+	const char *out = tr_path("merged.db"), *fifo = tr_path("blocked.db"), *in = tr_path("a.db");
+	char err[512];
+	pid_t pid;
+
+	(void)state;
+	tr_make_run_file(in, "ra", "vanilla", 1);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(results_merge(out, (const char *[]){ in, fifo }, 2, err, sizeof(err)) ? 1 : 0);
+	/* until the child is blocked on the FIFO, past the first input */
+	for (int i = 0; i < 500; i++) {
+		char tmp[600];
+		snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", out, (long)pid);
+		if (tr_exists(tmp) || tr_exists(out))
+			break;
+		usleep(10000);
+	}
+	usleep(200000);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	assert_false(tr_exists(out));
+	unlink(fifo);
+	/* the next merge into it cleans the leftover and works */
+	assert_int_equal(results_merge(out, (const char *[]){ in }, 1, err, sizeof(err)), 0);
+	assert_int_equal(tr_int(out, "SELECT count(*) FROM runs"), 1);
+	assert_int_equal(tr_nr_files(), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -364,6 +544,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_merge_idempotent, tr_setup, tr_teardown),
 		cmocka_unit_test_setup_teardown(test_merge_garbage, tr_setup, tr_teardown),
 		cmocka_unit_test_setup_teardown(test_merge_bad_schema, tr_setup, tr_teardown),
+		cmocka_unit_test_setup_teardown(test_target_not_ours, tr_setup, tr_teardown),
+		cmocka_unit_test_setup_teardown(test_stale_tmp_cleaned, tr_setup, tr_teardown),
+		cmocka_unit_test_setup_teardown(test_merge_sweep_line_once, tr_setup, tr_teardown),
+		cmocka_unit_test_setup_teardown(test_merge_killed_leaves_nothing, tr_setup, tr_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -79,6 +79,8 @@ static void test_defaults(void **state)
 	assert_int_equal(c->sysctl.thp_enabled, d.thp_enabled);
 	assert_int_equal(c->sysctl.thp_defrag, d.thp_defrag);
 	assert_int_equal(c->sysctl.config_compaction, d.config_compaction);
+	assert_true(d.config_numa);
+	assert_int_equal(c->sysctl.config_numa, d.config_numa);
 	assert_int_equal(c->sysctl.vfs_cache_pressure, d.vfs_cache_pressure);
 	assert_int_equal(c->sysctl.dirty_expire_centisecs, d.dirty_expire_centisecs);
 	assert_int_equal(c->ram, 2ull << 30);
@@ -112,7 +114,7 @@ static void test_values_and_overrides(void **state)
 		"[machine]\nram = 1G\ncpus = 8\nswap = 512M\n"
 		"[vm]\nwatermark_scale_factor = 100\nmin_free_kbytes = 4096\nlowmem_reserve_ratio = 1 2 3 4\n"
 		"[transparent_hugepage]\nenabled = never\ndefrag = defer+madvise\n"
-		"[kernel]\nconfig_compaction = no\n"
+		"[kernel]\nconfig_compaction = no\nconfig_numa = no\n"
 		"[policy]\nname = hygiene\n"
 		"[policy.hygiene]\nno_fallback = no\n"
 		"[workload]\nnames = thp_faulter\n"
@@ -137,6 +139,7 @@ static void test_values_and_overrides(void **state)
 	assert_false(c->sysctl.thp_enabled);
 	assert_int_equal(c->sysctl.thp_defrag, THP_DEFRAG_DEFER_MADVISE);
 	assert_false(c->sysctl.config_compaction);
+	assert_false(c->sysctl.config_numa);
 	assert_string_equal(c->policy, "hygiene");
 	assert_int_equal(c->seed, 9);
 	assert_true(c->duration == 3.5);
@@ -256,6 +259,32 @@ static void test_errors(void **state)
 	    "t.ini: [run] duration: 'auto' needs a measured workload (such as kbuild); give a number of seconds");
 }
 
+/* Two values for one key, a section twice, an indented line (inih's
+ * continuation): each was accepted without a word (issue 12); now an
+ * error naming the file, the line and the key.  Comments and blank
+ * indented lines stay harmless, and --set after the file still
+ * overrides it. */
+static void test_duplicates(void **state)
+{
+	struct scenario *s;
+
+	(void)state;
+	bad("[machine]\nram = 1G\ncpus = 2\nram = 2G\n", "t.ini:4: [machine] ram: set twice (first at line 2)");
+	bad("[machine]\nram = 1G\n[run]\nseed = 2\n[machine]\ncpus = 2\n",
+	    "t.ini:5: section [machine] appears twice (first at line 1): give each key once, in one section");
+	bad("[workload.thp_faulter]\nregion = 64M\nregion = 32M\n",
+	    "t.ini:3: [workload.thp_faulter] region: set twice (first at line 2)");
+	bad("[machine]\nram = 1G\n  cpus = 2\n",
+	    "t.ini:3: an indented line (inih would append it to the value of 'ram'); values are one line: "
+	    "remove the indentation");
+	s = good("[machine]\n  ; an indented comment\n\t\nram = 1G\n" MINIMAL);
+	assert_string_equal(param(s, "machine.ram"), "1G");
+	assert_int_equal(scenario_set(s, "machine.ram=2G", err, sizeof(err)), 0);
+	assert_int_equal(scenario_resolve(s, err, sizeof(err)), 0);
+	assert_string_equal(param(s, "machine.ram"), "2G");
+	scenario_free(s);
+}
+
 /* The layout's message is the model's; only its prefix is pinned. */
 static void test_ram_too_small(void **state)
 {
@@ -318,6 +347,7 @@ int main(void)
 		cmocka_unit_test(test_canonical_text),
 		cmocka_unit_test(test_other_policy_section),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_duplicates),
 		cmocka_unit_test(test_ram_too_small),
 		cmocka_unit_test(test_set_errors),
 		cmocka_unit_test(test_apply_sysctl),

@@ -1,4 +1,5 @@
-/* test_vmscan.c - reclaim's accounting of transparent huge pages.
+/* test_vmscan.c - reclaim's accounting: of transparent huge pages, of
+ * allocation stalls, of refaults.
  *
  * A THP sits on the anon LRU as one entry of 512 pages.  v6.2's
  * isolate_lru_folios() counts folio_nr_pages() against nr_to_scan and in
@@ -169,12 +170,80 @@ static void test_compaction_ready_zone(void **state)
 	}
 }
 
+/* allocstall_* counts every pass of do_try_to_free_pages(), as v6.2
+ * counts it after its retry label: dirty file pages, which direct reclaim
+ * never writes, half of them active and the inactive list not low, so the
+ * first pass leaves the active list alone (skipped_deactivate), reclaims
+ * nothing, and runs again with forced deactivation: two stalls for one
+ * call.  A clean file's pages are reclaimed at once: one. */
+static void test_allocstall_counts_each_pass(void **state)
+{
+	struct vm_sysctl s = tl_sysctl_nowmark();
+	struct machine *m = tl_boot_dma32("vanilla", NULL, 8, &s);
+	struct pglist_data *pgdat = &m->pgdat;
+	struct address_space *as;
+	(void)state;
+
+	pgdat->debug_check_interval = 0;
+	as = inode_create(pgdat, 64, false);
+	assert_non_null(as);
+	assert_int_equal(filemap_write(pgdat, &m->ctx, as, 0, 64), 0);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(filemap_read(pgdat, &m->ctx, as, 0, 32), 0);
+	assert_int_equal(lruvec_lru_size(pgdat, LRU_ACTIVE_FILE), 32);
+	assert_int_equal(lruvec_lru_size(pgdat, LRU_INACTIVE_FILE), 32);
+	assert_int_equal(try_to_free_pages(pgdat, &m->ctx, 0, GFP_KERNEL, ZONE_DMA32), 0);
+	assert_int_equal(pgdat->vm_events[PGSTEAL_DIRECT], 0);
+	assert_true(pgdat->vm_events[PGSCAN_DIRECT] > 0);
+	assert_int_equal(pgdat->vm_events[ALLOCSTALL_DMA32], 2);
+	tl_destroy(m);
+
+	m = tl_boot_dma32("vanilla", NULL, 8, &s);
+	pgdat = &m->pgdat;
+	pgdat->debug_check_interval = 0;
+	as = inode_create(pgdat, 64, false);
+	assert_non_null(as);
+	assert_int_equal(filemap_read(pgdat, &m->ctx, as, 0, 64), 0);
+	assert_true(try_to_free_pages(pgdat, &m->ctx, 0, GFP_KERNEL, ZONE_DMA32) > 0);
+	assert_int_equal(pgdat->vm_events[ALLOCSTALL_DMA32], 1);
+	tl_destroy(m);
+}
+
+/* workingset_refault_file counts pages read back after eviction (a shadow
+ * entry in their slot); v6.2's filemap_add_folio() skips the check for a
+ * page allocated to be written (__GFP_WRITE): no refault, no activation */
+static void test_write_over_shadow_is_no_refault(void **state)
+{
+	struct vm_sysctl s = tl_sysctl_nowmark();
+	struct machine *m = tl_boot_dma32("vanilla", NULL, 8, &s);
+	struct pglist_data *pgdat = &m->pgdat;
+	struct address_space *as;
+	(void)state;
+
+	pgdat->debug_check_interval = 0;
+	as = inode_create(pgdat, 64, false);
+	assert_non_null(as);
+	assert_int_equal(filemap_read(pgdat, &m->ctx, as, 0, 64), 0);
+	/* reclaim the clean pages: shadows stay in their slots */
+	while (as->nrpages)
+		assert_true(try_to_free_pages(pgdat, &m->ctx, 0, GFP_KERNEL, ZONE_DMA32) > 0);
+	assert_true(entry_nonres(as->i_pages[0]));
+	assert_int_equal(filemap_write(pgdat, &m->ctx, as, 0, 32), 0);
+	assert_int_equal(node_page_state(pgdat, WORKINGSET_REFAULT_FILE), 0);
+	assert_int_equal(lruvec_lru_size(pgdat, LRU_ACTIVE_FILE), 0);
+	assert_int_equal(filemap_read(pgdat, &m->ctx, as, 32, 32), 0);
+	assert_int_equal(node_page_state(pgdat, WORKINGSET_REFAULT_FILE), 32);
+	tl_destroy(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_compaction_ready_zone),
 		cmocka_unit_test_teardown(test_thp_counts_its_pages, tl_teardown),
 		cmocka_unit_test_teardown(test_skipped_zone_ends, tl_teardown),
+		cmocka_unit_test_teardown(test_allocstall_counts_each_pass, tl_teardown),
+		cmocka_unit_test_teardown(test_write_over_shadow_is_no_refault, tl_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

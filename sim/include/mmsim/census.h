@@ -23,6 +23,15 @@ struct block_census {
 };
 
 void pageblock_census(const struct pglist_data *pgdat, struct block_census *c);
+/* Wholly free pageblocks: free buddies of pageblock order and above,
+ * counted in pageblocks (the run's free_pageblocks series). */
+unsigned long free_pageblocks(const struct pglist_data *pgdat);
+
+/* The pageblock map: the node's pageblocks split into `groups`
+ * consecutive groups, each given as its most common migratetype (ties:
+ * the lower type) in map[0..groups-1].  groups <= pgdat->nr_pageblocks. */
+void pageblock_map(const struct pglist_data *pgdat, unsigned groups, unsigned char *map);
+
 /* the cover letter's text: "unmovable 50" ... "movable blocks with non-LRU
  * pages: 77 ({'slab': 4257, 'kmem': 77, 'other': 2} pages)" */
 void show_census(FILE *f, const struct pglist_data *pgdat, const struct block_census *c);

@@ -20,6 +20,7 @@ struct engine_config {
 	double sample_interval;         /* seconds between sampler records (1 s; 0: no sampler) */
 	double dirty_writeback_interval;/* the flusher's period (5 s, dirty_writeback_centisecs) */
 	unsigned stack_kib;             /* actor stacks (256) */
+	double resched_ns;              /* pending kernel time a cond_resched() spends (0.1 ms) */
 };
 void engine_config_defaults(struct engine_config *c);
 
@@ -78,6 +79,7 @@ struct engine {
 	unsigned long kswapd_runs, kswapd_order0_runs;     /* balance_pgdat runs; of them at order 0 */
 	double kswapd_cpu_ns, flusher_cpu_ns, kcompactd_cpu_ns;
 	double last_exit;                           /* virtual time the last process ended */
+	unsigned long nr_running;                   /* actors in an execution now (runnable) */
 };
 
 /* Initialise SimGrid (argv may carry --cfg=/--log= options, consumed) and
@@ -90,6 +92,9 @@ struct task *engine_spawn(struct engine *e, const char *name, const struct task_
 /* Run until every process has ended (or until the virtual time limit, if
  * > 0); returns the virtual time reached. */
 double engine_run(struct engine *e, double until);
+/* Free the engine's processes and detach it from the node.  Correct with
+ * processes that never ended (a run stopped at its time limit): those are
+ * left as they are, blocked, and never run again. */
 void engine_destroy(struct engine *e);
 double engine_now(void);
 

@@ -68,7 +68,22 @@ struct mm_ctx {
 	double io_wait_ns;              /* time blocked on I/O (swap-in, reads): a sleep, not CPU */
 	struct mm_struct *mm;           /* the task's memory, if any (OOM victim check) */
 	struct capture_control *capture_control;   /* current->capture_control (compaction) */
+	/* cond_resched() (sched.c): what the work run up since the last
+	 * yield holds while its time is spent on the CPU.  Reclaim and
+	 * compaction do their page work at one instant; the time it takes
+	 * is spent at the next yield, and during that time the locks and
+	 * pages it used count as held by this task for the other tasks. */
+	double locked_ns;               /* of the pending kernel time, spent under a lock */
+	struct zone *locked_zone;       /* zone->lock taken (compaction's free scanner), or NULL */
+	bool lru_locked;                /* the LRU lock taken (reclaim, the migrate scanner) */
+	unsigned long isolated[2];      /* its current batch isolated from the LRU: anon, file */
 };
+
+/* A daemon's step of work is over: spend now the share of its pending
+ * kernel time done under the LRU or a zone's lock, with those locks and
+ * its last isolated batch held for the others (ctx->kernel_done_ns
+ * grows by it); the caller spends the rest.  No-op without an engine. */
+void mm_spend_held(struct pglist_data *pgdat, struct mm_ctx *ctx);
 
 /* The page allocator.  alloc_pages() returns NULL when the request cannot
  * be met after the slow path; order must be < MAX_ORDER. */
@@ -102,6 +117,18 @@ unsigned long mm_grow(struct mm_struct *mm, unsigned long nr);
  * PTRS_PER_PTE pages (2 MiB), as a THP-capable mapping is; returns its
  * first virtual page */
 unsigned long mm_mmap(struct mm_struct *mm, unsigned long nr);
+/* mmap of a file: nr pages of as from page pgoff, with vm_flags (VM_READ,
+ * VM_EXEC; a read-only private or shared mapping: writes are not modelled).
+ * The area starts and ends on a 2 MiB boundary, so that its page tables
+ * are its own and never a THP's.  Touching it with mm_access() faults the
+ * pages in from the page cache (filemap_fault: a miss reads the mmap
+ * read-around window from the disk, a major fault; fault-around maps the
+ * cached pages of the 16-page window, a minor fault); each pte maps the
+ * page cache page (its mapcount, nr_mapped).  mm_unmap() and mmput()
+ * unmap it; the pages stay in the page cache.  Returns the first virtual
+ * page. */
+unsigned long mm_mmap_file(struct mm_struct *mm, struct address_space *as, unsigned long pgoff,
+                           unsigned long nr, unsigned vm_flags);
 /* madvise(MADV_HUGEPAGE): faults in the 2 MiB ranges wholly inside
  * [vpage, vpage + nr) try a transparent huge page first */
 void mm_madvise_hugepage(struct mm_struct *mm, unsigned long vpage, unsigned long nr);
@@ -120,6 +147,10 @@ int  mm_access(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *
 /* filemap.c: files.  Files are identified by their inode number. */
 struct address_space *inode_create(struct pglist_data *pgdat, unsigned long size_pages, bool bdev);
 struct address_space *inode_lookup(const struct pglist_data *pgdat, uint32_t ino);
+/* the file named name (a static string), created with size_pages if no
+ * file has that name yet: executables and libraries that several
+ * workloads map.  A scan of the inodes: call it at start, not per access. */
+struct address_space *inode_get_named(struct pglist_data *pgdat, const char *name, unsigned long size_pages);
 /* read/write nr pages from index through the page cache: hits are copies,
  * misses allocate (refaults are detected through shadow entries) and read
  * from the disk.  Writes dirty the pages.  0, or -1 on allocation failure. */
@@ -127,6 +158,9 @@ int  filemap_read(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_
                   unsigned long index, unsigned long nr);
 int  filemap_write(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
                    unsigned long index, unsigned long nr);
+/* unlink a regular file no one has open: its page cache (dirty pages
+ * too), dentry and inode are freed; it stays an empty file */
+void inode_unlink(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as);
 /* the flusher: write back up to nr dirty file pages; returns pages written */
 unsigned long writeback_dirty_pages(struct pglist_data *pgdat, struct mm_ctx *ctx, unsigned long nr);
 

@@ -26,6 +26,21 @@ static inline uint32_t entry_pfn(uint32_t e) { return e & ENTRY_PFN_MASK; }
 #define PTRS_PER_PTE 512u
 #define KSTACK_PAGES 4u                /* THREAD_SIZE 16 KiB, vmalloc'd */
 
+/* vm_flags of a mapping (include/linux/mm.h's values) */
+#define VM_READ   0x1u
+#define VM_WRITE  0x2u
+#define VM_EXEC   0x4u
+#define VM_SHARED 0x8u
+
+/* A file-backed area (a vm_area_struct with vm_file): nr virtual pages of
+ * process mm from start map the pages of file ino from pgoff.  The process
+ * keeps its areas, the file the same entries in its i_mmap. */
+struct file_vma {
+	uint32_t mm, ino;
+	unsigned vm_flags;
+	unsigned long start, nr, pgoff;
+};
+
 enum lru_list {
 	LRU_INACTIVE_ANON,
 	LRU_ACTIVE_ANON,
@@ -55,6 +70,9 @@ struct mm_struct {
 	uint64_t *young;                   /* per vpage, one bit: the pte's accessed bit (see mm_page_fold_young) */
 	unsigned long nr_pgtables;
 	unsigned long rss_anon;            /* present anon pages */
+	unsigned long rss_file;            /* present file ptes (MM_FILEPAGES) */
+	struct file_vma *file_vmas;        /* its file mappings (mm_mmap_file) */
+	unsigned nr_file_vmas, cap_file_vmas;
 	unsigned long swapents;            /* swapped-out pages */
 	uint32_t pgd;                      /* the top page-table page */
 	uint32_t kstack[KSTACK_PAGES];     /* kernel stack pages */
@@ -67,6 +85,7 @@ struct mm_struct {
 
 #define PMD_HUGEPAGE  0x1u              /* VM_HUGEPAGE: madvise(MADV_HUGEPAGE) covers it */
 #define PMD_TRANS_HUGE 0x2u             /* mapped by a THP (pmd_trans_huge) */
+#define PMD_FILE      0x4u              /* inside a file mapping: faults read the page cache */
 
 /* A file's page cache (struct address_space with its inode). */
 struct address_space {
@@ -79,6 +98,9 @@ struct address_space {
 	unsigned long nrpages;             /* resident pages */
 	bool bdev;                         /* block-device cache (filesystem metadata) */
 	uint32_t dentry, inode;            /* slab handles, allocated on first open */
+	struct file_vma *i_mmap;           /* the areas mapping it (the kernel's interval tree) */
+	unsigned nr_i_mmap, cap_i_mmap;
+	const char *name;                  /* a static name, for files looked up by it (executables) */
 };
 
 /* A block device: latency and bandwidth, one queue (FIFO). */

@@ -103,6 +103,9 @@ struct zone {
 	unsigned compact_defer_shift;
 	int compact_order_failed;
 	bool compact_blockskip_flush;
+	/* zone->lock as the other tasks see it: how many tasks are spending
+	 * the time of work they did under it (sched.c) */
+	int lock_holders;
 };
 
 static inline unsigned long zone_end_pfn(const struct zone *z)
@@ -140,6 +143,7 @@ struct vm_sysctl {
 	int  thp_defrag;                /* THP_DEFRAG_*: transparent_hugepage/defrag (madvise) */
 	int  compaction_proactiveness;  /* vm.compaction_proactiveness, 20 */
 	bool config_compaction;         /* not a sysctl: CONFIG_COMPACTION of the kernel booted */
+	bool config_numa;               /* not a sysctl: CONFIG_NUMA of the kernel booted */
 	int  swappiness;                /* vm.swappiness, 60 */
 	int  vfs_cache_pressure;        /* vm.vfs_cache_pressure, 100 */
 	int  dirty_expire_centisecs;    /* vm.dirty_expire_centisecs, 3000 */
@@ -161,6 +165,7 @@ struct mm_costs {
 	double pagecache_add_ns;        /* adding a new page to the page cache and LRU */
 	double lru_scan_ns;             /* isolating and checking one LRU page in reclaim */
 	double unmap_ns;                /* unmapping one mapped page (rmap walk, TLB flush share) */
+	double rmap_one_ns;             /* each area an rmap walk of a file page visits */
 	double pageout_ns;              /* preparing and submitting one page of write I/O */
 	double slab_object_ns;          /* one kmem_cache_alloc or kmem_cache_free */
 	double shrinker_object_ns;      /* one object looked at by a slab shrinker */
@@ -198,6 +203,7 @@ struct pglist_data {
 	struct vm_sysctl sysctl;
 	struct mm_costs costs;
 	bool config_compaction;                  /* CONFIG_COMPACTION (the RFC's switches key on it) */
+	bool config_numa;                        /* CONFIG_NUMA: vma_alloc_folio()'s THP attempts */
 
 	unsigned long vm_events[NR_VM_EVENT_ITEMS];
 	struct extfrag_stats extfrag;
@@ -246,6 +252,23 @@ struct pglist_data {
 	 * work of a quantum is otherwise done at one instant); NULL: no
 	 * clock.  Uses sleep_arg. */
 	void (*stall)(struct pglist_data *, struct mm_ctx *ctx, void *arg);
+	/* cond_resched() (sched.c): the task spends ns of its pending kernel
+	 * time on its CPU now, letting the other tasks run; NULL: no clock.
+	 * need_resched(): would the scheduler take the CPU from this task
+	 * (engine.c says when).  throttle(): reclaim_throttle() sleep of at
+	 * most timeout s, ended early by throttle_wake(); returns at once
+	 * for a context that cannot sleep.  All use sleep_arg. */
+	void (*resched)(struct pglist_data *, struct mm_ctx *ctx, double ns, void *arg);
+	bool (*need_resched)(struct pglist_data *, struct mm_ctx *ctx, void *arg);
+	void (*throttle)(struct pglist_data *, struct mm_ctx *ctx, double timeout, void *arg);
+	void (*throttle_wake)(struct pglist_data *, void *arg);
+	double resched_ns;              /* pending kernel time worth a yield */
+	int lru_lock_holders;           /* the LRU lock as others see it (sched.c) */
+	struct {                        /* not /proc/vmstat counters: the model's own */
+		unsigned long yields;               /* cond_resched() that spent time */
+		unsigned long compact_contended;    /* compact_zone() ended COMPACT_CONTENDED (lock, isolated, signal) */
+		unsigned long throttled_isolated;   /* reclaim_throttle(VMSCAN_THROTTLE_ISOLATED) sleeps */
+	} sched_stats;
 	/* the OOM killer chose a victim: the engine stops its process */
 	void (*oom_notify)(struct pglist_data *, struct mm_struct *victim, void *arg);
 	void *oom_arg;

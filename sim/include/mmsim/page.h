@@ -13,8 +13,8 @@
  *   20     4    index     -                   -                  offset in the owner
  *   24     4    refcount  0                   0                  references (>= 1 on a head)
  *   28     1    owner     PGOWN_NONE          PGOWN_NONE         enum page_owner_kind
- *   29     1    mapcount  -                   -                  mappings (capped)
- *   30     2    aux       -                   -                  reserved (memcg/age later)
+ *   29     1    aux       -                   -                  reserved (memcg/age later)
+ *   30     2    mapcount  -                   -                  ptes mapping it (page_mapcount)
  *
  * flags: bits 0-19 PG_* flags, bits 20-23 order (buddy order, pcp order or
  * the order an allocation was made at, on its head page), bits 24-26 zone.
@@ -90,8 +90,8 @@ struct page {
 	uint32_t index;
 	uint32_t refcount;
 	uint8_t  owner;
-	uint8_t  mapcount;
-	uint16_t aux;
+	uint8_t  aux;
+	uint16_t mapcount;              /* a shared library's pages: one per process mapping it */
 };
 
 _Static_assert(sizeof(struct page) == 32, "struct page must stay at 32 bytes");

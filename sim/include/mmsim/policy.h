@@ -134,6 +134,10 @@ struct mm_policy_ops {
 	 * after compact_gap pages; RFC patch 20 instead counts a zone where
 	 * compaction_suitable() says compaction can go on as balanced */
 	bool (*kswapd_compaction_suitable)(const struct mm_policy *);
+	/* proactive_compact_node(): does kcompactd's proactive scanning count
+	 * in compact_daemon_{migrate,free}_scanned too?  (v6.2: no, only
+	 * kcompactd_do_work() counts there; v6.3 added proactive runs) */
+	bool (*proactive_compact_counts_daemon)(const struct mm_policy *);
 
 	/* ---- users of memory ---- */
 	/* bdev_alloc_inode()'s mapping gfp for the block-device page cache */

@@ -41,13 +41,16 @@ struct scenario_config {
 	unsigned long kernel_reserved;  /* pages */
 	/* [vm], [transparent_hugepage], [kernel] */
 	struct vm_sysctl sysctl;
+	/* [system] */
+	char system_profile[256];       /* "none", a profile name or a path */
 	/* [policy] */
 	char policy[32];
-	/* [workload] */
+	/* [workload]; with a [system] profile, "system" comes first */
 	char workloads[SCENARIO_MAX_WORKLOADS][32];
 	unsigned nr_workloads;
 	/* [run] */
 	uint64_t seed;
+	unsigned iterations;            /* the measured workloads run this many times (1) */
 	double duration;                /* seconds; 0: auto (until the measured workloads end) */
 	double quantum, sample_interval, census_interval;   /* seconds; intervals 0: off */
 	unsigned blockmap_groups;

@@ -39,9 +39,28 @@ struct kmem_cache_info {
 };
 extern const struct kmem_cache_info kmem_cache_info[NR_KMEM_CACHES];
 
+/* The built-in caches, then those kmem_cache_create() made. */
+#define MAX_KMEM_CACHES 384
+
 /* Create the caches of a node (empty); slab_destroy frees every page. */
 int  slab_init(struct pglist_data *pgdat);
 void slab_destroy(struct pglist_data *pgdat);
+
+/* kmem_cache_create(): a cache with a measured geometry (a /proc/slabinfo
+ * row: objsize, objperslab, pagesperslab as an order; SLAB_RECLAIM_ACCOUNT
+ * or not), for the kernel memory of a booted machine (workloads/system.c).
+ * A name the model already has (dentry, kmalloc-512) gives that cache the
+ * geometry, as long as it holds no slab yet (the booted kernel's caches are
+ * the ones the build then uses), and returns its id; a new name creates a
+ * cache.  Returns the id (an enum kmem_cache_id value or above), or -1: a
+ * geometry no slab can have, a cache already in use with another one, or
+ * MAX_KMEM_CACHES reached. */
+int kmem_cache_create(struct pglist_data *pgdat, const char *name, unsigned object_size,
+                      unsigned objs_per_slab, unsigned order, bool reclaimable);
+/* a cache by its /proc/slabinfo name: its id, or -1 */
+int kmem_cache_find(const struct pglist_data *pgdat, const char *name);
+/* a cache's geometry (NULL for an id that is not a cache) */
+const struct kmem_cache_info *kmem_cache_geometry(const struct pglist_data *pgdat, int id);
 
 /* kmem_cache_alloc(): an object from a partial slab, or a new slab page:
  * SLUB's allocate_slab() first tries the cache's order with the caller's

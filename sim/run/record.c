@@ -1,0 +1,203 @@
+/* record.c - a run's results into a results database (see run.h and
+ * docs/schema.md for what each table holds). */
+#include <stdio.h>
+#include <string.h>
+#include "mmsim/run.h"
+#include "results.h"
+#include "workload.h"
+
+/* The time series stored as samples rows, by /proc/vmstat name (events,
+ * node or zone stats, whichever has the name), plus free_pageblocks,
+ * which the run counts itself.  A name the model does not keep is
+ * skipped. */
+static const char *const sample_names[] = {
+	"thp_fault_alloc", "thp_fault_fallback",
+	"compact_stall", "compact_success", "compact_fail",
+	"compact_migrate_scanned", "compact_free_scanned",
+	"compact_daemon_migrate_scanned", "compact_daemon_free_scanned",
+	"pgscan_kswapd", "pgscan_direct", "pgsteal_kswapd", "pgsteal_direct",
+	"allocstall_movable", "pswpout", "pswpin", "workingset_refault_file",
+	"nr_free_pages", "nr_free_free", "nr_anon_pages", "nr_mapped", "nr_file_pages",
+	"nr_slab_reclaimable", "nr_slab_unreclaimable", "nr_page_table_pages", "slabs_scanned",
+	NULL,
+};
+
+/* the node counters that only grow (in /proc/vmstat beside the events:
+ * workingset_refault_file is the cover letter's "File refaults"), stored
+ * as deltas too */
+static const enum node_stat_item monotonic[] = {
+	WORKINGSET_REFAULT_ANON, WORKINGSET_REFAULT_FILE, WORKINGSET_ACTIVATE_ANON,
+	WORKINGSET_ACTIVATE_FILE, NR_VMSCAN_WRITE, NR_DIRTIED, NR_WRITTEN,
+};
+
+int run_window_deltas(const struct run_window *w,
+                      int (*fn)(const char *name, int64_t delta, void *arg), void *arg)
+{
+	int rc;
+
+	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++)
+		if ((rc = fn(vm_event_names[i], (int64_t)(w->end.vm_events[i] - w->start.vm_events[i]), arg)))
+			return rc;
+	for (size_t i = 0; i < sizeof(monotonic) / sizeof(monotonic[0]); i++)
+		if ((rc = fn(node_stat_names[monotonic[i]],
+		             (int64_t)(w->end.node_stat[monotonic[i]] - w->start.node_stat[monotonic[i]]), arg)))
+			return rc;
+	return 0;
+}
+
+static int lookup_sample(const char *name, int *kind, int *idx)
+{
+	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++)
+		if (!strcmp(vm_event_names[i], name))
+			return *kind = 0, *idx = i, 0;
+	for (int i = 0; i < NR_VM_NODE_STAT_ITEMS; i++)
+		if (!strcmp(node_stat_names[i], name))
+			return *kind = 1, *idx = i, 0;
+	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
+		if (!strcmp(zone_stat_names[i], name))
+			return *kind = 2, *idx = i, 0;
+	return -1;
+}
+
+static double sample_value(const struct sample *s, int kind, int idx)
+{
+	return kind == 0 ? (double)s->vm_events[idx] : kind == 1 ? (double)s->node_stat[idx]
+	                                                         : (double)s->zone_stat[idx];
+}
+
+struct vmstat_sink {
+	struct results_db *db;
+	const char *id;
+};
+
+static int add_vmstat(const char *name, int64_t delta, void *arg)
+{
+	struct vmstat_sink *k = arg;
+	return results_add_vmstat(k->db, k->id, name, delta);
+}
+
+struct iter_sink {
+	struct results_db *db;
+	const char *id;
+	long iteration;
+};
+
+static int add_iteration_vmstat(const char *name, int64_t delta, void *arg)
+{
+	struct iter_sink *k = arg;
+	return results_add_iteration_vmstat(k->db, k->id, k->iteration, name, delta);
+}
+
+static int store(const struct run *r, struct results_db *db, const struct run_record *rec)
+{
+	const char *id = rec->run_id;
+	const struct scenario *s = r->scenario;
+	struct vmstat_sink sink = { db, id };
+	struct metric m[64];
+
+	if (results_add_run(db, rec))
+		return -1;
+	for (size_t i = 0; i < scenario_nr_params(s); i++) {
+		const char *k, *v;
+		scenario_param(s, i, &k, &v);
+		if (results_add_param(db, id, k, v))
+			return -1;
+	}
+	/* every event counter, as its delta over the measured window */
+	if (run_window_deltas(&r->whole, add_vmstat, &sink))
+		return -1;
+	/* [run] iterations > 1: each iteration's window, counters and
+	 * workload metrics (the vmstat rows above are their sum) */
+	for (unsigned k = 0; r->nr_windows > 1 && k < r->nr_windows; k++) {
+		const struct run_window *w = &r->windows[k];
+		struct iter_sink is = { db, id, k + 1 };
+
+		if (results_add_iteration(db, id, k + 1, w->start.t, w->end.t) ||
+		    run_window_deltas(w, add_iteration_vmstat, &is))
+			return -1;
+		for (unsigned i = 0; i < w->nr_metrics; i++)
+			if (results_add_iteration_metric(db, id, k + 1, w->metrics[i].name, w->metrics[i].value))
+				return -1;
+	}
+	/* workload metrics (with iterations: as they stand at the end, the
+	 * last iteration's), then the run's own */
+	for (unsigned w = 0; w < r->set->n; w++) {
+		const struct workload *wl = r->set->w[w];
+		size_t n = wl->ops->report ? wl->ops->report(wl, m, sizeof(m) / sizeof(m[0])) : 0;
+		for (size_t i = 0; i < n; i++)
+			if (results_add_metric(db, id, m[i].name, m[i].value))
+				return -1;
+	}
+	/* mm_page_alloc_extfrag, tallied over the whole run (a trace, not a
+	 * /proc counter): how often and from where allocations fell back */
+	{
+		const struct extfrag_stats *ef = &r->pgdat.extfrag;
+		char name[64];
+		if (results_add_metric(db, id, "extfrag_events", (double)ef->events) ||
+		    results_add_metric(db, id, "extfrag_fragmenting", (double)ef->fragmenting) ||
+		    results_add_metric(db, id, "extfrag_change_ownership", (double)ef->change_ownership))
+			return -1;
+		for (int a = 0; a < MIGRATE_TYPES; a++)
+			for (int f = 0; f < MIGRATE_TYPES; f++) {
+				if (!ef->by_type[a][f])
+					continue;
+				snprintf(name, sizeof(name), "extfrag_%s_from_%s", migratetype_names[a],
+				         migratetype_names[f]);
+				if (results_add_metric(db, id, name, (double)ef->by_type[a][f]))
+					return -1;
+			}
+	}
+	if (results_add_metric(db, id, "window_seconds", r->whole.end.t - r->whole.start.t) ||
+	    results_add_metric(db, id, "sim_seconds", rec->sim_seconds) ||
+	    results_add_metric(db, id, "sim_wall_ratio",
+	                       rec->wall_seconds > 0 ? rec->sim_seconds / rec->wall_seconds : 0))
+		return -1;
+	/* time series */
+	for (const char *const *name = sample_names; *name; name++) {
+		int kind, idx;
+		if (lookup_sample(*name, &kind, &idx))
+			continue;
+		for (size_t i = 0; i < r->e.nr_samples; i++) {
+			/* the engine's last sample is at the clock, which a run with
+			 * a duration leaves past the end: it is the end state */
+			double t = r->e.samples[i].t;
+			if (t > rec->sim_seconds) {
+				if (i && r->e.samples[i - 1].t >= rec->sim_seconds)
+					break;
+				t = rec->sim_seconds;
+			}
+			if (results_add_sample(db, id, t, *name, sample_value(&r->e.samples[i], kind, idx)))
+				return -1;
+		}
+	}
+	for (size_t i = 0; i < r->nr_freeblocks; i++)
+		if (results_add_sample(db, id, r->freeblocks[i].t, "free_pageblocks", r->freeblocks[i].value))
+			return -1;
+	/* censuses and maps */
+	for (size_t i = 0; i < r->nr_census; i++) {
+		const struct run_census *cs = &r->census[i];
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
+			const unsigned long *p = cs->c.mixed_pages[mt];
+			if (!cs->c.blocks[mt])
+				continue;
+			if (results_add_census(db, id, cs->t, migratetype_names[mt], (long)cs->c.blocks[mt],
+			                       (long)cs->c.mixed_blocks[mt], (long)p[CENSUS_LRU],
+			                       (long)p[CENSUS_SLAB], (long)p[CENSUS_KMEM], (long)p[CENSUS_OTHER]))
+				return -1;
+		}
+		for (unsigned g = 0; cs->map && g < r->groups; g++)
+			if (results_add_blockmap(db, id, cs->t, (long)g, migratetype_names[cs->map[g]]))
+				return -1;
+	}
+	return 0;
+}
+
+int run_store(const struct run *r, struct results_db *db, const struct run_record *rec,
+              char *err, size_t errlen)
+{
+	if (store(r, db, rec)) {
+		snprintf(err, errlen, "%s", results_errmsg(db));
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,98 @@
+# input_bounds.cmake - input that used to be accepted and must not be
+# (issue 12): each case exits with its documented code, says what is
+# wrong (file, line, key) and how to go on, and leaves no file behind.
+include("${CMAKE_CURRENT_LIST_DIR}/_common.cmake")
+
+set(W "${CMAKE_CURRENT_BINARY_DIR}")
+set(SMOKE "${SRC}/configs/smoke.ini")
+file(REMOVE_RECURSE "${W}/out")
+file(MAKE_DIRECTORY "${W}/out")
+
+# expect(RC REGEX ARGS...): exit RC, stderr matches REGEX, nothing left in out/
+function(expect rc regex)
+	string(REPLACE ";" " " shown "${ARGN}")
+	mmsim_run(r ${ARGN})
+	file(GLOB left "${W}/out/*")
+	if(NOT r_RC STREQUAL "${rc}" OR NOT r_ERR MATCHES "${regex}" OR left)
+		golden_fail("mmsim ${shown}: exit '${r_RC}' (expected ${rc}), stderr '${r_ERR}' (expected /${regex}/), left '${left}'")
+	else()
+		string(STRIP "${r_ERR}" e)
+		message(STATUS "ok (${rc}): mmsim ${shown}: ${e}")
+	endif()
+	set(GOLDEN_FAILURES ${GOLDEN_FAILURES} PARENT_SCOPE)
+endfunction()
+
+# ---- a directory as the scenario (ran the defaults and exited 0)
+expect(66 "cannot read ${W}: Is a directory" run "${W}" -o "${W}/out/r.db")
+expect(66 "Is a directory" run "${W}" --dump-config)
+
+# ---- time series: a bound on the records (1e-9 hung, 1e-5 wrote 846 MB)
+expect(78 "smoke.ini: \\[run\\] sample_interval: '1e-9' .* more than 100000; .*MMSIM_MAX_SAMPLES=N"
+	run "${SMOKE}" --set run.sample_interval=1e-9 -o "${W}/out/r.db")
+expect(78 "\\[run\\] census_interval: '1e-5'" run "${SMOKE}" --set run.census_interval=1e-5 -o "${W}/out/r.db")
+# an "auto" duration is bounded as the run goes: the run stops at the bound
+set(ENV{MMSIM_MAX_SAMPLES} 20)
+mmsim_run(r run "${SRC}/configs/mini.ini" --set run.sample_interval=0.01 -o "${W}/out/auto.db")
+unset(ENV{MMSIM_MAX_SAMPLES})
+file(GLOB left "${W}/out/auto.db.tmp.*")
+if(NOT r_RC STREQUAL "78" OR NOT r_ERR MATCHES "the sampler would record more than 20 times.*MMSIM_MAX_SAMPLES"
+		OR EXISTS "${W}/out/auto.db")
+	golden_fail("auto duration, MMSIM_MAX_SAMPLES=20: exit '${r_RC}', '${r_ERR}'")
+else()
+	message(STATUS "ok (78): an auto-duration run stops at MMSIM_MAX_SAMPLES: ${r_ERR}")
+endif()
+# its temporary file (the process ended with _exit) goes at the next write of that name
+mmsim_run(r run "${SMOKE}" -o "${W}/out/auto.db")
+file(GLOB left2 "${W}/out/auto.db.tmp.*")
+if(NOT left OR left2 OR NOT r_RC STREQUAL "0")
+	golden_fail("the stopped run's leftover: before '${left}', after '${left2}', exit '${r_RC}': ${r_ERR}")
+endif()
+file(REMOVE "${W}/out/auto.db")
+
+# ---- sizes the host cannot hold (region=100T aborted and left a .tmp)
+expect(78 "thp_faulter.region: '100T' is more than the 8T" run "${SMOKE}" --set thp_faulter.region=100T -o "${W}/out/r.db")
+set(ENV{MMSIM_HOST_MEMORY} 16M)
+expect(78 "smoke.ini: \\[machine\\] ram: '4G' needs about [0-9]+ MiB of host memory .*more than the 16 MiB allowed \\(MMSIM_HOST_MEMORY\\); .*MMSIM_HOST_MEMORY=SIZE"
+	run "${SMOKE}" --set machine.ram=4G -o "${W}/out/r.db")
+expect(78 "\\[machine\\] swap: '4G' needs about" run "${SMOKE}" --set machine.swap=4G -o "${W}/out/r.db")
+expect(78 "thp_faulter.region: '1T' needs about 1.2 GiB" run "${SMOKE}" --set thp_faulter.region=1T -o "${W}/out/r.db")
+unset(ENV{MMSIM_HOST_MEMORY})
+# the default bound, half of the host's memory: 4T needs about 38 GiB
+cmake_host_system_information(RESULT host_mib QUERY TOTAL_PHYSICAL_MEMORY)
+if(host_mib LESS 70000)
+	expect(78 "\\[machine\\] ram: '4T' needs about .*\\(half of this host's memory\\)"
+		run "${SMOKE}" --set machine.ram=4T --dump-config)
+endif()
+
+# ---- -o onto a file that is not a results database: refused, untouched
+configure_file("${SMOKE}" "${W}/scenario.ini" COPYONLY)
+mmsim_run(r run "${W}/scenario.ini" -o "${W}/scenario.ini")
+file(READ "${W}/scenario.ini" after)
+file(READ "${SMOKE}" before)
+file(GLOB left "${W}/scenario.ini.tmp.*")
+if(NOT r_RC STREQUAL "73" OR NOT r_ERR MATCHES "scenario.ini: exists and is not an mmsim results database"
+		OR NOT after STREQUAL before OR left)
+	golden_fail("run -o SCENARIO: exit '${r_RC}', '${r_ERR}', scenario changed or leftover '${left}'")
+else()
+	message(STATUS "ok (73): run -o onto its own scenario is refused: ${r_ERR}")
+endif()
+
+# ---- write errors on standard output: 74
+foreach(args "list;policies" "run;${SMOKE};--dump-config")
+	execute_process(COMMAND "${MMSIM}" ${args} OUTPUT_FILE /dev/full ERROR_VARIABLE err RESULT_VARIABLE rc)
+	if(NOT rc STREQUAL "74" OR NOT err MATCHES "cannot write standard output: No space left on device")
+		golden_fail("mmsim ${args} > /dev/full: exit '${rc}', '${err}'")
+	else()
+		message(STATUS "ok (74): mmsim ${args} > /dev/full")
+	endif()
+endforeach()
+
+# ---- duplicate keys and sections, indented lines: file, line, key
+file(WRITE "${W}/dupkey.ini" "[machine]\nram = 1G\ncpus = 2\nram = 2G\n")
+expect(78 "dupkey.ini:4: \\[machine\\] ram: set twice \\(first at line 2\\)" run "${W}/dupkey.ini" --dump-config)
+file(WRITE "${W}/dupsec.ini" "[machine]\nram = 1G\n\n[run]\nseed = 2\n[machine]\ncpus = 2\n")
+expect(78 "dupsec.ini:6: section \\[machine\\] appears twice \\(first at line 1\\)" run "${W}/dupsec.ini" --dump-config)
+file(WRITE "${W}/indent.ini" "[machine]\nram = 1G\n  cpus = 2\n")
+expect(78 "indent.ini:3: an indented line" run "${W}/indent.ini" --dump-config)
+
+golden_finish()

@@ -1,0 +1,472 @@
+/* system_profile.c - reading a base-system profile (system_profile.h).
+ *
+ * A profile is an INI file:
+ *
+ *   [kernel]           kernel_threads, vmalloc, percpu, kmalloc_large
+ *   [slab]             one line per cache, as /proc/slabinfo has it:
+ *                      NAME = OBJSIZE OBJPERSLAB PAGESPERSLAB ACTIVE NUM reclaimable|unreclaimable
+ *   [daemon.NAME]      anon, file, cache, page_tables, gem, gem_churn, threads,
+ *                      interval, cpu, touch, log, log_file, churn
+ *
+ * Every value is checked as it is read; the first error ends the load
+ * with "FILE:LINE: [SECTION] KEY: what is wrong".
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <ini.h>
+#include "mmsim/parse.h"
+#include "system_profile.h"
+
+#ifndef MMSIM_SOURCE_DIR
+#define MMSIM_SOURCE_DIR ""
+#endif
+
+#define PROFILE_DIR "configs/system"
+#define SYS_PAGE_SIZE 4096ul
+#define MAX_SLAB_ORDER 10               /* MAX_ORDER - 1: a slab is one buddy allocation */
+
+static void msg(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void msg(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* ------------------------------------------------------------ finding it */
+
+static bool plain_name(const char *name)
+{
+	if (!*name)
+		return false;
+	for (const char *c = name; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+		      *c == '-' || *c == '_'))
+			return false;
+	return true;
+}
+
+int system_profile_path(const char *name, char *out, size_t n, char *err, size_t errlen)
+{
+	char exe[PATH_MAX], *dir;
+	ssize_t len;
+	size_t nl = strlen(name);
+
+	if (strchr(name, '/') || (nl > 4 && !strcmp(name + nl - 4, ".ini"))) {
+		snprintf(out, n, "%s", name);
+		if (access(out, R_OK)) {
+			msg(err, errlen, "cannot read profile %s: %s", name, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	if (!plain_name(name)) {
+		msg(err, errlen, "'%s' is not a profile name (letters, digits, '-', '_'; or a path to an .ini file)",
+		    name);
+		return -1;
+	}
+	if (MMSIM_SOURCE_DIR[0]) {
+		snprintf(out, n, "%s/%s/%s.ini", MMSIM_SOURCE_DIR, PROFILE_DIR, name);
+		if (!access(out, R_OK))
+			return 0;
+	}
+	snprintf(out, n, "%s/%s.ini", PROFILE_DIR, name);
+	if (!access(out, R_OK))
+		return 0;
+	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len > 0) {
+		exe[len] = 0;
+		dir = dirname(exe);
+		for (int up = 0; up <= 3; up++) {
+			snprintf(out, n, "%s/%s/%s.ini", dir, PROFILE_DIR, name);
+			if (!access(out, R_OK))
+				return 0;
+			dir = dirname(dir);
+		}
+	}
+	msg(err, errlen, "no profile '%s': no %s/%s.ini in the source tree (%s), the current directory "
+	    "or above the executable", name, PROFILE_DIR, name, MMSIM_SOURCE_DIR[0] ? MMSIM_SOURCE_DIR : "unknown");
+	return -1;
+}
+
+/* ------------------------------------------------------------ parsing */
+
+struct pctx {
+	struct system_profile *p;
+	FILE *f;
+	int line, lines_done;
+	char *err;
+	size_t errlen;
+	bool failed;
+	unsigned cap_slab, cap_daemon;
+};
+
+static char *reader(char *buf, int num, void *stream)
+{
+	struct pctx *c = stream;
+	size_t len;
+
+	if (!fgets(buf, num, c->f))
+		return NULL;
+	len = strlen(buf);
+	c->line = c->lines_done + 1;
+	if (len && buf[len - 1] == '\n')
+		c->lines_done++;
+	return buf;
+}
+
+static int parse_ulong(const char *s, unsigned long lo, unsigned long hi, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || *s == '-' || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *out)
+{
+	unsigned long v;
+
+	if (parse_ulong(s, lo, hi, &v))
+		return -1;
+	*out = (unsigned)v;
+	return 0;
+}
+
+/* NAME = OBJSIZE OBJPERSLAB PAGESPERSLAB ACTIVE NUM reclaimable|unreclaimable */
+static const char *parse_slab(const char *name, const char *value, struct sys_slab *s)
+{
+	char buf[256], *tok[7], *save = NULL;
+	int n = 0;
+	unsigned order = 0;
+
+	if (strlen(name) >= sizeof(s->name))
+		return "cache name longer than 31 characters";
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	snprintf(buf, sizeof(buf), "%s", value);
+	for (char *t = strtok_r(buf, " \t", &save); t && n < 7; t = strtok_r(NULL, " \t", &save))
+		tok[n++] = t;
+	if (n != 6)
+		return "expected OBJSIZE OBJPERSLAB PAGESPERSLAB ACTIVE_OBJS NUM_OBJS reclaimable|unreclaimable";
+	if (parse_uint(tok[0], 8, 1u << 22, &s->object_size))
+		return "OBJSIZE: not an integer in 8..4194304";
+	if (parse_uint(tok[1], 1, 1u << 16, &s->objs_per_slab))
+		return "OBJPERSLAB: not an integer in 1..65536";
+	if (parse_uint(tok[2], 1, 1u << MAX_SLAB_ORDER, &s->pages_per_slab))
+		return "PAGESPERSLAB: not an integer in 1..1024";
+	while ((1u << order) < s->pages_per_slab)
+		order++;
+	if ((1u << order) != s->pages_per_slab)
+		return "PAGESPERSLAB: not a power of two (a slab is one buddy allocation)";
+	if ((unsigned long)s->objs_per_slab * s->object_size > s->pages_per_slab * SYS_PAGE_SIZE)
+		return "OBJPERSLAB objects of OBJSIZE bytes do not fit PAGESPERSLAB pages";
+	if (parse_ulong(tok[3], 0, 1ul << 28, &s->active_objs))
+		return "ACTIVE_OBJS: not an integer in 0..2^28";
+	if (parse_ulong(tok[4], 0, 1ul << 28, &s->num_objs))
+		return "NUM_OBJS: not an integer in 0..2^28";
+	if (s->active_objs > s->num_objs)
+		return "ACTIVE_OBJS is larger than NUM_OBJS";
+	if (!strcmp(tok[5], "reclaimable"))
+		s->reclaimable = true;
+	else if (!strcmp(tok[5], "unreclaimable"))
+		s->reclaimable = false;
+	else
+		return "the last field must be 'reclaimable' (SLAB_RECLAIM_ACCOUNT) or 'unreclaimable'";
+	return NULL;
+}
+
+static int size_value(const char *v, uint64_t *out)
+{
+	return mmsim_parse_size(v, out);
+}
+
+/* churn = CACHE:COUNT[, CACHE:COUNT...] */
+static const char *parse_churn(const char *value, struct sys_daemon *d)
+{
+	char buf[512], *save = NULL;
+
+	d->nr_churn = 0;
+	snprintf(buf, sizeof(buf), "%s", value);
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char *colon, *end;
+		struct sys_churn *c;
+
+		while (*t == ' ' || *t == '\t')
+			t++;
+		end = t + strlen(t);
+		while (end > t && (end[-1] == ' ' || end[-1] == '\t'))
+			*--end = 0;
+		if (!*t)
+			continue;
+		colon = strrchr(t, ':');
+		if (!colon || colon == t)
+			return "expected CACHE:COUNT, comma-separated";
+		*colon = 0;
+		if (d->nr_churn == SYS_MAX_CHURN)
+			return "more than 8 caches";
+		c = &d->churn[d->nr_churn];
+		if (strlen(t) >= sizeof(c->cache))
+			return "cache name longer than 31 characters";
+		snprintf(c->cache, sizeof(c->cache), "%s", t);
+		if (parse_uint(colon + 1, 1, 1u << 20, &c->count))
+			return "COUNT: not an integer in 1..1048576";
+		d->nr_churn++;
+	}
+	return NULL;
+}
+
+static const char *parse_daemon_key(struct sys_daemon *d, const char *key, const char *v)
+{
+	if (!strcmp(key, "anon"))
+		return size_value(v, &d->anon) ? "not a size (K/M/G suffix)" : NULL;
+	if (!strcmp(key, "file"))
+		return size_value(v, &d->file) ? "not a size (K/M/G suffix)" : NULL;
+	if (!strcmp(key, "cache"))
+		return size_value(v, &d->cache) ? "not a size (K/M/G suffix)" : NULL;
+	if (!strcmp(key, "gem"))
+		return size_value(v, &d->gem) ? "not a size (K/M/G suffix)" : NULL;
+	if (!strcmp(key, "gem_churn"))
+		return size_value(v, &d->gem_churn) ? "not a size (K/M/G suffix)" : NULL;
+	if (!strcmp(key, "page_tables"))
+		return size_value(v, &d->page_tables) ? "not a size (K/M/G suffix)" : NULL;
+	if (!strcmp(key, "log_file"))
+		return size_value(v, &d->log_file) || d->log_file < SYS_PAGE_SIZE ?
+		       "not a size of at least 4K" : NULL;
+	if (!strcmp(key, "threads"))
+		return parse_uint(v, 1, 100000, &d->threads) ? "not an integer in 1..100000" : NULL;
+	if (!strcmp(key, "interval"))
+		return mmsim_parse_double(v, 0, 1e6, &d->interval) ? "not a number of seconds in 0..1e6" : NULL;
+	if (!strcmp(key, "cpu"))
+		return mmsim_parse_double(v, 0, 10, &d->cpu) ? "not a number of seconds in 0..10" : NULL;
+	if (!strcmp(key, "touch"))
+		return mmsim_parse_double(v, 0, 1, &d->touch) ? "not a fraction in 0..1" : NULL;
+	if (!strcmp(key, "log")) {
+		uint64_t b;
+		if (size_value(v, &b))
+			return "not a size per second (K/M/G suffix)";
+		d->log = (double)b;
+		return NULL;
+	}
+	if (!strcmp(key, "churn"))
+		return parse_churn(v, d);
+	return "";                      /* unknown key */
+}
+
+static const char *parse_kernel_key(struct system_profile *p, const char *key, const char *v)
+{
+	if (!strcmp(key, "kernel_threads"))
+		return parse_uint(v, 0, 1000000, &p->kernel_threads) ? "not an integer in 0..1000000" : NULL;
+	if (!strcmp(key, "vmalloc"))
+		return size_value(v, &p->vmalloc) ? "not a size (K/M/G suffix)" : NULL;
+	if (!strcmp(key, "percpu"))
+		return size_value(v, &p->percpu) ? "not a size (K/M/G suffix)" : NULL;
+	if (!strcmp(key, "kmalloc_large"))
+		return size_value(v, &p->kmalloc_large) ? "not a size (K/M/G suffix)" : NULL;
+	return "";
+}
+
+static void daemon_defaults(struct sys_daemon *d, const char *name)
+{
+	memset(d, 0, sizeof(*d));
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	d->threads = 1;
+	d->interval = 5;
+	d->cpu = 0.0002;
+	d->touch = 0.1;
+	d->log_file = 64ull << 20;
+}
+
+static int fail(struct pctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(struct pctx *c, const char *fmt, ...)
+{
+	char m[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(m, sizeof(m), fmt, ap);
+	va_end(ap);
+	msg(c->err, c->errlen, "%s:%d: %s", c->p->path, c->line, m);
+	c->failed = true;
+	return 0;
+}
+
+static int handler(void *user, const char *section, const char *key, const char *value)
+{
+	struct pctx *c = user;
+	struct system_profile *p = c->p;
+	const char *why;
+
+	if (c->failed)
+		return 1;
+	if (!strcmp(section, "kernel")) {
+		why = parse_kernel_key(p, key, value);
+		if (why && !*why)
+			return fail(c, "unknown key '%s' in [kernel] (valid: kernel_threads, vmalloc, percpu, kmalloc_large)", key);
+		if (why)
+			return fail(c, "[kernel] %s: '%s': %s", key, value, why);
+		return 1;
+	}
+	if (!strcmp(section, "slab")) {
+		struct sys_slab s;
+
+		for (unsigned i = 0; i < p->nr_slab; i++)
+			if (!strcmp(p->slab[i].name, key))
+				return fail(c, "[slab] %s: named twice", key);
+		if ((why = parse_slab(key, value, &s)))
+			return fail(c, "[slab] %s: '%s': %s", key, value, why);
+		if (p->nr_slab == c->cap_slab) {
+			unsigned cap = c->cap_slab ? 2 * c->cap_slab : 64;
+			struct sys_slab *n = realloc(p->slab, cap * sizeof(*n));
+			if (!n)
+				return fail(c, "out of memory");
+			p->slab = n;
+			c->cap_slab = cap;
+		}
+		p->slab[p->nr_slab++] = s;
+		return 1;
+	}
+	if (!strncmp(section, "daemon.", 7) && section[7]) {
+		const char *name = section + 7;
+		struct sys_daemon *d = NULL;
+
+		if (strlen(name) >= sizeof(d->name))
+			return fail(c, "[%s]: daemon name longer than 31 characters", section);
+		for (unsigned i = 0; i < p->nr_daemon; i++)
+			if (!strcmp(p->daemon[i].name, name))
+				d = &p->daemon[i];
+		if (!d) {
+			if (p->nr_daemon == c->cap_daemon) {
+				unsigned cap = c->cap_daemon ? 2 * c->cap_daemon : 16;
+				struct sys_daemon *n = realloc(p->daemon, cap * sizeof(*n));
+				if (!n)
+					return fail(c, "out of memory");
+				p->daemon = n;
+				c->cap_daemon = cap;
+			}
+			d = &p->daemon[p->nr_daemon++];
+			daemon_defaults(d, name);
+		}
+		why = parse_daemon_key(d, key, value);
+		if (why && !*why)
+			return fail(c, "unknown key '%s' in [%s] (valid: anon, file, cache, page_tables, gem, gem_churn, "
+			            "threads, interval, cpu, touch, log, log_file, churn)", key, section);
+		if (why)
+			return fail(c, "[%s] %s: '%s': %s", section, key, value, why);
+		return 1;
+	}
+	if (!*section)
+		return fail(c, "key '%s' outside any section", key);
+	return fail(c, "unknown section [%s] (valid: [kernel], [slab], [daemon.NAME])", section);
+}
+
+/* every churn cache must exist: in [slab], or one the model has */
+static const char *const model_caches[] = {
+	"kmalloc-64", "kmalloc-128", "kmalloc-256", "kmalloc-512", "kmalloc-1k", "kmalloc-2k",
+	"kmalloc-4k", "kmalloc-8k", "task_struct", "mm_struct", "vm_area_struct", "files_cache",
+	"signal_cache", "cred_jar", "anon_vma", "radix_tree_node", "dentry", "ext4_inode_cache",
+	"buffer_head", NULL,
+};
+
+static bool cache_known(const struct system_profile *p, const char *name)
+{
+	for (unsigned i = 0; i < p->nr_slab; i++)
+		if (!strcmp(p->slab[i].name, name))
+			return true;
+	for (int i = 0; model_caches[i]; i++)
+		if (!strcmp(model_caches[i], name))
+			return true;
+	return false;
+}
+
+/* the caches whose objects the superblock shrinker frees (slab.c): a
+ * daemon's churn could not free its own objects after it */
+static bool cache_shrinkable(const char *name)
+{
+	return !strcmp(name, "dentry") || !strcmp(name, "ext4_inode_cache");
+}
+
+int system_profile_load(const char *name, struct system_profile **out, char *err, size_t errlen)
+{
+	struct system_profile *p = calloc(1, sizeof(*p));
+	struct pctx c = { .p = p, .err = err, .errlen = errlen };
+	int rc;
+
+	*out = NULL;
+	if (!p) {
+		msg(err, errlen, "out of memory");
+		return -1;
+	}
+	if (system_profile_path(name, p->path, sizeof(p->path), err, errlen))
+		goto bad;
+	if (!(c.f = fopen(p->path, "r"))) {
+		msg(err, errlen, "cannot open profile %s: %s", p->path, strerror(errno));
+		goto bad;
+	}
+	rc = ini_parse_stream(reader, &c, handler, &c);
+	fclose(c.f);
+	if (c.failed)
+		goto bad;
+	if (rc) {
+		msg(err, errlen, "%s:%d: syntax error (expected [SECTION] or KEY = VALUE)", p->path, rc);
+		goto bad;
+	}
+	for (unsigned i = 0; i < p->nr_daemon; i++) {
+		if (p->daemon[i].gem_churn > p->daemon[i].gem) {
+			msg(err, errlen, "%s: [daemon.%s] gem_churn: larger than gem", p->path, p->daemon[i].name);
+			goto bad;
+		}
+	}
+	for (unsigned i = 0; i < p->nr_daemon; i++)
+		for (unsigned j = 0; j < p->daemon[i].nr_churn; j++) {
+			const char *cache = p->daemon[i].churn[j].cache;
+			if (cache_shrinkable(cache)) {
+				msg(err, errlen, "%s: [daemon.%s] churn: '%s' objects belong to the shrinker's LRU; "
+				    "churn another cache", p->path, p->daemon[i].name, cache);
+				goto bad;
+			}
+			if (!cache_known(p, cache)) {
+				msg(err, errlen, "%s: [daemon.%s] churn: no cache '%s' in [slab] or in the model",
+				    p->path, p->daemon[i].name, cache);
+				goto bad;
+			}
+		}
+	*out = p;
+	return 0;
+bad:
+	system_profile_free(p);
+	return -1;
+}
+
+void system_profile_free(struct system_profile *p)
+{
+	if (!p)
+		return;
+	free(p->slab);
+	free(p->daemon);
+	free(p);
+}
+
+void system_profile_slab_pages(const struct system_profile *p, unsigned long *reclaimable,
+                               unsigned long *unreclaimable)
+{
+	*reclaimable = *unreclaimable = 0;
+	for (unsigned i = 0; i < p->nr_slab; i++) {
+		const struct sys_slab *s = &p->slab[i];
+		unsigned long pages = (s->num_objs + s->objs_per_slab - 1) / s->objs_per_slab * s->pages_per_slab;
+		*(s->reclaimable ? reclaimable : unreclaimable) += pages;
+	}
+}
