@@ -141,6 +141,7 @@ struct kb_job {
 	struct address_space **in;      /* measured tree: its inputs (NULL: by kind) */
 	uint32_t *in_id;
 	struct kbuild_proc_trace *trace;        /* measured tree: where its life is recorded */
+	struct address_space **unlink;  /* measured tree: the temporary it read, deleted at its exit */
 	unsigned long hiwater;          /* largest rss_anon seen */
 	uint32_t out_id;                /* file number of the output (metadata) */
 	unsigned long out_pages, written;
@@ -784,7 +785,8 @@ static int job_exec(struct kb_job *j, struct task *t, struct mm_ctx *ctx)
 		j->nr_vmas++;
 	}
 	/* the programs' text, mapped from the page cache */
-	return exec_prog(pgdat, ctx, t->mm, j->kind == KB_CC1 ? PROG_CC1 : j->kind == KB_AR ? PROG_AR : PROG_LD,
+	return exec_prog(pgdat, ctx, t->mm,
+	                 j->kind == KB_CC1 ? PROG_CC1 : j->kind == KB_AS ? PROG_AS : j->kind == KB_AR ? PROG_AR : PROG_LD,
 	                 &j->exec);
 }
 
@@ -848,6 +850,10 @@ static void job_exit(struct task *t, void *arg)
 		kb->status[j->step] = ST_FAILED;
 	else
 		kb->status[j->step] = ST_DONE;
+	if (j->unlink && *j->unlink) {
+		inode_unlink(kb->w->pgdat, &ctx, *j->unlink);
+		*j->unlink = NULL;
+	}
 	if (j->trace) {
 		j->trace->ran = true;
 		j->trace->end = engine_now();
@@ -1107,6 +1113,8 @@ static struct task *spawn_measured(struct kbuild *kb, struct kb_slot *s, unsigne
 		j->read_fraction = 0.8;
 		j->write_from = 0.8;
 		job_add_input(j, kb->scratch[2 * si], ds_scratch_id(kb, 2 * si), cap);
+		/* the driver deletes the .s when as has exited */
+		j->unlink = &kb->scratch[2 * si];
 		if (!last) {
 			j->out = &kb->scratch[2 * si + 1];
 			j->out_id = ds_scratch_id(kb, 2 * si + 1);
@@ -1746,12 +1754,27 @@ static int kb_restart(struct workload *w, unsigned iteration, char *err, size_t 
 	(void)iteration;
 	if ((kb->make && !kb->make->exited) || kb->nr_running)
 		return 1;
-	for (unsigned i = 0; i < kb->nr_units; i++)
+	if (kb->ds) {
+		/* a measured tree: every step's output and the slots' temporaries */
+		for (unsigned i = 0; i < kb->ds->nr_steps; i++)
+			if (kb->out[i]) {
+				inode_unlink(pgdat, &ctx, kb->out[i]);
+				kb->out[i] = NULL;
+			}
+		for (unsigned i = 0; i < 2 * kb->nr_jobs; i++)
+			if (kb->scratch[i]) {
+				inode_unlink(pgdat, &ctx, kb->scratch[i]);
+				kb->scratch[i] = NULL;
+			}
+		memset(kb->reaped, 0, kb->ds->nr_steps);
+		memset(kb->trace, 0, kb->ds->nr_procs * sizeof(*kb->trace));
+	}
+	for (unsigned i = 0; kb->obj && i < kb->nr_units; i++)
 		if (kb->obj[i]) {
 			inode_unlink(pgdat, &ctx, kb->obj[i]);
 			kb->obj[i] = NULL;
 		}
-	for (unsigned a = 0; a <= kb->nr_archives; a++)
+	for (unsigned a = 0; kb->arc && a <= kb->nr_archives; a++)
 		if (kb->arc[a]) {
 			inode_unlink(pgdat, &ctx, kb->arc[a]);
 			kb->arc[a] = NULL;

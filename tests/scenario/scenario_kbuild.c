@@ -106,7 +106,7 @@ static int child(void *arg)
 	for (unsigned i = 0; i < MAX_STEPS; i++) {
 		for (unsigned k = 0; k < 3; k++)
 			r->traced[i][k] = kbuild_proc_trace(w, i, k, &r->trace[i][k]) == 0;
-		r->unit_ok[i] = kbuild_unit_params(w, i, &r->unit[i]) == 0;
+		r->unit_ok[i] = kbuild_unit_params((struct workload *)w, i, &r->unit[i]) == 0;
 	}
 	for (size_t i = 0; i < run->e.nr_samples; i++) {
 		const struct sample *smp = &run->e.samples[i];

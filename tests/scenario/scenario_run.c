@@ -192,7 +192,7 @@ static struct result *run(const char *text, const char *const *sets)
 static const char small[] =
 	"[machine]\nram = 1G\ncpus = 2\nswap = 512M\n"
 	"[workload]\nnames = kbuild, thp_faulter\n"
-	"[workload.kbuild]\nscale = 0.02\njobs = 2\ncache = warm\n"
+	"[workload.kbuild]\ntree = synthetic\nscale = 0.02\njobs = 2\ncache = warm\n"
 	"[workload.thp_faulter]\nregion = 128M\nhold = 0.5\npause = 0.1\n"
 	"[run]\nseed = 1\ncensus_interval = 5\nblockmap_groups = 16\n";
 

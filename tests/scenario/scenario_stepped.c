@@ -414,7 +414,7 @@ struct pressure_result {
 
 static int pressure_child(void *arg)
 {
-	static const char *const build[] = { "scale", "0.02", "jobs", "8", NULL };
+	static const char *const build[] = { "tree", "synthetic", "scale", "0.02", "jobs", "8", NULL };
 	struct pressure_result *r = arg;
 	static struct pglist_data pgdat;
 	static struct workload_set set;
