@@ -4,7 +4,8 @@
 #   scripts/fuzz.sh [RUNS] [libFuzzer options...]
 #
 # Builds build/fuzz with clang (-fsanitize=fuzzer,address,undefined; the
-# Debian packages clang and libclang-rt-14-dev, installed if missing) and
+# Debian packages clang and libclang-rt-14-dev, which
+# `scripts/install-deps.sh --fuzz` installs if missing) and
 # runs tests/fuzz/fuzz_scenario.c's target for RUNS executions (default
 # 1000000) from the seeds configs/*.ini, with the language's dictionary
 # tests/fuzz/scenario.dict.  The corpus grows in build/fuzz/corpus (kept
@@ -21,18 +22,7 @@ runs=${1:-1000000}
 [[ $runs =~ ^[0-9]+$ ]] || { echo "$me: error: RUNS must be a number, not '$runs'" >&2; exit 64; }
 shift $(($# > 0 ? 1 : 0))
 
-scripts/install-deps.sh
-fuzz_pkgs=(clang libclang-rt-14-dev)
-missing=()
-for pkg in "${fuzz_pkgs[@]}"; do
-	status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
-	[[ $status == "install ok installed" ]] || missing+=("$pkg")
-done
-if ((${#missing[@]})); then
-	as_root=(); ((EUID == 0)) || as_root=(sudo)
-	echo "$me: installing ${missing[*]}" >&2
-	"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+scripts/install-deps.sh --fuzz
 
 flags="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g"
 cmake -S . -B build/fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
