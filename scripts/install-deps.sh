@@ -4,6 +4,7 @@
 #
 #   scripts/install-deps.sh          install what is missing (as root, or via sudo)
 #   scripts/install-deps.sh --check  only list what is missing; exit 1 if anything is
+#   --fuzz (with either)             also clang and its libFuzzer runtime (scripts/fuzz.sh)
 set -euo pipefail
 
 # libc6-dev is only a Recommends of gcc, and we install without recommends.
@@ -17,12 +18,14 @@ me=${0##*/}
 die() { printf '%s: error: %s\n' "$me" "$*" >&2; exit 1; }
 
 check_only=0
-case ${1-} in
-	'') ;;
-	--check) check_only=1 ;;
-	-h|--help) sed -n '2,7s/^# \{0,1\}//p' "$0"; exit 0 ;;
-	*) die "unknown argument '$1' (usage: $me [--check])" ;;
-esac
+for arg in "$@"; do
+	case $arg in
+		--check) check_only=1 ;;
+		--fuzz) PACKAGES+=(clang libclang-rt-14-dev) ;;
+		-h|--help) sed -n '2,8s/^# \{0,1\}//p' "$0"; exit 0 ;;
+		*) die "unknown argument '$arg' (usage: $me [--check] [--fuzz])" ;;
+	esac
+done
 
 command -v dpkg-query >/dev/null 2>&1 ||
 	die "dpkg-query not found: this script supports Debian 12 (bookworm) only; install by hand: ${PACKAGES[*]}"

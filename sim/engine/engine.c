@@ -4,7 +4,8 @@
  *
  * The choices (raw contexts, 256 KiB stacks with guard pages, a CPU id
  * per process, one execution per quantum) are explained in README.md in
- * this directory; the measurements behind them are in SIMGRID-NOTES.md.
+ * this directory, and the SimGrid behaviours behind them (cited as P1..P13)
+ * in its "SimGrid pitfalls" section.
  *
  * One engine per process: SimGrid cannot be initialised twice in one
  * process, nor torn down and started again.  Tests that need several

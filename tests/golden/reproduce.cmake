@@ -1,8 +1,14 @@
 # reproduce.cmake - mmsim reproduce on configs/mini.ini with one seed (two
 # runs of about 1.5 s each): the table has the cover letter's 25 rows in
 # order with two columns, vanilla then hygiene; the plots are drawn; run
-# again, it runs nothing and prints the same table.  The numbers are not
-# checked (the model moves; tests/scenario checks the mechanisms).
+# again, it runs nothing and prints the same table.  The numbers are
+# checked against the database reproduce wrote, not against recorded
+# values (tests/scenario/scenario_regression.c pins those): the table is
+# `mmsim compare` on that database, line for line, and rows taken straight
+# from counters equal the runs' /proc/vmstat counters in it (THP fault
+# alloc and fallback, Direct compact stall and success, Pages kswapd
+# scanned, Swap out and in) with the two rates recomputed from them by
+# sqlite (THP fault fail rate %, Direct compact success rate %).
 #
 # Also: how the default scenario is found (checked with a bad --set, which
 # stops every run before it starts: the default configs/hugealloc.ini must
@@ -87,6 +93,89 @@ foreach(plot thp_success blocks blockmap-vanilla-seed1 blockmap-hygiene-seed1)
 endforeach()
 if(GOLDEN_FAILURES EQUAL 0)
 	message(STATUS "ok: the table (25 rows, vanilla and hygiene) and the plots")
+endif()
+
+# ---- the numbers: the table is `mmsim compare` on the database ...
+mmsim_run(c compare "${DIR}/sweep.db")
+string(REPLACE "\n" ";" r_lines "${r_OUT}")
+string(REPLACE "\n" ";" c_lines "${c_OUT}")
+list(LENGTH ROWS nrows)
+math(EXPR last "${nrows} + 1")          # the header, Runs, the rows
+if(NOT c_RC STREQUAL "0")
+	golden_fail("mmsim compare ${DIR}/sweep.db: exit '${c_RC}': ${c_ERR}")
+else()
+	foreach(i RANGE 0 ${last})
+		list(GET r_lines ${i} rl)
+		list(GET c_lines ${i} cl)
+		if(NOT rl STREQUAL cl)
+			golden_fail("line ${i}: reproduce printed '${rl}', mmsim compare on its database '${cl}'")
+		endif()
+	endforeach()
+endif()
+
+# ... and its counter rows are the runs' vmstat counters
+find_program(SQLITE3 sqlite3)
+if(NOT SQLITE3)
+	golden_fail("sqlite3 (the command-line shell) is needed to read the database")
+	golden_finish()
+endif()
+# cell(ROW COLUMN OUT): the value (before its change) of ROW in column 1 or 2
+function(cell row col out)
+	foreach(line IN LISTS r_lines)
+		if(line MATCHES "^${row}  +([-0-9.]+) \\( *[-+][0-9.inf]+%\\) +([-0-9.]+) \\(")
+			set(${out} "${CMAKE_MATCH_${col}}" PARENT_SCOPE)
+			return()
+		endif()
+	endforeach()
+	set(${out} "missing" PARENT_SCOPE)
+endfunction()
+function(db_value policy expr out)
+	execute_process(COMMAND "${SQLITE3}" "${DIR}/sweep.db"
+		"SELECT ${expr} FROM runs r WHERE r.policy = '${policy}' AND r.status = 'ok'"
+		RESULT_VARIABLE rc OUTPUT_VARIABLE v ERROR_VARIABLE e OUTPUT_STRIP_TRAILING_WHITESPACE)
+	if(NOT rc STREQUAL "0")
+		set(v "sqlite3 failed: ${e}")
+	endif()
+	set(${out} "${v}" PARENT_SCOPE)
+endfunction()
+set(V "(SELECT value FROM vmstat v WHERE v.run_id = r.run_id AND v.name = '%s')")
+set(CHECKS
+	"THP fault alloc=printf('%.2f', thp_fault_alloc)"
+	"THP fault fallback=printf('%.2f', thp_fault_fallback)"
+	"THP fault fail rate %=printf('%.2f', 100.0 * thp_fault_fallback / (thp_fault_alloc + thp_fault_fallback))"
+	"Direct compact stall=printf('%.2f', compact_stall)"
+	"Direct compact success=printf('%.2f', compact_success)"
+	"Direct compact success rate %=printf('%.2f', 100.0 * compact_success / compact_stall)"
+	"Pages kswapd scanned=printf('%.2f', pgscan_kswapd)"
+	"Swap out=printf('%.2f', pswpout)"
+	"Swap in=printf('%.2f', pswpin)")
+set(nchecked 0)
+foreach(check IN LISTS CHECKS)
+	string(REGEX MATCH "^([^=]+)=(.*)$" m "${check}")
+	set(row "${CMAKE_MATCH_1}")
+	set(expr "${CMAKE_MATCH_2}")
+	# each vmstat name in the expression becomes its subquery
+	foreach(name thp_fault_alloc thp_fault_fallback compact_stall compact_success pgscan_kswapd pswpout pswpin)
+		string(REPLACE "%s" "${name}" sub "${V}")
+		string(REGEX REPLACE "([^a-z_])${name}([^a-z_])" "\\1${sub}\\2" expr "${expr}")
+	endforeach()
+	foreach(col 1 2)
+		if(col EQUAL 1)
+			set(policy vanilla)
+		else()
+			set(policy hygiene)
+		endif()
+		cell("${row}" ${col} shown)
+		db_value(${policy} "${expr}" want)
+		if(NOT shown STREQUAL want)
+			golden_fail("${row}, ${policy}: the table says '${shown}', the database's vmstat '${want}'")
+		else()
+			math(EXPR nchecked "${nchecked} + 1")
+		endif()
+	endforeach()
+endforeach()
+if(GOLDEN_FAILURES EQUAL 0)
+	message(STATUS "ok: the table is mmsim compare on its database; ${nchecked} cells equal its vmstat")
 endif()
 
 # ---- again: nothing runs, the same table

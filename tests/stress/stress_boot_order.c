@@ -6,13 +6,17 @@
  * commit 7fef431be9c9).  __free_pages_memory() walks each range upwards in
  * naturally aligned chunks, so after boot every free list is in ascending
  * pfn order and the allocator hands out the lowest free pages of a list
- * first.  The model's free_boot_range() (sim/mm/mm_init.c) calls
- * free_one_page(), i.e. __free_one_page(..., FPI_NONE): chunks of order 9
- * and 10 go to the head (buddy_merge_likely() is false there), so the lists
- * come out descending and the first pageblocks handed out are the highest.
+ * first.  The model does the same: free_boot_range() (sim/mm/mm_init.c)
+ * walks each zone's managed range upwards in aligned chunks and frees each
+ * with free_boot_page() (sim/mm/page_alloc.c), i.e. __free_one_page(...,
+ * FPI_TO_TAIL).
  *
- * This test pins the kernel's behaviour: it fails until boot frees with
- * FPI_TO_TAIL.  (The invariant checker cannot see list order.)
+ * This test pins that behaviour, for every policy: every free list is
+ * ascending after boot (the invariant checker cannot see list order), and
+ * the first huge pages of a fresh 2G guest come from the bottom of DMA32.
+ * Freed to the head instead (FPI_NONE), the lists of order 9 and 10 come
+ * out descending and the first pageblocks handed out are the highest: both
+ * tests fail.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -72,7 +76,8 @@ static void test_boot_lists_ascending(void **state)
  * from the bottom of DMA32.  Vanilla takes the order-9 boot leftover at pfn
  * 13824 and then splits the lowest order-10 chunk (pfn 14336); hygiene
  * claims the first order-10 chunk of its FREE list (pfns 14336 and 14848).
- * Either way both lie below pfn 15360; the model hands out 515072 and up. */
+ * Either way both lie below pfn 15360 (boot memory freed to the head of
+ * the lists gives 515072 and up). */
 static void test_first_pageblocks_from_the_bottom(void **state)
 {
 	const struct mm_policy_ops *ops = *state;

@@ -77,9 +77,14 @@ struct run {
 	} trace;
 };
 
-/* per policy: totals over its scenarios */
+/* per policy: totals over its scenarios.  Pages allocated and freed are
+ * the allocator's own counts (PGALLOC_*, PGFREE), not the workload's, so
+ * that "everything allocated was freed" is a finding, not a sum. */
 struct totals {
-	unsigned long attempts, allocated, freed;
+	unsigned long runs;             /* scenarios that ran to the end */
+	unsigned long attempts, allocated;      /* the workload's allocations */
+	unsigned long pages_allocated, pages_freed;
+	long free_pages_delta;          /* NR_FREE_PAGES after the release - at boot */
 };
 static struct totals totals[16];
 
@@ -295,7 +300,8 @@ static void test_random_load(void **state)
 	struct boot_state boot;
 	struct run *r = *state;
 	struct machine *m = &r->m;
-	unsigned long allocated = 0, attempts = 0;
+	unsigned long allocated = 0, attempts = 0, pgalloc = 0;
+	long free_boot = 0, free_end = 0;
 	double t0, t_run;
 
 	machine_boot_or_fail(m, r->policy->name, r->sc->ram, r->sc->cpus);
@@ -335,11 +341,19 @@ static void test_random_load(void **state)
 	drain_all_pages(&m->pgdat);
 	check_released_state(r, m, &boot);
 
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		pgalloc += m->pgdat.vm_events[PGALLOC_DMA + z];
+		free_boot += boot.nr_free_pages[z];
+		free_end += m->pgdat.node_zones[z].vm_stat[NR_FREE_PAGES];
+	}
 	for (int i = 0; mm_policy_table[i]; i++)
 		if (mm_policy_table[i] == r->policy) {
+			totals[i].runs++;
 			totals[i].attempts += attempts;
 			totals[i].allocated += allocated;
-			totals[i].freed += allocated;   /* the run's frees and the release */
+			totals[i].pages_allocated += pgalloc;
+			totals[i].pages_freed += m->pgdat.vm_events[PGFREE];
+			totals[i].free_pages_delta += free_end - free_boot;
 		}
 }
 
@@ -357,16 +371,25 @@ static int teardown_run(void **state)
 	return 0;
 }
 
-/* the floor: a million attempts per policy, each allocation freed */
+/* over every scenario of each policy: every scenario ran to the end, at
+ * least a million allocations succeeded, every page the allocator handed
+ * out came back to it (PGFREE, counted in __free_pages, equals PGALLOC_*,
+ * counted in rmqueue), and the free page counts are the boot counts */
 static void test_totals(void **state)
 {
 	(void)state;
 	for (int i = 0; mm_policy_table[i]; i++) {
-		print_message("%-10s total: %lu attempts, %lu allocations, %lu frees\n",
-		              mm_policy_table[i]->name, totals[i].attempts, totals[i].allocated,
-		              totals[i].freed);
-		assert_true(totals[i].attempts >= MIN_ATTEMPTS_PER_POLICY);
-		assert_true(totals[i].allocated >= MIN_ATTEMPTS_PER_POLICY);
+		const struct totals *t = &totals[i];
+		print_message("%-10s total: %lu runs, %lu attempts, %lu allocations, %lu pages allocated, "
+		              "%lu pages freed, free pages %+ld against boot\n", mm_policy_table[i]->name,
+		              t->runs, t->attempts, t->allocated, t->pages_allocated, t->pages_freed,
+		              t->free_pages_delta);
+		assert_int_equal(t->runs, NR_SCENARIOS);
+		assert_true(t->attempts >= MIN_ATTEMPTS_PER_POLICY);
+		assert_true(t->allocated >= MIN_ATTEMPTS_PER_POLICY);
+		assert_true(t->pages_allocated >= t->allocated);
+		assert_int_equal(t->pages_freed, t->pages_allocated);
+		assert_int_equal(t->free_pages_delta, 0);
 	}
 }
 

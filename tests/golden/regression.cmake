@@ -1,0 +1,79 @@
+# regression.cmake - the cover letter's table on a small fixed-seed
+# scenario, pinned: `mmsim reproduce configs/mini.ini --seeds 1` (vanilla
+# and hygiene, seed 1, a few seconds each) must print the header, the Runs
+# line and the 25 rows of results/compare.c exactly as recorded in
+# tests/golden/regression-mini-seed1.txt.  The counters are exact; the
+# three time rows and the percentages are computed from the same seed's
+# deterministic run and printed to 0.01, so they are pinned as printed.
+#
+# A change that moves these numbers updates the file, and its commit
+# message traces the reason (which mechanism moved which rows, and why
+# that is right).  Regenerate with
+#   mmsim reproduce configs/mini.ini --seeds 1 -o NEW-DIR | head -n 27 \
+#       > tests/golden/regression-mini-seed1.txt
+# and read the diff before committing it.  configs/mini.ini uses the
+# kbuild workload's default tree: a change of that default (a measured
+# tree) moves every row and re-records the file.
+#
+# The headline direction on this scenario: Direct compact success rate %
+# is higher for hygiene than for vanilla, as in the RFC's cover letter,
+# and is asserted.  THP fault fail rate % is not lower for hygiene here
+# (2.17 against 2.04 when recorded: this machine, 512M with a 3% kernel
+# build, is far smaller than the RFC's), so that direction is not
+# asserted on this scenario.
+include("${CMAKE_CURRENT_LIST_DIR}/_common.cmake")
+
+set(EXPECTED "${GOLDEN_DIR}/regression-mini-seed1.txt")
+set(DIR "${CMAKE_CURRENT_BINARY_DIR}/out")
+file(REMOVE_RECURSE "${DIR}")
+mmsim_run(r reproduce "${SRC}/configs/mini.ini" --seeds 1 -j 2 -o "${DIR}")
+if(NOT r_RC STREQUAL "0")
+	golden_fail("mmsim reproduce configs/mini.ini --seeds 1: exit '${r_RC}': ${r_ERR}")
+	golden_finish()
+endif()
+file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/table.actual" "${r_OUT}")
+
+file(STRINGS "${EXPECTED}" want_lines)
+string(REPLACE "\n" ";" got_lines "${r_OUT}")
+list(LENGTH want_lines n)
+if(NOT n EQUAL 27)
+	golden_fail("${EXPECTED} has ${n} lines, expected 27 (header, Runs, 25 rows)")
+	golden_finish()
+endif()
+math(EXPR last "${n} - 1")
+set(moved 0)
+foreach(i RANGE 0 ${last})
+	list(GET want_lines ${i} want)
+	list(GET got_lines ${i} got)
+	if(NOT got STREQUAL want)
+		golden_fail("line ${i} moved:\n  recorded: ${want}\n  now:      ${got}")
+		math(EXPR moved "${moved} + 1")
+	endif()
+endforeach()
+if(moved EQUAL 0)
+	message(STATUS "ok: the 25 rows of both policies equal the recorded values")
+endif()
+
+# the headline direction: the value before the change, in hundredths
+function(cell row col out)
+	foreach(line IN LISTS got_lines)
+		if(line MATCHES "^${row}  +([0-9]+)\\.([0-9][0-9]) \\( *[-+][0-9.inf]+%\\) +([0-9]+)\\.([0-9][0-9]) \\(")
+			if(col EQUAL 1)
+				set(${out} "${CMAKE_MATCH_1}${CMAKE_MATCH_2}" PARENT_SCOPE)
+			else()
+				set(${out} "${CMAKE_MATCH_3}${CMAKE_MATCH_4}" PARENT_SCOPE)
+			endif()
+			return()
+		endif()
+	endforeach()
+	set(${out} -1 PARENT_SCOPE)
+endfunction()
+cell("Direct compact success rate %" 1 v)
+cell("Direct compact success rate %" 2 h)
+if(v LESS 0 OR h LESS 0 OR NOT h GREATER v)
+	golden_fail("Direct compact success rate %: hygiene ${h} is not above vanilla ${v} (hundredths)")
+else()
+	message(STATUS "ok: direct compaction succeeds more often with hygiene (${h} against ${v} hundredths of %)")
+endif()
+
+golden_finish()
