@@ -674,7 +674,7 @@ static char *string_reader(char *buf, int num, void *stream)
 static int scenario_ini_handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct parse_ctx *c = user;
-	char where[300], key[300];
+	char where[300], key[300], canon[200];
 
 	if (c->failed)
 		return 1;               /* only the first error is reported */
@@ -702,11 +702,13 @@ static int scenario_ini_handler(void *user, const char *section, const char *nam
 		c->failed = true;
 		return 0;
 	}
-	snprintf(key, sizeof(key), "%s.%s", section, name);
+	/* [policy.OLDNAME] is the policy's section: a key in both is set twice */
+	canonical_section(section, canon, sizeof(canon));
+	snprintf(key, sizeof(key), "%s.%s", canon, name);
 	{
 		int first = seen_line(c, key);
 		if (first) {
-			msg(c->err, c->errlen, "%s: [%s] %s: set twice (first at line %d)", where, section,
+			msg(c->err, c->errlen, "%s: [%s] %s: set twice (first at line %d)", where, canon,
 			    name, first);
 			c->failed = true;
 			return 0;
