@@ -484,7 +484,7 @@ int scenario_set_key(struct scenario *s, const char *skey, const char *value, co
 {
 	/* skey is "section.key"; the key is after the last dot */
 	const char *dot = strrchr(skey, '.');
-	char section[192], m[256];
+	char section[192], m[256], canon_name[32];
 	const struct key_desc *d;
 	size_t n;
 
@@ -529,8 +529,10 @@ int scenario_set_key(struct scenario *s, const char *skey, const char *value, co
 		}
 		/* a policy's alias is stored as its name: the text a run keeps
 		 * names the policy as new runs do */
-		if (d->p.set == set_policy)
-			value = scratch.policy;
+		if (d->p.set == set_policy) {
+			snprintf(canon_name, sizeof(canon_name), "%s", scratch.policy);
+			value = canon_name;
+		}
 	} else if (check_module_value(section, dot + 1, value, where, err, errlen)) {
 		return -1;
 	}
