@@ -6,20 +6,30 @@
 #include "mmsim/policy.h"
 
 extern const struct mm_policy_ops vanilla_policy_ops;
-extern const struct mm_policy_ops hygiene_policy_ops;
+extern const struct mm_policy_ops hugealloc_rfc_policy_ops;
 
 const struct mm_policy_ops *const mm_policy_table[] = {
 	&vanilla_policy_ops,
-	&hygiene_policy_ops,
+	&hugealloc_rfc_policy_ops,
 	NULL,
 };
 
 const struct mm_policy_ops *mm_policy_find(const char *name)
 {
-	for (int i = 0; mm_policy_table[i]; i++)
+	for (int i = 0; mm_policy_table[i]; i++) {
 		if (!strcmp(mm_policy_table[i]->name, name))
 			return mm_policy_table[i];
+		for (const char *const *a = mm_policy_table[i]->aliases; a && *a; a++)
+			if (!strcmp(*a, name))
+				return mm_policy_table[i];
+	}
 	return NULL;
+}
+
+const char *mm_policy_canonical(const char *name)
+{
+	const struct mm_policy_ops *o = mm_policy_find(name);
+	return o ? o->name : name;
 }
 
 const char *mm_policy_names(void)
@@ -39,7 +49,7 @@ const char *mm_policy_names(void)
 static int policy_table_check(const struct mm_policy_ops *o, char *err, size_t errlen)
 {
 	const void *mandatory[] = {
-		(const void *)o->set_param, (const void *)o->validate,
+		(const void *)o->validate,
 		(const void *)o->boot_pageblock_migratetype, (const void *)o->fallbacks,
 		(const void *)o->can_steal_fallback, (const void *)o->free_one_page_migratetype,
 		(const void *)o->zone_free_pages, (const void *)o->watermark_area_ok,
@@ -87,18 +97,26 @@ int mm_policy_create(const char *name, struct mm_policy **out, char *err, size_t
 	}
 	p->ops = *ops;
 	/* every switch starts at its documented default */
-	for (const struct param_desc *d = ops->params; d && d->name; d++)
-		if (ops->set_param(p, d->name, d->def, err, errlen)) {
-			mm_policy_destroy(p);
-			return -1;
-		}
+	if (param_set_defaults(ops->params, p->priv, err, errlen)) {
+		mm_policy_destroy(p);
+		return -1;
+	}
 	*out = p;
 	return 0;
 }
 
 int mm_policy_set(struct mm_policy *p, const char *key, const char *value, char *err, size_t errlen)
 {
-	return p->ops.set_param(p, key, value, err, errlen);
+	const struct param *d = param_find(p->ops.params, key);
+	char names[256];
+
+	if (!d) {
+		param_names(p->ops.params, names, sizeof(names));
+		snprintf(err, errlen, "policy %s has no switch '%s' (valid: %s)", p->ops.name, key,
+		         names[0] ? names : "none");
+		return -1;
+	}
+	return param_set(d, p->priv, value, err, errlen);
 }
 
 int mm_policy_validate(struct mm_policy *p, char *err, size_t errlen)
@@ -114,23 +132,4 @@ void mm_policy_destroy(struct mm_policy *p)
 		return;
 	free(p->priv);
 	free(p);
-}
-
-/* yes/no/true/false/1/0/on/off, as the kernel's kstrtobool accepts */
-int policy_parse_bool(const char *key, const char *value, bool *out, char *err, size_t errlen)
-{
-	static const char *const yes[] = { "yes", "y", "true", "1", "on" };
-	static const char *const no[] = { "no", "n", "false", "0", "off" };
-	for (size_t i = 0; i < 5; i++) {
-		if (!strcmp(value, yes[i])) {
-			*out = true;
-			return 0;
-		}
-		if (!strcmp(value, no[i])) {
-			*out = false;
-			return 0;
-		}
-	}
-	snprintf(err, errlen, "%s: '%s' is not a boolean (yes or no)", key, value);
-	return -1;
 }

@@ -3,15 +3,6 @@
 #include "internal.h"
 #include "policies.h"
 
-static int vanilla_set_param(struct mm_policy *p, const char *key, const char *value,
-                             char *err, size_t errlen)
-{
-	(void)p;
-	(void)value;
-	snprintf(err, errlen, "policy vanilla has no switch '%s'", key);
-	return -1;
-}
-
 static int vanilla_validate(struct mm_policy *p, char *err, size_t errlen)
 {
 	(void)p, (void)err, (void)errlen;
@@ -175,7 +166,6 @@ const struct mm_policy_ops vanilla_policy_ops = {
 	.name = "vanilla",
 	.desc = "Linux v6.2 page allocator: fallbacks, highatomic reserves, watermark boosting",
 	.params = NULL,
-	.set_param = vanilla_set_param,
 	.validate = vanilla_validate,
 	.boot_pageblock_migratetype = vanilla_boot_pageblock_migratetype,
 	.fallbacks = vanilla_fallbacks,

@@ -296,6 +296,19 @@ static int load_iterations(struct compare *c, const char *run_id, struct column 
 }
 
 /* the run columns a table may be split by; any other key is a params key */
+/* mmsim/policy.h's (see is_first_policy) */
+const char *mm_policy_canonical(const char *name);
+
+static void sql_policy_canonical(sqlite3_context *ctx, int n, sqlite3_value **v)
+{
+	const unsigned char *name = sqlite3_value_text(v[0]);
+	(void)n;
+	if (!name)
+		sqlite3_result_null(ctx);
+	else
+		sqlite3_result_text(ctx, mm_policy_canonical((const char *)name), -1, SQLITE_TRANSIENT);
+}
+
 static int is_runs_column(const char *by)
 {
 	static const char *const cols[] = {
@@ -378,10 +391,17 @@ static sqlite3_stmt *prepare_runs(struct compare *c, const char *by, const char 
 		return NULL;
 	}
 
+	/* a policy's column is its canonical name, whatever name (or alias,
+	 * such as the RFC policy's former "hygiene") a run stored */
+	sqlite3_create_function(c->db, "mmsim_policy", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+	                        sql_policy_canonical, NULL, NULL);
 	sql = sqlite3_mprintf(
 		"SELECT g, run_id FROM (SELECT %s AS g, run_id FROM runs"
 		" WHERE status = 'ok' AND (%s)) WHERE g IS NOT NULL ORDER BY g, run_id",
-		is_runs_column(by) ? by
+		!strcmp(by, "policy") ? "mmsim_policy(policy)"
+		: !strcmp(by, "policy.name")
+		? "mmsim_policy((SELECT value FROM params WHERE params.run_id = runs.run_id AND key = ?1))"
+		: is_runs_column(by) ? by
 		: "(SELECT value FROM params WHERE params.run_id = runs.run_id AND key = ?1)",
 		where ? where : "1");
 	if (!sql) {
@@ -478,7 +498,9 @@ static int order_columns(struct compare *c, const char *by, const char *baseline
 	struct column tmp;
 
 	for (b = 0; b < c->nr_col; b++)
-		if (baseline ? !strcmp(c->col[b].key, baseline) : is_first_policy(c->col[b].key))
+		if (baseline ? !strcmp(c->col[b].key, baseline) ||
+		               !strcmp(c->col[b].key, mm_policy_canonical(baseline))
+		             : is_first_policy(c->col[b].key))
 			break;
 	if (b == c->nr_col && !baseline)
 		b = 0;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # reproduce.sh - the RFC experiment on a fresh Debian 12 machine: install
 # what is missing (scripts/install-deps.sh), build the Release binary, run
-# `mmsim reproduce` (configs/hugealloc.ini, vanilla and hygiene, seeds
+# `mmsim reproduce` (configs/hugealloc.ini, vanilla and hugealloc_rfc, seeds
 # 1..3, all CPUs, into out/reproduce), which prints the cover letter's
 # table and where the database and the plots are.
 #

@@ -3,8 +3,8 @@
 # with SEEDS seeds per policy on the default scenario and on three
 # variants (RAM 25 % smaller, 25 % larger, half the quantum), then, for
 # each, the per-seed ranges (min..max) of the four headline rows and
-# whether vanilla's and hygiene's ranges overlap; then, paired by seed, in
-# how many seeds hygiene is the better of the two on each row.
+# whether vanilla's and hugealloc_rfc's ranges overlap; then, paired by seed,
+# in how many seeds hugealloc_rfc (the RFC, formerly 'hygiene') is the better of the two on each row.
 #
 #   scripts/validate.sh                 10 seeds, all CPUs, into out/validate
 #   scripts/validate.sh 3 out/quick     3 seeds, into out/quick
@@ -45,7 +45,9 @@ sets=(
 # computes them (one table expression for both queries below)
 per_run="
 with r as (
-  select runs.seed as seed, runs.policy as policy,
+  select runs.seed as seed,
+    -- runs stored before the rename name the RFC policy 'hygiene'
+    case runs.policy when 'hygiene' then 'hugealloc_rfc' else runs.policy end as policy,
     100.0 * (select value from vmstat v where v.run_id = runs.run_id and name = 'thp_fault_fallback') /
       max(1, (select sum(value) from vmstat v where v.run_id = runs.run_id
               and name in ('thp_fault_alloc', 'thp_fault_fallback'))) as fail,
@@ -61,14 +63,14 @@ ranges_sql="$per_run
 select policy, count(*), min(fail), max(fail), min(succ), max(succ), min(daemon), max(daemon),
        min(stalls), max(stalls) from r group by policy;"
 
-# paired by seed: in how many seeds hygiene is the better of the two
+# paired by seed: in how many seeds hugealloc_rfc is the better of the two
 paired_sql="$per_run
 select count(*), sum(h.fail < v.fail), sum(3 * h.fail <= v.fail), sum(h.succ > v.succ),
        sum(h.daemon > v.daemon), sum(h.stalls < v.stalls)
-from r v join r h on h.seed = v.seed and v.policy = 'vanilla' and h.policy = 'hygiene';"
+from r v join r h on h.seed = v.seed and v.policy = 'vanilla' and h.policy = 'hugealloc_rfc';"
 
 # one row's ranges: LABEL FORMAT VMIN VMAX HMIN HMAX lower|higher (which
-# way hygiene should differ); separate when hygiene's range lies beyond
+# way hugealloc_rfc should differ); separate when its range lies beyond
 # vanilla's on that side
 range_line() {
 	local verdict
@@ -77,7 +79,7 @@ range_line() {
 	else
 		verdict=$(awk -v vmax="$4" -v hmin="$5" 'BEGIN { print (hmin > vmax) ? "separate" : "overlap" }')
 	fi
-	printf "  %-34s vanilla $2 .. %-10s hygiene $2 .. %-10s %s\n" "$1" "$3" "$(printf "$2" "$4")" \
+	printf "  %-34s vanilla $2 .. %-10s rfc $2 .. %-10s %s\n" "$1" "$3" "$(printf "$2" "$4")" \
 		"$5" "$(printf "$2" "$6")" "$verdict"
 }
 
@@ -98,14 +100,14 @@ for s in "${sets[@]}"; do
 		row[$pol]="$n $f0 $f1 $s0 $s1 $d0 $d1 $a0 $a1"
 	done < <(sqlite3 "$out/$name/sweep.db" "$ranges_sql")
 	read -r vn vf0 vf1 vs0 vs1 vd0 vd1 va0 va1 <<<"${row[vanilla]}"
-	read -r hn hf0 hf1 hs0 hs1 hd0 hd1 ha0 ha1 <<<"${row[hygiene]}"
-	echo "  runs: vanilla $vn, hygiene $hn"
+	read -r hn hf0 hf1 hs0 hs1 hd0 hd1 ha0 ha1 <<<"${row[hugealloc_rfc]}"
+	echo "  runs: vanilla $vn, hugealloc_rfc $hn"
 	range_line "THP fault fail rate %" "%10.3f" "$vf0" "$vf1" "$hf0" "$hf1" lower
 	range_line "Direct compact success rate %" "%10.3f" "$vs0" "$vs1" "$hs0" "$hs1" higher
 	range_line "Compact migrate scanned daemon %" "%10.3f" "$vd0" "$vd1" "$hd0" "$hd1" higher
 	range_line "Alloc stall" "%10.0f" "$va0" "$va1" "$ha0" "$ha1" lower
 	IFS='|' read -r pn pf pf3 ps pd pa < <(sqlite3 "$out/$name/sweep.db" "$paired_sql")
-	echo "  paired by seed, hygiene better in: fail rate $pf of $pn (a third or less: $pf3)," \
+	echo "  paired by seed, hugealloc_rfc better in: fail rate $pf of $pn (a third or less: $pf3)," \
 		"success rate $ps, kcompactd share $pd, stalls $pa"
 	unset row
 done

@@ -71,7 +71,6 @@ struct kbuild {
 	/* parameters */
 	char tree_name[256];            /* a dataset of workloads/data/kbuild, a path, or synthetic */
 	bool synthetic;
-	uint32_t synth_set;             /* synthetic-only keys set to other than their default */
 	unsigned jobs;                  /* 0: auto (the machine's CPUs) */
 	unsigned units;
 	double scale;
@@ -154,256 +153,141 @@ struct kb_job {
 
 #define DEFAULT_TREE "linux-6.1-defconfig"
 
-static const struct param_desc kbuild_params[] = {
-	{ "tree", "the build: a measured one (a dataset name of workloads/data/kbuild, or a path) or "
-	          "synthetic (the generator and its parameters)", DEFAULT_TREE },
-	{ "jobs", "make -j: compile jobs running at most at once; auto = the machine's CPUs", "auto" },
-	{ "units", "compile units (cc1 jobs) of the whole build (x86-64 defconfig: about 2,700)", "2700" },
-	{ "scale", "fraction of the build to run: units, archive steps, link time, link memory "
-	           "and vmlinux size scale with it (headers do not)", "1" },
-	{ "user_time_mean", "mean CPU seconds of one compile unit (lognormal)", "0.4" },
-	{ "user_time_sigma", "lognormal sigma of a unit's CPU time", "1.0" },
-	{ "rss_mean", "mean peak anonymous memory of a compile unit, bytes (K/M/G; lognormal)", "90M" },
-	{ "rss_sigma", "lognormal sigma of a unit's peak anonymous memory", "0.45" },
-	{ "rss_time_corr", "correlation of a unit's peak memory with its CPU time, -1..1", "0.5" },
-	{ "ramp_min", "a unit's memory grows linearly to its peak by a fraction of its run drawn "
-	              "uniformly from [ramp_min, 1]", "0.3" },
-	{ "touch", "fraction of its anonymous memory a job re-accesses each quantum", "0.25" },
-	{ "parse_fraction", "fraction of a unit's run over which it reads its source and headers", "0.3" },
-	{ "headers", "header files in the tree", "4000" },
-	{ "header_kib", "mean header size, KiB (lognormal, sigma 1)", "8" },
-	{ "headers_per_unit", "mean number of distinct headers a unit reads (lognormal, sigma 0.3)", "400" },
-	{ "zipf", "Zipf exponent of header popularity (0: uniform)", "1.0" },
-	{ "source_kib", "mean .c size, KiB (lognormal, sigma 0.8)", "20" },
-	{ "object_kib", "mean .o size, KiB (lognormal, sigma 0.8)", "32" },
-	{ "vmas", "vm_area_structs an exec'ed job maps beyond fork's (binary, libraries, stack)", "60" },
-	{ "make_rss", "make's anonymous memory, bytes (K/M/G)", "32M" },
-	{ "make_target_ms", "make's CPU milliseconds per job it starts (rules, recipe, fork+exec)", "2" },
-	{ "poll", "what make does when it has nothing to start or reap: wait (sleep in wait4() until "
-	          "a job exits) or seconds to sleep and look again", "wait" },
-	{ "archives", "ar steps (built-in.a), each naming (stat, no read) its share of the objects", "16" },
-	{ "ar_time", "CPU seconds of one ar step", "0.05" },
-	{ "ar_rss", "anonymous memory of one ar step, bytes (K/M/G)", "8M" },
-	{ "link_time", "CPU seconds of the final link (ld passes, kallsyms, modpost)", "20" },
-	{ "link_rss", "peak anonymous memory of the final link, bytes (K/M/G)", "400M" },
-	{ "vmlinux_size", "size of the linked vmlinux, bytes (K/M/G)", "60M" },
-	{ "tree_files", "files of the tree make stats beyond those compiled (prerequisites, Makefiles, "
-	                "Kconfig, the other headers), times scale: each brings a dentry and an inode "
-	                "into the slab caches", "70000" },
-	{ "tree_kib", "mean size of those files, KiB (lognormal, sigma 1); read only by a warm start", "14" },
-	{ "cache", "the page cache at the start: cold (nothing cached) or warm (the tree read before "
-	           "the build, as far as memory allows)", "cold" },
-	{ NULL, NULL, NULL },
+/* tree = synthetic, a dataset name or a path: the dataset is loaded
+ * (and checked) by kb_validate and kb_load */
+static int kb_set_tree(void *owner, const char *value, char *err, size_t errlen)
+{
+	struct kbuild *kb = owner;
+
+	if (!*value || strlen(value) >= sizeof(kb->tree_name)) {
+		snprintf(err, errlen, "'%s' is not synthetic, a dataset name or a path", value);
+		return -1;
+	}
+	snprintf(kb->tree_name, sizeof(kb->tree_name), "%s", value);
+	kb->synthetic = !strcmp(value, "synthetic");
+	kbuild_dataset_free(kb->ds);
+	kb->ds = NULL;
+	return 0;
+}
+
+static const char *const kb_cache_choices[] = { "cold", "warm", NULL };
+
+#define KB(field) PARAM_AT(struct kbuild, field)
+#define TIB16 (16.0 * (1ull << 40))
+
+/* The parameters: one entry each (mmsim/param.h): name, kind, unit,
+ * range, default, help, field; .scale converts the text's unit to the
+ * field's (seconds to ns), .word is a word accepted instead of a number. */
+static const struct param kbuild_params[] = {
+	{ "tree", PARAM_CUSTOM, NULL, 0, 0, DEFAULT_TREE, "the build: a measured one (a dataset name of "
+	  "workloads/data/kbuild, or a path) or synthetic (the generator and its parameters)",
+	  .store = PARAM_ST_NONE, .set = kb_set_tree },
+	{ "jobs", PARAM_INT, NULL, 1, 4096, "auto", "make -j: compile jobs running at most at once; auto = the "
+	  "machine's CPUs", KB(jobs), .word = "auto", .word_value = 0 },
+	{ "units", PARAM_INT, NULL, 1, 1000000, "2700", "compile units (cc1 jobs) of the whole build (x86-64 "
+	  "defconfig: about 2,700)", KB(units) },
+	{ "scale", PARAM_DOUBLE, NULL, 0, 1, "1", "fraction of the build to run: units, archive steps, link "
+	  "time, link memory and vmlinux size scale with it (headers do not)", KB(scale), .flags = PARAM_GT_MIN },
+	{ "user_time_mean", PARAM_DOUBLE, "seconds", 0, 1e4, "0.4", "mean CPU seconds of one compile unit "
+	  "(lognormal)", KB(user_mean), .flags = PARAM_GT_MIN, .scale = 1e9 },
+	{ "user_time_sigma", PARAM_DOUBLE, NULL, 0, 3, "1.0", "lognormal sigma of a unit's CPU time", KB(user_sigma) },
+	{ "rss_mean", PARAM_PAGES, "bytes", 4096, TIB16, "90M", "mean peak anonymous memory of a compile unit "
+	  "(lognormal)", KB(rss_mean) },
+	{ "rss_sigma", PARAM_DOUBLE, NULL, 0, 3, "0.45", "lognormal sigma of a unit's peak anonymous memory",
+	  KB(rss_sigma) },
+	{ "rss_time_corr", PARAM_DOUBLE, NULL, -1, 1, "0.5", "correlation of a unit's peak memory with its CPU "
+	  "time", KB(rss_corr) },
+	{ "ramp_min", PARAM_DOUBLE, NULL, 0, 1, "0.3", "a unit's memory grows linearly to its peak by a fraction "
+	  "of its run drawn uniformly from [ramp_min, 1]", KB(ramp_min), .flags = PARAM_GT_MIN },
+	{ "touch", PARAM_DOUBLE, NULL, 0, 1, "0.25", "fraction of its anonymous memory a job re-accesses each "
+	  "quantum", KB(touch) },
+	{ "parse_fraction", PARAM_DOUBLE, NULL, 0, 1, "0.3", "fraction of a unit's run over which it reads its "
+	  "source and headers", KB(parse_fraction) },
+	{ "headers", PARAM_INT, NULL, 1, 1000000, "4000", "header files in the tree", KB(headers) },
+	{ "header_kib", PARAM_DOUBLE, "KiB", 0, 1e6, "8", "mean header size (lognormal, sigma 1)", KB(header_kib),
+	  .flags = PARAM_GT_MIN },
+	{ "headers_per_unit", PARAM_DOUBLE, NULL, 0, 1e6, "400", "mean number of distinct headers a unit reads "
+	  "(lognormal, sigma 0.3)", KB(headers_per_unit) },
+	{ "zipf", PARAM_DOUBLE, NULL, 0, 10, "1.0", "Zipf exponent of header popularity (0: uniform)", KB(zipf) },
+	{ "source_kib", PARAM_DOUBLE, "KiB", 0, 1e6, "20", "mean .c size (lognormal, sigma 0.8)", KB(source_kib),
+	  .flags = PARAM_GT_MIN },
+	{ "object_kib", PARAM_DOUBLE, "KiB", 0, 1e6, "32", "mean .o size (lognormal, sigma 0.8)", KB(object_kib),
+	  .flags = PARAM_GT_MIN },
+	{ "vmas", PARAM_INT, NULL, 0, 65536, "60", "vm_area_structs an exec'ed job maps beyond fork's (binary, "
+	  "libraries, stack)", KB(vmas) },
+	{ "make_rss", PARAM_PAGES, "bytes", 0, TIB16, "32M", "make's anonymous memory", KB(make_rss) },
+	{ "make_target_ms", PARAM_DOUBLE, "milliseconds", 0, 1e6, "2", "make's CPU milliseconds per job it "
+	  "starts (rules, recipe, fork+exec)", KB(make_target_ns), .scale = 1e6 },
+	{ "poll", PARAM_DOUBLE, "seconds", 0, 10, "wait", "what make does when it has nothing to start or reap: "
+	  "wait (sleep in wait4() until a job exits) or seconds to sleep and look again", KB(poll),
+	  .flags = PARAM_GT_MIN, .word = "wait", .word_value = 0 },
+	{ "archives", PARAM_INT, NULL, 0, 100000, "16", "ar steps (built-in.a), each naming (stat, no read) its "
+	  "share of the objects", KB(archives) },
+	{ "ar_time", PARAM_DOUBLE, "seconds", 0, 1e4, "0.05", "CPU seconds of one ar step", KB(ar_ns), .scale = 1e9 },
+	{ "ar_rss", PARAM_PAGES, "bytes", 0, TIB16, "8M", "anonymous memory of one ar step", KB(ar_rss) },
+	{ "link_time", PARAM_DOUBLE, "seconds", 0, 1e5, "20", "CPU seconds of the final link (ld passes, "
+	  "kallsyms, modpost)", KB(link_ns), .scale = 1e9 },
+	{ "link_rss", PARAM_PAGES, "bytes", 0, TIB16, "400M", "peak anonymous memory of the final link",
+	  KB(link_rss) },
+	{ "vmlinux_size", PARAM_PAGES, "bytes", 0, TIB16, "60M", "size of the linked vmlinux", KB(vmlinux_pages) },
+	{ "tree_files", PARAM_INT, NULL, 0, 10000000, "70000", "files of the tree make stats beyond those "
+	  "compiled (prerequisites, Makefiles, Kconfig, the other headers), times scale: each brings a dentry "
+	  "and an inode into the slab caches", KB(tree_files) },
+	{ "tree_kib", PARAM_DOUBLE, "KiB", 0.1, 1048576, "14", "mean size of those files (lognormal, sigma 1); "
+	  "read only by a warm start", KB(tree_kib) },
+	{ "cache", PARAM_ENUM, NULL, 0, 0, "cold", "the page cache at the start: cold (nothing cached) or warm "
+	  "(the tree read before the build, as far as memory allows)", KB(warm), .choices = kb_cache_choices },
+	{ NULL },
 };
 
-/* ------------------------------------------------------------ parameters */
-
-static int parse_uint(const char *s, unsigned long lo, unsigned long hi, unsigned *out)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	if (!*s || *s == '-')
-		return -1;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi)
-		return -1;
-	*out = (unsigned)v;
-	return 0;
-}
-
-/* a size in bytes, as pages (rounded up), at most 16 TiB */
-static int parse_pages(const char *s, unsigned long *pages)
-{
-	uint64_t v;
-
-	if (mmsim_parse_size(s, &v) || v > (1ull << 44))
-		return -1;
-	*pages = (unsigned long)((v + PAGE_SIZE - 1) / PAGE_SIZE);
-	return 0;
-}
 
 /* the keys of the synthetic generator: a measured tree gives these values
- * itself, and setting one beside it is an error (kb_validate) */
+ * itself, and setting one (to other than its default) beside it is an
+ * error (kb_validate) */
 static const char *const synth_keys[] = {
 	"units", "user_time_mean", "user_time_sigma", "rss_mean", "rss_sigma", "rss_time_corr",
 	"headers", "header_kib", "headers_per_unit", "zipf", "source_kib", "object_kib", "archives",
 	"ar_time", "ar_rss", "link_time", "link_rss", "vmlinux_size", "tree_files", "tree_kib", NULL,
 };
 
-static int synth_key(const char *key)
+/* the first synthetic-only key whose value is not its default, or NULL */
+static const char *synth_key_set(const struct kbuild *kb)
 {
-	for (int i = 0; synth_keys[i]; i++)
-		if (!strcmp(key, synth_keys[i]))
-			return i;
-	return -1;
-}
+	static struct kbuild def;       /* the defaults, parsed once */
+	static bool have_def;
+	char err[256];
 
-static const char *param_default(const char *key)
-{
-	for (const struct param_desc *p = kbuild_params; p->name; p++)
-		if (!strcmp(p->name, key))
-			return p->def;
-	return "";
-}
-
-static int kb_set_param(struct workload *w, const char *key, const char *value, char *err, size_t errlen)
-{
-	struct kbuild *kb = w->priv;
-	const char *expect;
-	unsigned long pages;
-	double d;
-	int bad, bit = synth_key(key);
-
-	if (!strcmp(key, "tree")) {
-		if (!*value || strlen(value) >= sizeof(kb->tree_name)) {
-			snprintf(err, errlen, "kbuild.tree: bad value '%s' (expected synthetic, a dataset "
-			         "name or a path)", value);
-			return -1;
+	if (!have_def) {
+		for (int i = 0; synth_keys[i]; i++) {
+			const struct param *p = param_find(kbuild_params, synth_keys[i]);
+			if (param_set(p, &def, p->def, err, sizeof(err)))
+				return NULL;
 		}
-		snprintf(kb->tree_name, sizeof(kb->tree_name), "%s", value);
-		kb->synthetic = !strcmp(value, "synthetic");
-		kbuild_dataset_free(kb->ds);
-		kb->ds = NULL;
-		return 0;
+		have_def = true;
 	}
-	if (!strcmp(key, "jobs")) {
-		expect = "auto or 1..4096";
-		if (!strcmp(value, "auto")) {
-			kb->jobs = 0;
-			bad = 0;
-		} else
-			bad = parse_uint(value, 1, 4096, &kb->jobs);
-	} else if (!strcmp(key, "units")) {
-		expect = "1..1000000";
-		bad = parse_uint(value, 1, 1000000, &kb->units);
-	} else if (!strcmp(key, "scale")) {
-		expect = "a fraction in (0, 1]";
-		bad = mmsim_parse_double(value, 0, 1, &kb->scale) || kb->scale <= 0;
-	} else if (!strcmp(key, "user_time_mean")) {
-		expect = "seconds in (0, 1e4]";
-		bad = mmsim_parse_double(value, 0, 1e4, &d) || d <= 0;
-		kb->user_mean = d * 1e9;
-	} else if (!strcmp(key, "user_time_sigma")) {
-		expect = "0..3";
-		bad = mmsim_parse_double(value, 0, 3, &kb->user_sigma);
-	} else if (!strcmp(key, "rss_mean")) {
-		expect = "a size of at least 4K";
-		bad = parse_pages(value, &pages) || !pages;
-		kb->rss_mean = (double)pages;
-	} else if (!strcmp(key, "rss_sigma")) {
-		expect = "0..3";
-		bad = mmsim_parse_double(value, 0, 3, &kb->rss_sigma);
-	} else if (!strcmp(key, "rss_time_corr")) {
-		expect = "-1..1";
-		bad = mmsim_parse_double(value, -1, 1, &kb->rss_corr);
-	} else if (!strcmp(key, "ramp_min")) {
-		expect = "a fraction in (0, 1]";
-		bad = mmsim_parse_double(value, 0, 1, &kb->ramp_min) || kb->ramp_min <= 0;
-	} else if (!strcmp(key, "touch")) {
-		expect = "a fraction in [0, 1]";
-		bad = mmsim_parse_double(value, 0, 1, &kb->touch);
-	} else if (!strcmp(key, "parse_fraction")) {
-		expect = "a fraction in [0, 1]";
-		bad = mmsim_parse_double(value, 0, 1, &kb->parse_fraction);
-	} else if (!strcmp(key, "headers")) {
-		expect = "1..1000000";
-		bad = parse_uint(value, 1, 1000000, &kb->headers);
-	} else if (!strcmp(key, "header_kib")) {
-		expect = "KiB in (0, 1e6]";
-		bad = mmsim_parse_double(value, 0, 1e6, &kb->header_kib) || kb->header_kib <= 0;
-	} else if (!strcmp(key, "headers_per_unit")) {
-		expect = "0..1000000";
-		bad = mmsim_parse_double(value, 0, 1e6, &kb->headers_per_unit);
-	} else if (!strcmp(key, "zipf")) {
-		expect = "0..10";
-		bad = mmsim_parse_double(value, 0, 10, &kb->zipf);
-	} else if (!strcmp(key, "source_kib")) {
-		expect = "KiB in (0, 1e6]";
-		bad = mmsim_parse_double(value, 0, 1e6, &kb->source_kib) || kb->source_kib <= 0;
-	} else if (!strcmp(key, "object_kib")) {
-		expect = "KiB in (0, 1e6]";
-		bad = mmsim_parse_double(value, 0, 1e6, &kb->object_kib) || kb->object_kib <= 0;
-	} else if (!strcmp(key, "vmas")) {
-		expect = "0..65536";
-		bad = parse_uint(value, 0, 65536, &kb->vmas);
-	} else if (!strcmp(key, "make_rss")) {
-		expect = "a size";
-		bad = parse_pages(value, &kb->make_rss);
-	} else if (!strcmp(key, "make_target_ms")) {
-		expect = "milliseconds 0..1e6";
-		bad = mmsim_parse_double(value, 0, 1e6, &d);
-		kb->make_target_ns = d * 1e6;
-	} else if (!strcmp(key, "poll")) {
-		expect = "wait or seconds in (0, 10]";
-		if (!strcmp(value, "wait"))
-			kb->poll = 0, bad = 0;
-		else
-			bad = mmsim_parse_double(value, 0, 10, &kb->poll) || kb->poll <= 0;
-	} else if (!strcmp(key, "archives")) {
-		expect = "0..100000";
-		bad = parse_uint(value, 0, 100000, &kb->archives);
-	} else if (!strcmp(key, "ar_time")) {
-		expect = "seconds 0..1e4";
-		bad = mmsim_parse_double(value, 0, 1e4, &d);
-		kb->ar_ns = d * 1e9;
-	} else if (!strcmp(key, "ar_rss")) {
-		expect = "a size";
-		bad = parse_pages(value, &kb->ar_rss);
-	} else if (!strcmp(key, "link_time")) {
-		expect = "seconds 0..1e5";
-		bad = mmsim_parse_double(value, 0, 1e5, &d);
-		kb->link_ns = d * 1e9;
-	} else if (!strcmp(key, "link_rss")) {
-		expect = "a size";
-		bad = parse_pages(value, &kb->link_rss);
-	} else if (!strcmp(key, "vmlinux_size")) {
-		expect = "a size";
-		bad = parse_pages(value, &kb->vmlinux_pages);
-	} else if (!strcmp(key, "tree_files")) {
-		expect = "an integer 0..10000000";
-		bad = mmsim_parse_double(value, 0, 1e7, &d) || d != (unsigned)d;
-		kb->tree_files = (unsigned)d;
-	} else if (!strcmp(key, "tree_kib")) {
-		expect = "a size in KiB 0.1..1048576";
-		bad = mmsim_parse_double(value, 0.1, 1048576, &kb->tree_kib);
-	} else if (!strcmp(key, "cache")) {
-		expect = "cold or warm";
-		bad = strcmp(value, "cold") && strcmp(value, "warm");
-		kb->warm = !strcmp(value, "warm");
-	} else {
-		snprintf(err, errlen, "unknown parameter '%s' of workload kbuild", key);
-		return -1;
+	for (int i = 0; synth_keys[i]; i++) {
+		const struct param *p = param_find(kbuild_params, synth_keys[i]);
+		if (memcmp((const char *)kb + p->off, (const char *)&def + p->off, p->size))
+			return synth_keys[i];
 	}
-	if (bad) {
-		snprintf(err, errlen, "kbuild.%s: bad value '%s' (expected %s)", key, value, expect);
-		return -1;
-	}
-	if (bit >= 0) {
-		if (strcmp(value, param_default(key)))
-			kb->synth_set |= 1u << bit;
-		else
-			kb->synth_set &= ~(1u << bit);
-	}
-	/* the Zipf table depends on headers and zipf */
-	free(kb->zipf_cdf);
-	kb->zipf_cdf = NULL;
-	return 0;
+	return NULL;
 }
 
 static int kb_validate(struct workload *w, char *err, size_t errlen)
 {
 	struct kbuild *kb = w->priv;
 
+	/* the Zipf table depends on headers and zipf: built again at start */
+	free(kb->zipf_cdf);
+	kb->zipf_cdf = NULL;
 	if (!kb->synthetic) {
 		char path[4096];
-		for (int i = 0; synth_keys[i]; i++)
-			if (kb->synth_set & (1u << i)) {
-				snprintf(err, errlen, "kbuild.%s: only for tree = synthetic (tree = %s "
-				         "measured it)", synth_keys[i], kb->tree_name);
-				return -1;
-			}
+		const char *key = synth_key_set(kb);
+		if (key) {
+			snprintf(err, errlen, "kbuild.%s: only for tree = synthetic (tree = %s "
+			         "measured it)", key, kb->tree_name);
+			return -1;
+		}
 		return kbuild_dataset_find(kb->tree_name, path, sizeof(path), err, errlen);
 	}
 	if (kb->headers_per_unit > kb->headers) {
@@ -1722,7 +1606,6 @@ const struct workload_ops kbuild_ops = {
 	.params = kbuild_params,
 	.priv_size = sizeof(struct kbuild),
 	.measured = true,
-	.set_param = kb_set_param,
 	.validate = kb_validate,
 	.start = kb_start,
 	.report = kb_report,

@@ -98,20 +98,12 @@ struct system {
 	unsigned long gem_pages, gem_churn_pages;
 };
 
-static const struct param_desc system_params[] = {
-	{ "profile", "the base-system profile: NAME (configs/system/NAME.ini), a path, or none", "none" },
-	{ NULL, NULL, NULL },
-};
-
-static int sys_set_param(struct workload *w, const char *key, const char *value, char *err, size_t errlen)
+/* profile: load it now, so that a bad profile is an error where it is named */
+static int sys_set_profile(void *owner, const char *value, char *err, size_t errlen)
 {
-	struct system *s = w->priv;
+	struct system *s = owner;
 	struct system_profile *p = NULL;
 
-	if (strcmp(key, "profile")) {
-		snprintf(err, errlen, "unknown parameter '%s' of workload system", key);
-		return -1;
-	}
 	if (strcmp(value, "none") && system_profile_load(value, &p, err, errlen))
 		return -1;
 	system_profile_free(s->prof);
@@ -119,6 +111,12 @@ static int sys_set_param(struct workload *w, const char *key, const char *value,
 	snprintf(s->profile_name, sizeof(s->profile_name), "%s", value);
 	return 0;
 }
+
+static const struct param system_params[] = {
+	{ "profile", PARAM_CUSTOM, .def = "none", .set = sys_set_profile,
+	  .help = "the base-system profile: NAME (configs/system/NAME.ini), a path, or none" },
+	{ NULL },
+};
 
 /* ------------------------------------------------------------ the boot */
 
@@ -579,7 +577,6 @@ const struct workload_ops system_ops = {
 	.priv_size = sizeof(struct system),
 	.measured = false,
 	.implicit = true,
-	.set_param = sys_set_param,
 	.report = sys_report,
 	.start = sys_start,
 	.fini = sys_fini,

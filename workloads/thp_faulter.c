@@ -10,12 +10,9 @@
  *   pause     seconds between munmap and the next mmap (0.1)
  *   touch_ns  user time per 4 KiB touched (memset at ~10 GB/s: 400)
  */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include "mmsim/limits.h"
-#include "mmsim/parse.h"
 #include "workload.h"
 
 struct thp_faulter {
@@ -30,63 +27,31 @@ struct thp_faulter {
 	struct workload *w;
 };
 
-static const struct param_desc thp_faulter_params[] = {
-	{ "region", "size of each mapping, bytes (K/M/G suffix)", "256M" },
-	{ "hold", "seconds a touched region is held before munmap", "1" },
-	{ "pause", "seconds between munmap and the next mmap", "0.1" },
-	{ "touch_ns", "user ns to write one 4 KiB page", "400" },
-	{ NULL, NULL, NULL },
+/* region: its page tables are host memory, a pte per page (mm_grow):
+ * bounded here with a message, not by an abort when the mapping is made */
+static const char *tf_check_region(const void *owner, const char *value, char *buf, size_t len)
+{
+	const struct thp_faulter *f = owner;
+	(void)value;
+	if (mmsim_host_memory_check((uint64_t)f->region * MMSIM_BYTES_PER_PTE, buf, len))
+		return buf;
+	return NULL;
+}
+
+/* The parameters: one entry each (mmsim/param.h).  region's 4T bound
+ * keeps its page index within the model's 32 bits. */
+static const struct param thp_faulter_params[] = {
+	{ "region", PARAM_PAGES, "bytes", 2 << 20, 4.0 * (1ull << 40), "256M",
+	  "size of each mapping (at most 4T, within the model's 32-bit page index)",
+	  PARAM_AT(struct thp_faulter, region), .check = tf_check_region },
+	{ "hold", PARAM_DOUBLE, "seconds", 0, 1e6, "1", "seconds a touched region is held before munmap",
+	  PARAM_AT(struct thp_faulter, hold) },
+	{ "pause", PARAM_DOUBLE, "seconds", 0, 1e6, "0.1", "seconds between munmap and the next mmap",
+	  PARAM_AT(struct thp_faulter, pause) },
+	{ "touch_ns", PARAM_DOUBLE, "ns", 0, 1e9, "400", "user ns to write one 4 KiB page",
+	  PARAM_AT(struct thp_faulter, touch_ns) },
+	{ NULL },
 };
-
-/* a size in bytes, as pages (rounded down) */
-static int parse_bytes(const char *s, unsigned long *pages)
-{
-	uint64_t v;
-
-	if (mmsim_parse_size(s, &v))
-		return -1;
-	*pages = (unsigned long)(v / PAGE_SIZE);
-	return 0;
-}
-
-static int tf_set_param(struct workload *w, const char *key, const char *value, char *err, size_t errlen)
-{
-	struct thp_faulter *f = w->priv;
-	int bad;
-
-	if (!strcmp(key, "region")) {
-		char m[256];
-		bad = parse_bytes(value, &f->region) || f->region < PTRS_PER_PTE;
-		/* the process's page tables are host memory, a pte per page
-		 * (mm_grow), and its page index is 32 bits: bounded here with
-		 * a message, not by an abort when the mapping is made */
-		if (!bad && f->region >= (1ul << 31)) {
-			snprintf(err, errlen, "thp_faulter.region: '%s' is more than the 8T an address space "
-			         "of the model holds", value);
-			return -1;
-		}
-		if (!bad && mmsim_host_memory_check((uint64_t)f->region * MMSIM_BYTES_PER_PTE, m, sizeof(m))) {
-			snprintf(err, errlen, "thp_faulter.region: '%s' %s", value, m);
-			return -1;
-		}
-	}
-	else if (!strcmp(key, "hold"))
-		bad = mmsim_parse_double(value, 0, 1e6, &f->hold);
-	else if (!strcmp(key, "pause"))
-		bad = mmsim_parse_double(value, 0, 1e6, &f->pause);
-	else if (!strcmp(key, "touch_ns"))
-		bad = mmsim_parse_double(value, 0, 1e9, &f->touch_ns);
-	else {
-		snprintf(err, errlen, "unknown parameter '%s' of workload thp_faulter", key);
-		return -1;
-	}
-	if (bad) {
-		snprintf(err, errlen, "thp_faulter.%s: bad value '%s'%s", key, value,
-		         !strcmp(key, "region") ? " (a size of at least 2M)" : "");
-		return -1;
-	}
-	return 0;
-}
 
 /* one quantum: fault and write pages until the quantum's CPU time is used */
 static double tf_quantum(struct task *t, struct mm_ctx *ctx, void *arg)
@@ -177,7 +142,6 @@ const struct workload_ops thp_faulter_ops = {
 	.params = thp_faulter_params,
 	.priv_size = sizeof(struct thp_faulter),
 	.measured = false,
-	.set_param = tf_set_param,
 	.report = tf_report,
 	.start = tf_start,
 };

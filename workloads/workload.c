@@ -54,22 +54,26 @@ int workload_create(const char *name, struct workload **out, char *err, size_t e
 	}
 	w->ops = ops;
 	w->t_end = -1;
-	for (const struct param_desc *p = ops->params; p && p->name; p++)
-		if (ops->set_param(w, p->name, p->def, err, errlen)) {
-			workload_destroy(w);
-			return -1;
-		}
+	if (param_set_defaults(ops->params, w->priv, err, errlen)) {
+		workload_destroy(w);
+		return -1;
+	}
 	*out = w;
 	return 0;
 }
 
 int workload_set_param(struct workload *w, const char *key, const char *value, char *err, size_t errlen)
 {
-	for (const struct param_desc *p = w->ops->params; p && p->name; p++)
-		if (!strcmp(p->name, key))
-			return w->ops->set_param(w, key, value, err, errlen);
-	snprintf(err, errlen, "unknown parameter '%s' of workload %s", key, w->ops->name);
-	return -1;
+	const struct param *p = param_find(w->ops->params, key);
+	char names[256];
+
+	if (!p) {
+		param_names(w->ops->params, names, sizeof(names));
+		snprintf(err, errlen, "workload %s has no parameter '%s' (valid: %s)", w->ops->name, key,
+		         names[0] ? names : "none");
+		return -1;
+	}
+	return param_set(p, w->priv, value, err, errlen);
 }
 
 int workload_validate(struct workload *w, char *err, size_t errlen)

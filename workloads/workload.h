@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "mmsim/engine.h"
-#include "mmsim/policy.h"      /* struct param_desc */
+#include "mmsim/param.h"
 
 struct workload;
 struct workload_set;
@@ -40,16 +40,16 @@ struct metric {
 struct workload_ops {
 	const char *name;
 	const char *desc;
-	const struct param_desc *params;         /* NULL-name terminated; def is the default text */
+	/* the parameters: a table (mmsim/param.h) whose fields are in priv;
+	 * adding a parameter is one entry there.  NULL-name terminated */
+	const struct param *params;
 	size_t priv_size;
 	bool measured;                           /* defines the measured window (see above) */
 	bool implicit;                           /* started by a scenario key of its own ([system]
 	                                          * profile), never named in [workload] names */
 
-	/* set one parameter from text; 0, or -1 with a message naming the key */
-	int    (*set_param)(struct workload *w, const char *key, const char *value,
-	                    char *err, size_t errlen);
-	/* all parameters set: reject combinations that cannot run */
+	/* all parameters set: reject combinations that cannot run (and
+	 * derive what the parameters determine) */
 	int    (*validate)(struct workload *w, char *err, size_t errlen);
 	/* create files and spawn processes (w->engine, w->pgdat are set) */
 	int    (*start)(struct workload *w, char *err, size_t errlen);
@@ -95,8 +95,10 @@ extern const struct workload_ops *const workload_table[];
 const struct workload_ops *workload_find(const char *name);
 const char *workload_names(void);                 /* "kbuild, thp_faulter, ..." */
 
-/* create with every parameter at its default (set_param on each def) */
+/* create with every parameter at its default (the table's def) */
 int  workload_create(const char *name, struct workload **out, char *err, size_t errlen);
+/* set one parameter through the table; -1 with the message tail ("'x' is
+ * not ...", "workload W has no parameter 'k' (valid: ...)") */
 int  workload_set_param(struct workload *w, const char *key, const char *value, char *err, size_t errlen);
 int  workload_validate(struct workload *w, char *err, size_t errlen);
 void workload_destroy(struct workload *w);

@@ -101,7 +101,7 @@ int cmd_demo(int argc, char **argv)
 				return EXIT_CONFIG;
 			}
 			if (nr_policies < 16)
-				policies[nr_policies++] = optarg;
+				policies[nr_policies++] = mm_policy_canonical(optarg);   /* an alias prints as the name */
 			break;
 		case 'n':
 			if (parse_ulong(optarg, &rp.ops) || !rp.ops) {

@@ -3,7 +3,7 @@
  * The cover letter of "mm: reliable huge page allocator" compares the
  * vanilla allocator with the patched one on the same workload over
  * several runs.  This verb is that comparison: a sweep of one scenario
- * (configs/hugealloc.ini unless named) over policy.name=vanilla,hygiene
+ * (configs/hugealloc.ini unless named) over policy.name=vanilla,hugealloc_rfc
  * and seeds 1..N (sweep_execute: resumable, one process per run), then
  * the cover letter's table of the merged database (results_compare,
  * vanilla first) on stdout and the plots (plot_draw) in DIR/plots.
@@ -40,9 +40,9 @@ static void usage(FILE *f)
 	fprintf(f,
 	        "usage: mmsim reproduce [SCENARIO] [--seeds N] [-j JOBS] [-o DIR] [--set SECTION.KEY=V]...\n"
 	        "                       [--force-new]\n\n"
-	        "The RFC experiment: runs SCENARIO with policy.name=vanilla and =hygiene,\n"
+	        "The RFC experiment: runs SCENARIO with policy.name=vanilla and =hugealloc_rfc,\n"
 	        "seeds 1..N each (a sweep: DIR/manifest, DIR/run-NNNN.db, merged into\n"
-	        "DIR/sweep.db), prints the cover letter's table (vanilla, then hygiene)\n"
+	        "DIR/sweep.db), prints the cover letter's table (vanilla, then hugealloc_rfc)\n"
 	        "and draws the plots into DIR/plots.  Run again, it skips the runs\n"
 	        "already complete (a stopped reproduction resumes where it stopped).\n\n"
 	        "  SCENARIO              the scenario file (default: " DEFAULT_SCENARIO " of the\n"
@@ -143,8 +143,8 @@ int cmd_reproduce(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int force_new = 0;
-	static char key[] = "policy.name", vanilla[] = "vanilla", hygiene[] = "hygiene";
-	struct sweep_vary policies = { .key = key, .values = { vanilla, hygiene }, .n = 2 };
+	static char key[] = "policy.name", vanilla[] = "vanilla", rfc[] = "hugealloc_rfc";
+	struct sweep_vary policies = { .key = key, .values = { vanilla, rfc }, .n = 2 };
 	struct compare_opts co = { .baseline = "vanilla" };
 	char *sets[MAX_SETS], scenario[PATH_MAX], db[PATH_MAX], plots[PATH_MAX], err[1024];
 	const char *dir = DEFAULT_DIR;
@@ -167,7 +167,7 @@ int cmd_reproduce(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			if (own_key(optarg)) {
-				error("--set %s: reproduce sets policy.name (vanilla, hygiene) and run.seed "
+				error("--set %s: reproduce sets policy.name (vanilla, hugealloc_rfc) and run.seed "
 				      "(1..N) itself", optarg);
 				return EXIT_USAGE;
 			}
@@ -209,7 +209,7 @@ int cmd_reproduce(int argc, char **argv)
 	snprintf(db, sizeof(db), "%s/sweep.db", dir);
 	snprintf(plots, sizeof(plots), "%s/plots", dir);
 
-	fprintf(stderr, "mmsim: reproduce: %s, policies vanilla and hygiene, seeds 1..%lu: "
+	fprintf(stderr, "mmsim: reproduce: %s, policies vanilla and hugealloc_rfc, seeds 1..%lu: "
 	        "%lu runs, %lu at a time, in %s\n", scenario, seeds, 2 * seeds, jobs, dir);
 	rc = sweep_execute(&(struct sweep_spec){
 		.scenario = scenario, .sets = sets, .nr_sets = nr_sets, .vary = &policies,

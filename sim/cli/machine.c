@@ -142,7 +142,8 @@ static int apply_set(const char *kv, struct vm_sysctl *s, struct mm_policy *poli
 				memcpy(pname, key, n);
 				pname[n] = 0;
 				if (mm_policy_find(pname)) {
-					if (strcmp(pname, policy->ops.name))
+					/* by name or alias */
+					if (mm_policy_find(pname) != mm_policy_find(policy->ops.name))
 						return 0;       /* a switch of another policy */
 					if (mm_policy_set(policy, dot + 1, val, err, sizeof(err))) {
 						error("--set %s: %s", key, err);

@@ -20,6 +20,7 @@
 #include "mmsim/limits.h"
 #include "mmsim/mm.h"
 #include "mmsim/policy.h"
+#include "mmsim/param.h"
 #include "mmsim/parse.h"
 #include "mmsim/scenario.h"
 #include "system_profile.h"
@@ -27,121 +28,111 @@
 
 /* ------------------------------------------------------------ the table */
 
-enum kind {
-	K_SIZE,         /* uint64_t bytes, K/M/G/T suffix */
-	K_UINT,         /* unsigned in lo..hi */
-	K_ULONG,        /* unsigned long in lo..hi */
-	K_U64,          /* uint64_t */
-	K_INT,          /* int in lo..hi; "auto" is -1 where auto is allowed */
-	K_DOUBLE,       /* double in lo..hi */
-	K_DURATION,     /* double in (0, hi], or "auto" = 0 */
-	K_BOOL,         /* yes/no */
-	K_ENUM,         /* int: index in choices */
-	K_RATIO4,       /* int[4]: lowmem_reserve_ratio */
-	K_POLICY,       /* char[32]: a policy name */
-	K_WORKLOADS,    /* the workload list */
-	K_TEXT,         /* char[64] */
-	K_PROFILE,      /* char[256]: a base-system profile, loaded to check it */
-};
-
+/* A fixed key: its section and its description (mmsim/param.h), the same
+ * kind of entry as a policy switch or a workload parameter; the fields
+ * are those of struct scenario_config. */
 struct key_desc {
-	const char *section, *key, *def, *help;
-	enum kind kind;
-	size_t off;                     /* offsetof(struct scenario_config, ...) */
-	double lo, hi;
-	const char *const *choices;     /* K_ENUM: NULL-terminated */
-	bool allow_auto;                /* K_INT: "auto" stored as -1 */
-	/* a rule beyond the range; returns the message tail or NULL */
-	const char *(*check)(double v);
+	const char *section;
+	struct param p;
 };
 
 static const char *const thp_enabled_choices[] = { "always", "madvise", "never", NULL };
 static const char *const thp_defrag_choices[] = { "always", "defer", "defer+madvise", "madvise", "never", NULL };
 
-static const char *check_pcp_fraction(double v)
+static const char *check_pcp_fraction(const void *owner, const char *value, char *buf, size_t len)
 {
+	const struct scenario_config *c = owner;
+	int v = c->sysctl.percpu_pagelist_high_fraction;
+	(void)value, (void)buf, (void)len;
 	return v != 0 && v < 8 ? "must be 0 or at least 8 (as the kernel requires)" : NULL;
 }
 
-#define OFF(f) offsetof(struct scenario_config, f)
-#define SYS(f) (offsetof(struct scenario_config, sysctl) + offsetof(struct vm_sysctl, f))
+/* the keys whose values need more than a kind: lists, registries, files */
+static int set_ratio4(void *owner, const char *v, char *err, size_t errlen);
+static int set_policy(void *owner, const char *v, char *err, size_t errlen);
+static int set_workloads(void *owner, const char *v, char *err, size_t errlen);
+static int set_profile(void *owner, const char *v, char *err, size_t errlen);
+
+#define CFG(f) PARAM_AT(struct scenario_config, f)
+#define SYS(f) .off = offsetof(struct scenario_config, sysctl) + offsetof(struct vm_sysctl, f), \
+	.size = sizeof(((struct vm_sysctl *)0)->f), .store = PARAM_STORE_OF(((struct vm_sysctl *)0)->f)
 
 /* The canonical order of the resolved text is the order of this table
  * (with [policy.NAME] after [policy], [workload.NAME] after [workload]).
  * Defaults of [vm], [transparent_hugepage] and [kernel] are the kernel's,
  * the same as vm_sysctl_defaults() (tests/unit/test_scenario.c checks). */
 static const struct key_desc keys[] = {
-	{ "machine", "ram", "2G", "guest RAM (K/M/G/T suffix), laid out as QEMU's pc machine does",
-	  K_SIZE, OFF(ram), 0, 0, NULL, false, NULL },
-	{ "machine", "cpus", "4", "CPUs: cores of the simulated host, one set of per-cpu page lists each",
-	  K_UINT, OFF(cpus), 1, 1024, NULL, false, NULL },
-	{ "machine", "swap", "0", "size of the swap area (0: no swap)",
-	  K_SIZE, OFF(swap), 0, 0, NULL, false, NULL },
-	{ "machine", "swap_latency", "0.0001", "seconds of device latency per swap I/O",
-	  K_DOUBLE, OFF(swap_latency), 0, 10, NULL, false, NULL },
-	{ "machine", "swap_bandwidth", "1000000000", "swap device bandwidth, bytes per second (K/M/G suffix)",
-	  K_SIZE, OFF(swap_bandwidth), 1, 0, NULL, false, NULL },
-	{ "machine", "kernel_reserved", "9542", "pages the kernel image and early boot keep (never managed)",
-	  K_ULONG, OFF(kernel_reserved), 0, 1e12, NULL, false, NULL },
+	{ "machine", { "ram", PARAM_SIZE, "bytes", 0, 0, "2G",
+	  "guest RAM (K/M/G/T suffix), laid out as QEMU's pc machine does", CFG(ram) } },
+	{ "machine", { "cpus", PARAM_INT, NULL, 1, 1024, "4",
+	  "CPUs: cores of the simulated host, one set of per-cpu page lists each", CFG(cpus) } },
+	{ "machine", { "swap", PARAM_SIZE, "bytes", 0, 0, "0", "size of the swap area (0: no swap)", CFG(swap) } },
+	{ "machine", { "swap_latency", PARAM_DOUBLE, "seconds", 0, 10, "0.0001",
+	  "seconds of device latency per swap I/O", CFG(swap_latency) } },
+	{ "machine", { "swap_bandwidth", PARAM_SIZE, "bytes", 1, 0, "1000000000",
+	  "swap device bandwidth, bytes per second (K/M/G suffix)", CFG(swap_bandwidth) } },
+	{ "machine", { "kernel_reserved", PARAM_INT, "pages", 0, 1e12, "9542",
+	  "pages the kernel image and early boot keep (never managed)", CFG(kernel_reserved) } },
 
-	{ "vm", "min_free_kbytes", "auto", "vm.min_free_kbytes; auto: computed at boot as the kernel does",
-	  K_INT, SYS(user_min_free_kbytes), 128, 1 << 30, NULL, true, NULL },
-	{ "vm", "watermark_scale_factor", "10", "vm.watermark_scale_factor (distance between watermarks, 1/10000 of memory)",
-	  K_INT, SYS(watermark_scale_factor), 1, 3000, NULL, false, NULL },
-	{ "vm", "watermark_boost_factor", "15000", "vm.watermark_boost_factor (0: no boosting)",
-	  K_INT, SYS(watermark_boost_factor), 0, 1 << 30, NULL, false, NULL },
-	{ "vm", "extfrag_threshold", "500", "vm.extfrag_threshold (compaction vs reclaim, fragmentation index x1000)",
-	  K_INT, SYS(extfrag_threshold), 0, 1000, NULL, false, NULL },
-	{ "vm", "compaction_proactiveness", "20", "vm.compaction_proactiveness (kcompactd's proactive compaction, 0: off)",
-	  K_INT, SYS(compaction_proactiveness), 0, 100, NULL, false, NULL },
-	{ "vm", "swappiness", "60", "vm.swappiness (anon vs file reclaim)",
-	  K_INT, SYS(swappiness), 0, 200, NULL, false, NULL },
-	{ "vm", "vfs_cache_pressure", "100", "vm.vfs_cache_pressure (dentry and inode reclaim)",
-	  K_INT, SYS(vfs_cache_pressure), 0, 10000, NULL, false, NULL },
-	{ "vm", "percpu_pagelist_high_fraction", "0", "vm.percpu_pagelist_high_fraction (0: default pcp high)",
-	  K_INT, SYS(percpu_pagelist_high_fraction), 0, 1 << 30, NULL, false, check_pcp_fraction },
-	{ "vm", "lowmem_reserve_ratio", "256 256 32 0", "vm.lowmem_reserve_ratio, one ratio per zone",
-	  K_RATIO4, SYS(lowmem_reserve_ratio), 0, 0, NULL, false, NULL },
+	{ "vm", { "min_free_kbytes", PARAM_INT, NULL, 128, 1 << 30, "auto",
+	  "vm.min_free_kbytes; auto: computed at boot as the kernel does", SYS(user_min_free_kbytes),
+	  .word = "auto", .word_value = -1 } },
+	{ "vm", { "watermark_scale_factor", PARAM_INT, NULL, 1, 3000, "10",
+	  "vm.watermark_scale_factor (distance between watermarks, 1/10000 of memory)", SYS(watermark_scale_factor) } },
+	{ "vm", { "watermark_boost_factor", PARAM_INT, NULL, 0, 1 << 30, "15000",
+	  "vm.watermark_boost_factor (0: no boosting)", SYS(watermark_boost_factor) } },
+	{ "vm", { "extfrag_threshold", PARAM_INT, NULL, 0, 1000, "500",
+	  "vm.extfrag_threshold (compaction vs reclaim, fragmentation index x1000)", SYS(extfrag_threshold) } },
+	{ "vm", { "compaction_proactiveness", PARAM_INT, NULL, 0, 100, "20",
+	  "vm.compaction_proactiveness (kcompactd's proactive compaction, 0: off)", SYS(compaction_proactiveness) } },
+	{ "vm", { "swappiness", PARAM_INT, NULL, 0, 200, "60", "vm.swappiness (anon vs file reclaim)",
+	  SYS(swappiness) } },
+	{ "vm", { "vfs_cache_pressure", PARAM_INT, NULL, 0, 10000, "100",
+	  "vm.vfs_cache_pressure (dentry and inode reclaim)", SYS(vfs_cache_pressure) } },
+	{ "vm", { "percpu_pagelist_high_fraction", PARAM_INT, NULL, 0, 1 << 30, "0",
+	  "vm.percpu_pagelist_high_fraction (0: default pcp high)", SYS(percpu_pagelist_high_fraction),
+	  .check = check_pcp_fraction } },
+	{ "vm", { "lowmem_reserve_ratio", PARAM_CUSTOM, NULL, 0, 0, "256 256 32 0",
+	  "vm.lowmem_reserve_ratio, one ratio per zone", .set = set_ratio4 } },
 
-	{ "transparent_hugepage", "enabled", "madvise", "/sys/kernel/mm/transparent_hugepage/enabled",
-	  K_ENUM, SYS(thp_enabled_mode), 0, 0, thp_enabled_choices, false, NULL },
-	{ "transparent_hugepage", "defrag", "madvise", "/sys/kernel/mm/transparent_hugepage/defrag",
-	  K_ENUM, SYS(thp_defrag), 0, 0, thp_defrag_choices, false, NULL },
+	{ "transparent_hugepage", { "enabled", PARAM_ENUM, NULL, 0, 0, "madvise",
+	  "/sys/kernel/mm/transparent_hugepage/enabled", SYS(thp_enabled_mode), .choices = thp_enabled_choices } },
+	{ "transparent_hugepage", { "defrag", PARAM_ENUM, NULL, 0, 0, "madvise",
+	  "/sys/kernel/mm/transparent_hugepage/defrag", SYS(thp_defrag), .choices = thp_defrag_choices } },
 
-	{ "kernel", "config_compaction", "yes", "CONFIG_COMPACTION of the kernel booted",
-	  K_BOOL, SYS(config_compaction), 0, 0, NULL, false, NULL },
-	{ "kernel", "config_numa", "yes", "CONFIG_NUMA of the kernel booted (x86-64 distribution kernels: yes); "
-	  "a THP fault tries the local node alone first, also on a one-node machine",
-	  K_BOOL, SYS(config_numa), 0, 0, NULL, false, NULL },
+	{ "kernel", { "config_compaction", PARAM_BOOL, NULL, 0, 0, "yes", "CONFIG_COMPACTION of the kernel booted",
+	  SYS(config_compaction) } },
+	{ "kernel", { "config_numa", PARAM_BOOL, NULL, 0, 0, "yes",
+	  "CONFIG_NUMA of the kernel booted (x86-64 distribution kernels: yes); "
+	  "a THP fault tries the local node alone first, also on a one-node machine", SYS(config_numa) } },
 
-	{ "system", "profile", "none", "the base system booted before the workloads: none, a profile "
-	  "name (configs/system/NAME.ini) or a path",
-	  K_PROFILE, OFF(system_profile), 0, 0, NULL, false, NULL },
+	{ "system", { "profile", PARAM_CUSTOM, NULL, 0, 0, "none", "the base system booted before the workloads: "
+	  "none, a profile name (configs/system/NAME.ini) or a path", .set = set_profile } },
 
-	{ "policy", "name", "vanilla", "the allocator policy (see 'mmsim list policies')",
-	  K_POLICY, OFF(policy), 0, 0, NULL, false, NULL },
+	{ "policy", { "name", PARAM_CUSTOM, NULL, 0, 0, "vanilla", "the allocator policy (see 'mmsim list policies')",
+	  .set = set_policy } },
 
-	{ "workload", "names", "kbuild, thp_faulter", "the workloads, comma-separated, started in this order",
-	  K_WORKLOADS, 0, 0, 0, NULL, false, NULL },
+	{ "workload", { "names", PARAM_CUSTOM, NULL, 0, 0, "kbuild, thp_faulter",
+	  "the workloads, comma-separated, started in this order", .set = set_workloads } },
 
-	{ "run", "seed", "1", "the run's seed (every workload's generators derive from it)",
-	  K_U64, OFF(seed), 0, 0, NULL, false, NULL },
-	{ "run", "iterations", "1", "times the measured workloads run one after another on the one booted "
-	  "machine (mmtests' iterations: a clean tree each time, the page cache as it is); each "
-	  "iteration's window is stored and tables show the mean over iterations",
-	  K_UINT, OFF(iterations), 1, 1000, NULL, false, NULL },
-	{ "run", "duration", "auto", "seconds of virtual time measured; auto: until every measured workload ends",
-	  K_DURATION, OFF(duration), 0, 1e7, NULL, false, NULL },
-	{ "run", "quantum", "0.005", "seconds a process runs between its memory events",
-	  K_DOUBLE, OFF(quantum), 1e-6, 1, NULL, false, NULL },
-	{ "run", "sample_interval", "1", "seconds between samples of the counters (0: none)",
-	  K_DOUBLE, OFF(sample_interval), 0, 1e6, NULL, false, NULL },
-	{ "run", "census_interval", "10", "seconds between pageblock censuses and maps (0: only at the end)",
-	  K_DOUBLE, OFF(census_interval), 0, 1e6, NULL, false, NULL },
-	{ "run", "blockmap_groups", "64", "rows of the pageblock map (0: no map)",
-	  K_UINT, OFF(blockmap_groups), 0, 100000, NULL, false, NULL },
-	{ "run", "name", "", "the run's name in the results (empty: the policy's name)",
-	  K_TEXT, OFF(name), 0, 0, NULL, false, NULL },
+	{ "run", { "seed", PARAM_INT, NULL, 0, 0, "1", "the run's seed (every workload's generators derive from it)",
+	  CFG(seed) } },
+	{ "run", { "iterations", PARAM_INT, NULL, 1, 1000, "1", "times the measured workloads run one after "
+	  "another on the one booted machine (mmtests' iterations: a clean tree each time, the page cache as "
+	  "it is); each iteration's window is stored and tables show the mean over iterations", CFG(iterations) } },
+	{ "run", { "duration", PARAM_DOUBLE, "seconds", 0, 1e7, "auto",
+	  "seconds of virtual time measured; auto: until every measured workload ends", CFG(duration),
+	  .flags = PARAM_GT_MIN, .word = "auto", .word_value = 0 } },
+	{ "run", { "quantum", PARAM_DOUBLE, "seconds", 1e-6, 1, "0.005", "seconds a process runs between its "
+	  "memory events", CFG(quantum) } },
+	{ "run", { "sample_interval", PARAM_DOUBLE, "seconds", 0, 1e6, "1",
+	  "seconds between samples of the counters (0: none)", CFG(sample_interval) } },
+	{ "run", { "census_interval", PARAM_DOUBLE, "seconds", 0, 1e6, "10",
+	  "seconds between pageblock censuses and maps (0: only at the end)", CFG(census_interval) } },
+	{ "run", { "blockmap_groups", PARAM_INT, NULL, 0, 100000, "64", "rows of the pageblock map (0: no map)",
+	  CFG(blockmap_groups) } },
+	{ "run", { "name", PARAM_STRING, NULL, 0, 0, "", "the run's name in the results (empty: the policy's name)",
+	  CFG(name) } },
 };
 #define NR_KEYS (sizeof(keys) / sizeof(keys[0]))
 
@@ -267,51 +258,6 @@ static void store(struct scenario *s, const char *section, const char *key, cons
 
 /* ------------------------------------------------------------ values */
 
-static int parse_u64(const char *s, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!*s || *s == '-' || *s == '+')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static int parse_dbl(const char *s, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || v != v)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static int parse_yesno(const char *s, bool *out)
-{
-	static const char *const yes[] = { "yes", "y", "true", "1", "on", NULL };
-	static const char *const no[] = { "no", "n", "false", "0", "off", NULL };
-	for (int i = 0; yes[i]; i++) {
-		if (!strcmp(s, yes[i])) {
-			*out = true;
-			return 0;
-		}
-		if (!strcmp(s, no[i])) {
-			*out = false;
-			return 0;
-		}
-	}
-	return -1;
-}
-
 /* Split a comma-separated name list; -1 with a message if a name is
  * unknown or repeated or there are too many. */
 static int parse_workloads(const char *v, struct scenario_config *c, char *err, size_t errlen)
@@ -352,147 +298,69 @@ static int parse_workloads(const char *v, struct scenario_config *c, char *err, 
 	return 0;
 }
 
-static void choices_text(const char *const *c, char *buf, size_t len)
-{
-	size_t at = 0;
-	buf[0] = 0;
-	for (int i = 0; c[i] && at < len; i++)
-		at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? ", " : "", c[i]);
-}
-
 /* Parse v for key d into c; on error the message tail ("'x' is not ...") */
 static int parse_value(const struct key_desc *d, const char *v, struct scenario_config *c,
                        char *err, size_t errlen)
 {
-	char *p = (char *)c + d->off;
-	uint64_t u;
-	double x;
-	bool b;
+	return param_set(&d->p, c, v, err, errlen);
+}
 
-	switch (d->kind) {
-	case K_SIZE:
-		if (mmsim_parse_size(v, &u) || (d->lo > 0 && (double)u < d->lo)) {
-			msg(err, errlen, "'%s' is not a size (e.g. 2G, 512M)", v);
-			return -1;
-		}
-		memcpy(p, &u, sizeof(u));
-		return 0;
-	case K_U64:
-		if (parse_u64(v, &u)) {
-			msg(err, errlen, "'%s' is not a non-negative integer", v);
-			return -1;
-		}
-		memcpy(p, &u, sizeof(u));
-		return 0;
-	case K_UINT:
-	case K_ULONG:
-	case K_INT:
-		if (d->kind == K_INT && d->allow_auto && !strcmp(v, "auto")) {
-			*(int *)p = -1;
-			return 0;
-		}
-		if (parse_u64(v, &u) || (double)u < d->lo || (double)u > d->hi) {
-			msg(err, errlen, "'%s' is not an integer in %.0f..%.0f%s", v, d->lo, d->hi,
-			    d->allow_auto ? " or auto" : "");
-			return -1;
-		}
-		if (d->check && d->check((double)u)) {
-			msg(err, errlen, "'%s' %s", v, d->check((double)u));
-			return -1;
-		}
-		if (d->kind == K_UINT)
-			*(unsigned *)p = (unsigned)u;
-		else if (d->kind == K_ULONG)
-			*(unsigned long *)p = (unsigned long)u;
-		else
-			*(int *)p = (int)u;
-		return 0;
-	case K_DOUBLE:
-		if (parse_dbl(v, &x) || x < d->lo || x > d->hi) {
-			msg(err, errlen, "'%s' is not a number in %g..%g", v, d->lo, d->hi);
-			return -1;
-		}
-		*(double *)p = x;
-		return 0;
-	case K_DURATION:
-		if (!strcmp(v, "auto")) {
-			*(double *)p = 0;
-			return 0;
-		}
-		if (parse_dbl(v, &x) || !(x > 0) || x > d->hi) {
-			msg(err, errlen, "'%s' is not auto or a number of seconds in (0, %g]", v, d->hi);
-			return -1;
-		}
-		*(double *)p = x;
-		return 0;
-	case K_BOOL:
-		if (parse_yesno(v, &b)) {
-			msg(err, errlen, "'%s' is not yes or no", v);
-			return -1;
-		}
-		*(bool *)p = b;
-		return 0;
-	case K_ENUM:
-		for (int i = 0; d->choices[i]; i++)
-			if (!strcmp(v, d->choices[i])) {
-				*(int *)p = i;
-				return 0;
-			}
-		{
-			char buf[128];
-			choices_text(d->choices, buf, sizeof(buf));
-			msg(err, errlen, "'%s' is not one of %s", v, buf);
-		}
+static int set_ratio4(void *owner, const char *v, char *err, size_t errlen)
+{
+	struct scenario_config *c = owner;
+	int r[4];
+	char tail;
+
+	if (sscanf(v, "%d %d %d %d %c", &r[0], &r[1], &r[2], &r[3], &tail) != 4 ||
+	    r[0] < 0 || r[1] < 0 || r[2] < 0 || r[3] < 0) {
+		msg(err, errlen, "'%s' is not four non-negative integers", v);
 		return -1;
-	case K_RATIO4: {
-		int r[4];
-		char tail;
-		if (sscanf(v, "%d %d %d %d %c", &r[0], &r[1], &r[2], &r[3], &tail) != 4 ||
-		    r[0] < 0 || r[1] < 0 || r[2] < 0 || r[3] < 0) {
-			msg(err, errlen, "'%s' is not four non-negative integers", v);
-			return -1;
-		}
-		memcpy(p, r, sizeof(r));
-		return 0;
 	}
-	case K_POLICY:
-		if (!mm_policy_find(v)) {
-			msg(err, errlen, "unknown policy '%s' (valid: %s)", v, mm_policy_names());
-			return -1;
-		}
-		snprintf(p, sizeof(c->policy), "%s", v);
-		return 0;
-	case K_WORKLOADS:
-		return parse_workloads(v, c, err, errlen);
-	case K_PROFILE: {
-		struct system_profile *prof;
-		if (strlen(v) >= sizeof(c->system_profile)) {
-			msg(err, errlen, "'%.40s...' is longer than %zu characters", v, sizeof(c->system_profile) - 1);
-			return -1;
-		}
-		if (strcmp(v, "none")) {
-			if (system_profile_load(v, &prof, err, errlen))
-				return -1;
-			system_profile_free(prof);
-		}
-		snprintf(p, sizeof(c->system_profile), "%s", v);
-		return 0;
+	memcpy(c->sysctl.lowmem_reserve_ratio, r, sizeof(r));
+	return 0;
+}
+
+/* a policy name or alias: the canonical name is stored */
+static int set_policy(void *owner, const char *v, char *err, size_t errlen)
+{
+	struct scenario_config *c = owner;
+	const struct mm_policy_ops *o = mm_policy_find(v);
+
+	if (!o) {
+		msg(err, errlen, "unknown policy '%s' (valid: %s)", v, mm_policy_names());
+		return -1;
 	}
-	case K_TEXT:
-		if (strlen(v) >= sizeof(c->name) || strpbrk(v, "\n\r")) {
-			msg(err, errlen, "'%s' is not a name of at most %zu characters", v, sizeof(c->name) - 1);
-			return -1;
-		}
-		snprintf(p, sizeof(c->name), "%s", v);
-		return 0;
+	snprintf(c->policy, sizeof(c->policy), "%s", o->name);
+	return 0;
+}
+
+static int set_workloads(void *owner, const char *v, char *err, size_t errlen)
+{
+	return parse_workloads(v, owner, err, errlen);
+}
+
+static int set_profile(void *owner, const char *v, char *err, size_t errlen)
+{
+	struct scenario_config *c = owner;
+	struct system_profile *prof;
+
+	if (strlen(v) >= sizeof(c->system_profile)) {
+		msg(err, errlen, "'%.40s...' is longer than %zu characters", v, sizeof(c->system_profile) - 1);
+		return -1;
 	}
-	return -1;
+	if (strcmp(v, "none")) {
+		if (system_profile_load(v, &prof, err, errlen))
+			return -1;
+		system_profile_free(prof);
+	}
+	snprintf(c->system_profile, sizeof(c->system_profile), "%s", v);
+	return 0;
 }
 
 static const struct key_desc *find_key(const char *section, const char *key)
 {
 	for (size_t i = 0; i < NR_KEYS; i++)
-		if (!strcmp(keys[i].section, section) && !strcmp(keys[i].key, key))
+		if (!strcmp(keys[i].section, section) && !strcmp(keys[i].p.name, key))
 			return &keys[i];
 	return NULL;
 }
@@ -514,20 +382,28 @@ static const char *module_of(const char *section, const char *prefix)
 	return section + n + 1;
 }
 
-static bool has_param(const struct param_desc *p, const char *key)
+/* "policy.hygiene" -> "policy.hugealloc_rfc": a section of a policy
+ * alias is the canonical policy's (other sections as they are) */
+static void canonical_section(const char *section, char *out, size_t len)
 {
-	for (; p && p->name; p++)
-		if (!strcmp(p->name, key))
-			return true;
-	return false;
+	const char *name = module_of(section, "policy");
+	const struct mm_policy_ops *o = name ? mm_policy_find(name) : NULL;
+
+	if (o)
+		snprintf(out, len, "policy.%s", o->name);
+	else
+		snprintf(out, len, "%s", section);
 }
 
-static void param_names(const struct param_desc *p, char *buf, size_t len)
+/* The place and the key in front of a message tail: a file location
+ * gets "[section] key" added; --set KEY, --seed and --policy name it */
+static void place_msg(char *err, size_t errlen, const char *where, const char *section, const char *key,
+                      const char *m)
 {
-	size_t at = 0;
-	buf[0] = 0;
-	for (; p && p->name && at < len; p++)
-		at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "", p->name);
+	if (where[0] == '-')
+		msg(err, errlen, "%s: %s", where, m);
+	else
+		msg(err, errlen, "%s: [%s] %s: %s", where, section, key, m);
 }
 
 /* Check one value of a [policy.NAME] or [workload.NAME] section on a
@@ -536,7 +412,7 @@ static int check_module_value(const char *section, const char *key, const char *
                               const char *where, char *err, size_t errlen)
 {
 	const char *name;
-	char m[256], names[256];
+	char m[320], names[256];
 
 	if ((name = module_of(section, "policy"))) {
 		const struct mm_policy_ops *ops = mm_policy_find(name);
@@ -548,9 +424,10 @@ static int check_module_value(const char *section, const char *key, const char *
 			    mm_policy_names());
 			return -1;
 		}
-		if (!has_param(ops->params, key)) {
+		if (!param_find(ops->params, key)) {
 			param_names(ops->params, names, sizeof(names));
-			msg(err, errlen, "%s: unknown key '%s' in [%s] (valid: %s)", where, key, section, names);
+			msg(err, errlen, "%s: unknown key '%s' in [%s] (valid: %s)", where, key, section,
+			    names[0] ? names : "none");
 			return -1;
 		}
 		if (mm_policy_create(name, &p, m, sizeof(m))) {
@@ -560,7 +437,7 @@ static int check_module_value(const char *section, const char *key, const char *
 		rc = mm_policy_set(p, key, value, m, sizeof(m));
 		mm_policy_destroy(p);
 		if (rc) {
-			msg(err, errlen, "%s: %s", where, m);
+			place_msg(err, errlen, where, section, key, m);
 			return -1;
 		}
 		return 0;
@@ -580,7 +457,7 @@ static int check_module_value(const char *section, const char *key, const char *
 			    workload_names());
 			return -1;
 		}
-		if (!has_param(ops->params, key)) {
+		if (!param_find(ops->params, key)) {
 			param_names(ops->params, names, sizeof(names));
 			msg(err, errlen, "%s: unknown key '%s' in [%s] (valid: %s)", where, key, section,
 			    names[0] ? names : "none");
@@ -593,7 +470,7 @@ static int check_module_value(const char *section, const char *key, const char *
 		rc = workload_set_param(w, key, value, m, sizeof(m));
 		workload_destroy(w);
 		if (rc) {
-			msg(err, errlen, "%s: %s", where, m);
+			place_msg(err, errlen, where, section, key, m);
 			return -1;
 		}
 		return 0;
@@ -607,7 +484,7 @@ int scenario_set_key(struct scenario *s, const char *skey, const char *value, co
 {
 	/* skey is "section.key"; the key is after the last dot */
 	const char *dot = strrchr(skey, '.');
-	char section[192], m[256];
+	char section[192], m[256], canon_name[32];
 	const struct key_desc *d;
 	size_t n;
 
@@ -626,13 +503,17 @@ int scenario_set_key(struct scenario *s, const char *skey, const char *value, co
 	if (!fixed_section(section) && !strchr(section, '.')) {
 		char full[192];
 		if (mm_policy_find(section))
-			snprintf(full, sizeof(full), "policy.%.150s", section);
+			snprintf(full, sizeof(full), "policy.%.150s", mm_policy_canonical(section));
 		else if (workload_find(section))
 			snprintf(full, sizeof(full), "workload.%.150s", section);
 		else {
 			msg(err, errlen, "%s: unknown section [%s]", where, section);
 			return -1;
 		}
+		snprintf(section, sizeof(section), "%s", full);
+	} else {
+		char full[192];
+		canonical_section(section, full, sizeof(full));
 		snprintf(section, sizeof(section), "%s", full);
 	}
 	if (fixed_section(section)) {
@@ -643,13 +524,14 @@ int scenario_set_key(struct scenario *s, const char *skey, const char *value, co
 		}
 		memset(&scratch, 0, sizeof(scratch));
 		if (parse_value(d, value, &scratch, m, sizeof(m))) {
-			/* a file location gets the key added; --set KEY, --seed
-			 * and --policy name it already */
-			if (where[0] == '-')
-				msg(err, errlen, "%s: %s", where, m);
-			else
-				msg(err, errlen, "%s: [%s] %s: %s", where, section, dot + 1, m);
+			place_msg(err, errlen, where, section, dot + 1, m);
 			return -1;
+		}
+		/* a policy's alias is stored as its name: the text a run keeps
+		 * names the policy as new runs do */
+		if (d->p.set == set_policy) {
+			snprintf(canon_name, sizeof(canon_name), "%s", scratch.policy);
+			value = canon_name;
 		}
 	} else if (check_module_value(section, dot + 1, value, where, err, errlen)) {
 		return -1;
@@ -794,7 +676,7 @@ static char *string_reader(char *buf, int num, void *stream)
 static int scenario_ini_handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct parse_ctx *c = user;
-	char where[300], key[300];
+	char where[300], key[300], canon[200];
 
 	if (c->failed)
 		return 1;               /* only the first error is reported */
@@ -822,11 +704,13 @@ static int scenario_ini_handler(void *user, const char *section, const char *nam
 		c->failed = true;
 		return 0;
 	}
-	snprintf(key, sizeof(key), "%s.%s", section, name);
+	/* [policy.OLDNAME] is the policy's section: a key in both is set twice */
+	canonical_section(section, canon, sizeof(canon));
+	snprintf(key, sizeof(key), "%s.%s", canon, name);
 	{
 		int first = seen_line(c, key);
 		if (first) {
-			msg(c->err, c->errlen, "%s: [%s] %s: set twice (first at line %d)", where, section,
+			msg(c->err, c->errlen, "%s: [%s] %s: set twice (first at line %d)", where, canon,
 			    name, first);
 			c->failed = true;
 			return 0;
@@ -903,11 +787,11 @@ int scenario_load_string(struct scenario *s, const char *text, const char *origi
 
 static const char *value_of(const struct scenario *s, const struct key_desc *d)
 {
-	const char *v = lookup(s, d->section, d->key);
-	return v ? v : d->def;
+	const char *v = lookup(s, d->section, d->p.name);
+	return v ? v : d->p.def;
 }
 
-static const char *module_value(const struct scenario *s, const char *section, const struct param_desc *p)
+static const char *module_value(const struct scenario *s, const char *section, const struct param *p)
 {
 	const char *v = lookup(s, section, p->name);
 	return v ? v : (p->def ? p->def : "");
@@ -964,14 +848,14 @@ static void add_fixed_section(struct scenario *s, struct textbuf *t, const char 
 	tb_add(t, "%s[%s]\n", t->len ? "\n" : "", section);
 	for (size_t i = 0; i < NR_KEYS; i++)
 		if (!strcmp(keys[i].section, section))
-			add_param(s, t, section, keys[i].key, value_of(s, &keys[i]));
+			add_param(s, t, section, keys[i].p.name, value_of(s, &keys[i]));
 }
 
 static void add_module_section(struct scenario *s, struct textbuf *t, const char *section,
-                               const struct param_desc *params)
+                               const struct param *params)
 {
 	tb_add(t, "\n[%s]\n", section);
-	for (const struct param_desc *p = params; p && p->name; p++)
+	for (const struct param *p = params; p && p->name; p++)
 		add_param(s, t, section, p->name, module_value(s, section, p));
 }
 
@@ -1082,7 +966,7 @@ int scenario_resolve(struct scenario *s, char *err, size_t errlen)
 	vm_sysctl_defaults(&c->sysctl);         /* the fields no key sets */
 	for (size_t i = 0; i < NR_KEYS; i++) {
 		if (parse_value(&keys[i], value_of(s, &keys[i]), c, m, sizeof(m))) {
-			msg(err, errlen, "%s: [%s] %s: %s", where, keys[i].section, keys[i].key, m);
+			msg(err, errlen, "%s: [%s] %s: %s", where, keys[i].section, keys[i].p.name, m);
 			return -1;
 		}
 	}
@@ -1142,15 +1026,17 @@ int scenario_resolve(struct scenario *s, char *err, size_t errlen)
 int scenario_create_policy(const struct scenario *s, struct mm_policy **out, char *err, size_t errlen)
 {
 	const struct scenario_config *c = &s->cfg;
-	char m[256], section[64];
+	char m[256], k[320], section[64];
 
 	if (mm_policy_create(c->policy, out, err, errlen))
 		return -1;
 	snprintf(section, sizeof(section), "policy.%s", c->policy);
-	for (const struct param_desc *p = (*out)->ops.params; p && p->name; p++) {
+	for (const struct param *p = (*out)->ops.params; p && p->name; p++) {
 		const char *v = lookup(s, section, p->name);
-		if (v && mm_policy_set(*out, p->name, v, m, sizeof(m)))
-			goto fail;
+		if (v && mm_policy_set(*out, p->name, v, m, sizeof(m))) {
+			snprintf(k, sizeof(k), "%s: %s", p->name, m);
+			goto fail_key;
+		}
 	}
 	if (mm_policy_validate(*out, m, sizeof(m)))
 		goto fail;
@@ -1160,13 +1046,18 @@ fail:
 	*out = NULL;
 	msg(err, errlen, "[%s]: %s", section, m);
 	return -1;
+fail_key:
+	mm_policy_destroy(*out);
+	*out = NULL;
+	msg(err, errlen, "[%s] %s", section, k);
+	return -1;
 }
 
 int scenario_create_workload(const struct scenario *s, unsigned i, struct workload **out,
                              char *err, size_t errlen)
 {
 	const struct scenario_config *c = &s->cfg;
-	char m[256], section[64];
+	char m[256], k[320], section[64];
 
 	if (workload_create(c->workloads[i], out, err, errlen))
 		return -1;
@@ -1179,10 +1070,12 @@ int scenario_create_workload(const struct scenario *s, unsigned i, struct worklo
 		return 0;
 	}
 	snprintf(section, sizeof(section), "workload.%s", c->workloads[i]);
-	for (const struct param_desc *p = (*out)->ops->params; p && p->name; p++) {
+	for (const struct param *p = (*out)->ops->params; p && p->name; p++) {
 		const char *v = lookup(s, section, p->name);
-		if (v && workload_set_param(*out, p->name, v, m, sizeof(m)))
-			goto fail;
+		if (v && workload_set_param(*out, p->name, v, m, sizeof(m))) {
+			snprintf(k, sizeof(k), "%s: %s", p->name, m);
+			goto fail_key;
+		}
 	}
 	if (workload_validate(*out, m, sizeof(m)))
 		goto fail;
@@ -1191,6 +1084,11 @@ fail:
 	workload_destroy(*out);
 	*out = NULL;
 	msg(err, errlen, "[%s]: %s", section, m);
+	return -1;
+fail_key:
+	workload_destroy(*out);
+	*out = NULL;
+	msg(err, errlen, "[%s] %s", section, k);
 	return -1;
 }
 
@@ -1239,7 +1137,7 @@ void scenario_print_keys(FILE *f)
 		if (strcmp(last, keys[i].section))
 			fprintf(f, "%s[%s]\n", i ? "\n" : "", keys[i].section);
 		last = keys[i].section;
-		fprintf(f, "  %-30s %-22s %s\n", keys[i].key, *keys[i].def ? keys[i].def : "\"\"", keys[i].help);
+		fprintf(f, "  %-30s %-22s %s\n", keys[i].p.name, *keys[i].p.def ? keys[i].p.def : "\"\"", keys[i].p.help);
 	}
 	fprintf(f, "\n[policy.NAME]   the switches of policy NAME ('mmsim list policies')\n"
 	           "[workload.NAME] the parameters of workload NAME\n");
@@ -1267,7 +1165,7 @@ int scenario_apply_sysctl(struct vm_sysctl *sysctl, const char *key, const char 
 	if (!sysctl_sections[i])
 		return 0;
 	for (d = keys; d < keys + NR_KEYS; d++)
-		if (!strcmp(d->section, sysctl_sections[i]) && !strcmp(d->key, dot + 1))
+		if (!strcmp(d->section, sysctl_sections[i]) && !strcmp(d->p.name, dot + 1))
 			break;
 	if (d == keys + NR_KEYS) {
 		msg(err, errlen, "--set %s: unknown key '%s' in [%s]", key, dot + 1, sysctl_sections[i]);

@@ -2,7 +2,7 @@
 #
 # `mmsim demo --brief --ops 200000 --seed 1` exits 0 and prints a section
 # for each policy; vanilla falls back into other types' blocks (extfrag
-# events), hygiene leaves no movable block with non-LRU pages in the census.
+# events), hugealloc_rfc (formerly hygiene) leaves no movable block with non-LRU pages in the census.
 # A second run prints the same bytes (determinism end to end), and so does a
 # run with the invariant checker on (--check-every: it only reads).
 include("${CMAKE_CURRENT_LIST_DIR}/_common.cmake")
@@ -21,15 +21,15 @@ file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/demo.actual" "${a_OUT}")
 
 # the two sections, in mm_policy_table order
 string(FIND "${a_OUT}" "==== policy vanilla: 2048 MiB RAM, 4 CPUs, seed 1, 200000 allocation attempts ====" v)
-string(FIND "${a_OUT}" "==== policy hygiene: 2048 MiB RAM, 4 CPUs, seed 1, 200000 allocation attempts ====" h)
+string(FIND "${a_OUT}" "==== policy hugealloc_rfc: 2048 MiB RAM, 4 CPUs, seed 1, 200000 allocation attempts ====" h)
 if(v EQUAL -1 OR h EQUAL -1 OR NOT v LESS h)
-	golden_fail("mmsim ${shown}: expected a vanilla then a hygiene section (at ${v} and ${h})")
+	golden_fail("mmsim ${shown}: expected a vanilla then a hugealloc_rfc section (at ${v} and ${h})")
 else()
 	math(EXPR vlen "${h} - ${v}")
 	string(SUBSTRING "${a_OUT}" ${v} ${vlen} vanilla)
-	string(SUBSTRING "${a_OUT}" ${h} -1 hygiene)
+	string(SUBSTRING "${a_OUT}" ${h} -1 hugealloc_rfc)
 
-	foreach(policy vanilla hygiene)
+	foreach(policy vanilla hugealloc_rfc)
 		set(text "${${policy}}")
 		foreach(want "---- fallbacks (mm_page_alloc_extfrag)" "---- block census"
 		             "movable blocks with non-LRU pages: " "live pages ")
@@ -57,17 +57,17 @@ else()
 		golden_fail("vanilla section: no unmovable or reclaimable fallback into movable blocks")
 	endif()
 
-	# hygiene: no movable block holds non-LRU pages; fallbacks only into free blocks
-	if(NOT hygiene MATCHES "\nmovable blocks with non-LRU pages: 0 \\(\\{'slab': 0, 'kmem': 0, 'other': 0\\} pages\\)\n")
-		golden_fail("hygiene section: the census shows movable blocks with non-LRU pages")
+	# hugealloc_rfc: no movable block holds non-LRU pages; fallbacks only into free blocks
+	if(NOT hugealloc_rfc MATCHES "\nmovable blocks with non-LRU pages: 0 \\(\\{'slab': 0, 'kmem': 0, 'other': 0\\} pages\\)\n")
+		golden_fail("hugealloc_rfc section: the census shows movable blocks with non-LRU pages")
 	else()
-		message(STATUS "ok: hygiene census: movable blocks with non-LRU pages: 0")
+		message(STATUS "ok: hugealloc_rfc census: movable blocks with non-LRU pages: 0")
 	endif()
-	if(hygiene MATCHES "  [A-Za-z]+ <- (Unmovable|Movable|Reclaimable|HighAtomic):")
-		golden_fail("hygiene section: a fallback into a block of another type: ${CMAKE_MATCH_0}")
+	if(hugealloc_rfc MATCHES "  [A-Za-z]+ <- (Unmovable|Movable|Reclaimable|HighAtomic):")
+		golden_fail("hugealloc_rfc section: a fallback into a block of another type: ${CMAKE_MATCH_0}")
 	endif()
-	if(NOT hygiene MATCHES "\nfree [1-9][0-9]*\n")
-		golden_fail("hygiene section: the census shows no free blocks")
+	if(NOT hugealloc_rfc MATCHES "\nfree [1-9][0-9]*\n")
+		golden_fail("hugealloc_rfc section: the census shows no free blocks")
 	endif()
 endif()
 

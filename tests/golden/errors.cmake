@@ -67,8 +67,8 @@ expect_error(78 "--cpus" demo --cpus four)
 
 # ---- policies: 78, listing the valid ones
 expect_error(78 "hygeine" demo --policy hygeine)
-expect_error(78 "vanilla, hygiene" demo --policy hygeine)
-expect_error(78 "vanilla, hygiene" show buddyinfo --policy hygeine)
+expect_error(78 "vanilla, hugealloc_rfc" demo --policy hygeine)
+expect_error(78 "vanilla, hugealloc_rfc" show buddyinfo --policy hygeine)
 
 # ---- --set: 78, naming the key; unknown switches list the valid ones
 expect_error(78 "bogus" demo --set hygiene.bogus=yes --policy hygiene)

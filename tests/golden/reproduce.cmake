@@ -1,6 +1,6 @@
 # reproduce.cmake - mmsim reproduce on configs/mini.ini with one seed (two
 # runs of about 1.5 s each): the table has the cover letter's 25 rows in
-# order with two columns, vanilla then hygiene; the plots are drawn; run
+# order with two columns, vanilla then hugealloc_rfc; the plots are drawn; run
 # again, it runs nothing and prints the same table.  The numbers are
 # checked against the database reproduce wrote, not against recorded
 # values (tests/scenario/scenario_regression.c pins those): the table is
@@ -45,8 +45,8 @@ function(check_table out)
 	string(REPLACE "\n" ";" lines "${out}")
 	list(GET lines 0 header)
 	list(GET lines 1 runs)
-	if(NOT header MATCHES "^ +HUGEALLOC-VANILLA +HUGEALLOC-HYGIENE$")
-		golden_fail("the header is '${header}', expected HUGEALLOC-VANILLA then HUGEALLOC-HYGIENE")
+	if(NOT header MATCHES "^ +HUGEALLOC-VANILLA +HUGEALLOC-HUGEALLOC_RFC$")
+		golden_fail("the header is '${header}', expected HUGEALLOC-VANILLA then HUGEALLOC-HUGEALLOC_RFC")
 	endif()
 	if(NOT runs MATCHES "^Runs +1 +1$")
 		golden_fail("the Runs line is '${runs}', expected one run a column")
@@ -81,7 +81,7 @@ check_table("${r_OUT}")
 if(NOT r_ERR MATCHES "2 runs \\(2 run now, 0 already complete\\)")
 	golden_fail("the first reproduce did not run both runs: ${r_ERR}")
 endif()
-foreach(plot thp_success blocks blockmap-vanilla-seed1 blockmap-hygiene-seed1)
+foreach(plot thp_success blocks blockmap-vanilla-seed1 blockmap-hugealloc_rfc-seed1)
 	foreach(ext png svg dat gp)
 		if(NOT EXISTS "${DIR}/plots/${plot}.${ext}")
 			golden_fail("no ${DIR}/plots/${plot}.${ext}")
@@ -92,7 +92,7 @@ foreach(plot thp_success blocks blockmap-vanilla-seed1 blockmap-hygiene-seed1)
 	endif()
 endforeach()
 if(GOLDEN_FAILURES EQUAL 0)
-	message(STATUS "ok: the table (25 rows, vanilla and hygiene) and the plots")
+	message(STATUS "ok: the table (25 rows, vanilla and hugealloc_rfc) and the plots")
 endif()
 
 # ---- the numbers: the table is `mmsim compare` on the database ...
@@ -163,7 +163,7 @@ foreach(check IN LISTS CHECKS)
 		if(col EQUAL 1)
 			set(policy vanilla)
 		else()
-			set(policy hygiene)
+			set(policy hugealloc_rfc)
 		endif()
 		cell("${row}" ${col} shown)
 		db_value(${policy} "${expr}" want)

@@ -11,7 +11,9 @@ file(REMOVE "${OUT}")
 
 # ---- the resolved scenario
 golden_compare(run-dump-smoke.txt run ${SMOKE} --dump-config)
-golden_compare(run-dump-smoke-hygiene.txt run ${SMOKE} --dump-config --policy hygiene --seed 5
+# --policy and --set by the RFC policy's old name (an alias): the resolved
+# text names it as new runs do
+golden_compare(run-dump-smoke-hugealloc_rfc.txt run ${SMOKE} --dump-config --policy hygiene --seed 5
 	--set vm.watermark_scale_factor=200 --set hygiene.no_fallback=no)
 
 # expect_exact(RC MESSAGE ARGS...): exit RC, stderr is exactly
@@ -53,8 +55,29 @@ file(WRITE bad-param.ini "[workload]\nnames = thp_faulter\n[workload.thp_faulter
 expect_exact(78 "bad-param.ini:4: unknown key 'regoin' in [workload.thp_faulter] (valid: region, hold, pause, touch_ns)"
 	run bad-param.ini -o ${OUT})
 file(WRITE bad-policy.ini "[policy]\nname = hygeine\n")
-expect_exact(78 "bad-policy.ini:2: [policy] name: unknown policy 'hygeine' (valid: vanilla, hygiene)"
+expect_exact(78 "bad-policy.ini:2: [policy] name: unknown policy 'hygeine' (valid: vanilla, hugealloc_rfc)"
 	run bad-policy.ini -o ${OUT})
+# a bad value of a policy switch (in the section of the policy's old name,
+# an alias), of a workload parameter and of a base-system profile: 78, the
+# file, the line and the key, from the one parameter table of each
+file(WRITE bad-switch.ini "[policy]\nname = hygiene\n\n[policy.hygiene]\nno_fallback = maybe\n")
+expect_exact(78 "bad-switch.ini:5: [policy.hugealloc_rfc] no_fallback: 'maybe' is not a boolean (yes or no)"
+	run bad-switch.ini -o ${OUT})
+file(WRITE bad-wparam.ini "[workload]\nnames = kbuild\n[workload.kbuild]\nunits = 100\njobs = 2.5\n")
+expect_exact(78 "bad-wparam.ini:5: [workload.kbuild] jobs: '2.5' is not auto or an integer in 1..4096"
+	run bad-wparam.ini -o ${OUT})
+file(WRITE bad-size.ini "[workload]\nnames = thp_faulter\n[workload.thp_faulter]\nregion = 1M\n[run]\nduration = 1\n")
+expect_exact(78 "bad-size.ini:4: [workload.thp_faulter] region: '1M' is not a size in 2M..4T (K/M/G/T suffix)"
+	run bad-size.ini -o ${OUT})
+file(WRITE bad-profile.ini "[system]\nprofile = nosuchprofile\n")
+mmsim_run(r run bad-profile.ini -o ${OUT})
+if(NOT r_RC STREQUAL "78" OR NOT r_ERR MATCHES "^mmsim: error: bad-profile.ini:2: \\[system\\] profile: no profile 'nosuchprofile'")
+	golden_fail("bad-profile.ini: exit '${r_RC}', '${r_ERR}'")
+else()
+	message(STATUS "ok (78): bad-profile.ini: ${r_ERR}")
+endif()
+expect_exact(78 "--set kbuild.rss_mean: '1K' is not a size in 4K..16T (K/M/G/T suffix)"
+	run ${SMOKE} --set kbuild.rss_mean=1K -o ${OUT})
 file(WRITE no-duration.ini "[workload]\nnames = thp_faulter\n")
 expect_exact(78 "no-duration.ini: [run] duration: 'auto' needs a measured workload (such as kbuild); give a number of seconds"
 	run no-duration.ini -o ${OUT})
@@ -68,12 +91,12 @@ expect_exact(78 "--set run.duration: 'soon' is not auto or a number of seconds i
 	run ${SMOKE} --set run.duration=soon -o ${OUT})
 expect_exact(78 "--set transparent_hugepage.enabled: 'sometimes' is not one of always, madvise, never"
 	run ${SMOKE} --set transparent_hugepage.enabled=sometimes -o ${OUT})
-expect_exact(78 "--set hygiene.migrate_free: migrate_free: 'maybe' is not a boolean (yes or no)"
+expect_exact(78 "--set hygiene.migrate_free: 'maybe' is not a boolean (yes or no)"
 	run ${SMOKE} --set hygiene.migrate_free=maybe -o ${OUT})
-expect_exact(78 "--policy: unknown policy 'hygeine' (valid: vanilla, hygiene)"
+expect_exact(78 "--policy: unknown policy 'hygeine' (valid: vanilla, hugealloc_rfc)"
 	run ${SMOKE} --policy hygeine -o ${OUT})
 expect_exact(78 "--seed: 'minus' is not a non-negative integer" run ${SMOKE} --seed minus -o ${OUT})
-expect_exact(78 "${SMOKE}: [policy.hygiene]: policy hygiene: wmark_free_blocks (009) needs migrate_free (005)"
+expect_exact(78 "${SMOKE}: [policy.hugealloc_rfc]: policy hugealloc_rfc: wmark_free_blocks (009) needs migrate_free (005)"
 	run ${SMOKE} --policy hygiene --set hygiene.migrate_free=no -o ${OUT})
 
 # ---- missing input 66, bad usage 64

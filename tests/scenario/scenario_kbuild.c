@@ -266,12 +266,12 @@ static void test_bad_params(void **state)
 
 	assert_int_equal(workload_create("kbuild", &w, err, sizeof(err)), 0);
 	assert_int_equal(workload_set_param(w, "jobs", "0", err, sizeof(err)), -1);
-	assert_string_equal(err, "kbuild.jobs: bad value '0' (expected auto or 1..4096)");
+	assert_string_equal(err, "'0' is not auto or an integer in 1..4096");
 	assert_int_equal(workload_set_param(w, "rss_mean", "lots", err, sizeof(err)), -1);
-	assert_string_equal(err, "kbuild.rss_mean: bad value 'lots' (expected a size of at least 4K)");
+	assert_string_equal(err, "'lots' is not a size in 4K..16T (K/M/G/T suffix)");
 	assert_int_equal(workload_set_param(w, "scale", "0", err, sizeof(err)), -1);
 	assert_int_equal(workload_set_param(w, "cache", "lukewarm", err, sizeof(err)), -1);
-	assert_string_equal(err, "kbuild.cache: bad value 'lukewarm' (expected cold or warm)");
+	assert_string_equal(err, "'lukewarm' is not one of cold, warm");
 	assert_int_equal(workload_set_param(w, "headers", "10", err, sizeof(err)), 0);
 	assert_int_equal(workload_validate(w, err, sizeof(err)), -1);
 	workload_destroy(w);

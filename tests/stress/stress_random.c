@@ -126,7 +126,7 @@ static bool block_fully_managed(const struct pglist_data *pgdat, const struct zo
 /* the hygiene policy as the CLI boots it: every switch at its default */
 static bool policy_is_hygiene(const struct mm_policy *p)
 {
-	return !strcmp(p->ops.name, "hygiene");
+	return !strcmp(p->ops.name, "hugealloc_rfc");    /* formerly "hygiene" */
 }
 
 static bool block_fully_managed(const struct pglist_data *pgdat, const struct zone *z,

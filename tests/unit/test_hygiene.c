@@ -628,7 +628,7 @@ static void test_switch_validation(void **state)
 	err[0] = 0;
 	assert_int_equal(mm_policy_set(p, "no_such_switch", "yes", err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "no_such_switch"));
-	for (const struct param_desc *d = p->ops.params; d->name; d++)
+	for (const struct param *d = p->ops.params; d->name; d++)
 		if (!strstr(err, d->name))
 			fail_msg("message '%s' does not list '%s'", err, d->name);
 	err[0] = 0;
@@ -645,7 +645,7 @@ static void test_switch_validation(void **state)
 	err[0] = 0;
 	assert_int_equal(mm_policy_create("tao", &p, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "vanilla"));
-	assert_non_null(strstr(err, "hygiene"));
+	assert_non_null(strstr(err, "hugealloc_rfc"));
 }
 
 /* ------------------------------------------------------------------ */

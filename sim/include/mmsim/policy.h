@@ -18,12 +18,8 @@
 #include <stddef.h>
 #include "mmsim/gfp.h"
 #include "mmsim/mmzone.h"
+#include "mmsim/param.h"
 
-struct param_desc {
-	const char *name;
-	const char *help;
-	const char *def;                /* default, as text */
-};
 
 struct mm_policy;
 struct compact_control;         /* sim/mm/internal.h */
@@ -31,13 +27,15 @@ struct capture_control;
 
 struct mm_policy_ops {
 	const char *name;
+	/* names the policy was known by before, read as this one (scenario
+	 * files, --policy, [policy.OLD] sections, databases); NULL-terminated */
+	const char *const *aliases;
 	const char *desc;
-	const struct param_desc *params;         /* NULL-name terminated */
+	/* the switches: a table (mmsim/param.h) whose fields are in priv;
+	 * adding a switch is one entry there.  NULL-name terminated */
+	const struct param *params;
 	size_t priv_size;
 
-	/* set a switch from text; 0, or -1 with a message */
-	int  (*set_param)(struct mm_policy *, const char *key, const char *value,
-	                  char *err, size_t errlen);
 	/* called once all switches are set: reject combinations never run */
 	int  (*validate)(struct mm_policy *, char *err, size_t errlen);
 
@@ -155,11 +153,18 @@ struct mm_policy {
 
 /* Registry: the policies mmsim knows, by name. */
 extern const struct mm_policy_ops *const mm_policy_table[];
+/* by its name or one of its aliases */
 const struct mm_policy_ops *mm_policy_find(const char *name);
-/* "vanilla, hygiene": for messages that list the valid names */
+/* the canonical name of a policy name or alias; name itself if unknown
+ * (so that a database's stored names compare whatever name a run used) */
+const char *mm_policy_canonical(const char *name);
+/* "vanilla, hugealloc_rfc": for messages that list the valid names */
 const char *mm_policy_names(void);
 
 int  mm_policy_create(const char *name, struct mm_policy **out, char *err, size_t errlen);
+/* set a switch from text through the policy's table; -1 with the message
+ * tail ("'maybe' is not a boolean (yes or no)", "policy P has no switch
+ * 'x' (valid: ...)") */
 int  mm_policy_set(struct mm_policy *, const char *key, const char *value, char *err, size_t errlen);
 int  mm_policy_validate(struct mm_policy *, char *err, size_t errlen);
 void mm_policy_destroy(struct mm_policy *);

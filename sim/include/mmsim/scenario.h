@@ -7,7 +7,7 @@
  * [workload] and [workload.NAME] the workloads and their parameters, [run]
  * the simulation itself.  Every fixed key has a default and a help text in
  * one table (scenario.c); the keys of [policy.NAME] and [workload.NAME] are
- * the modules' own parameter tables (struct param_desc).
+ * the modules' own parameter tables (struct param, mmsim/param.h).
  *
  * A scenario is built in layers: defaults, then a file, then --set
  * overrides, each value checked when it is set so that a message can name
@@ -67,7 +67,8 @@ int scenario_load_file(struct scenario *s, const char *path, char *err, size_t e
 int scenario_load_string(struct scenario *s, const char *text, const char *origin,
                          char *err, size_t errlen);
 /* One override, "SECTION.KEY=VALUE": any key of the file; also
- * POLICY.SWITCH (hygiene.no_fallback) for [policy.POLICY] and
+ * POLICY.SWITCH (hugealloc_rfc.no_fallback; a policy's
+ * alias names it too: hygiene.no_fallback) for [policy.POLICY] and
  * WORKLOAD.PARAM for [workload.WORKLOAD].  Messages start "--set KEY: ". */
 int scenario_set(struct scenario *s, const char *kv, char *err, size_t errlen);
 /* Set SECTION.KEY to VALUE (as scenario_set, message prefix given). */

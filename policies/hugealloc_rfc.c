@@ -1,4 +1,6 @@
-/* hygiene.c - the RFC "mm: reliable huge page allocator" (v6.2 + patches).
+/* hugealloc_rfc.c - the RFC "mm: reliable huge page allocator" (Johannes
+ * Weiner, April 2023) on v6.2; named after the posting (policies/README.md),
+ * formerly "hygiene", which is still read as an alias.
  *
  * Each behaviour-changing patch is a switch, so that an ablation can turn
  * them on one by one; all are on by default (the RFC as posted), except
@@ -12,7 +14,7 @@
 #include "internal.h"
 #include "policies.h"
 
-struct hygiene {
+struct hugealloc_rfc {
 	bool bdev_cache_movable;    /* 002: block-device page cache is movable */
 	bool migrate_free;          /* 005: MIGRATE_FREE neutral blocks */
 	bool wmark_free_blocks;     /* 009: watermarks on free blocks, reclaim/compaction to pageblock order */
@@ -23,71 +25,49 @@ struct hygiene {
 	bool kswapd_compaction_suitable; /* RFC 20/26: kswapd stops where compaction can go on */
 };
 
-static const struct param_desc hygiene_params[] = {
-	{ "bdev_cache_movable", "patch 002: allocate block-device page cache GFP_USER|__GFP_MOVABLE", "yes" },
-	{ "migrate_free", "patch 005: empty pageblocks are MIGRATE_FREE, claimed by their first allocation", "yes" },
-	{ "wmark_free_blocks", "patch 009: watermarks count free pageblocks; reclaim and compaction work toward pageblock order", "yes" },
-	{ "no_highatomic", "patch 010: remove the highatomic reserve", "yes" },
-	{ "no_watermark_boost", "patch 011: remove watermark boosting", "yes" },
-	{ "no_fallback", "cover letter: no fallback into blocks of another type (with compaction)", "yes" },
-	{ "last_resort_fallback", "allow one fallback pass before OOM (the later upstream defrag_mode)", "no" },
-	{ "kswapd_compaction_suitable", "RFC patch 20: kswapd is balanced once compaction_suitable() says "
-	  "compaction can go on, and hands over to kcompactd (no order-0 drop; it sleeps at the order it "
-	  "balanced for)", "yes" },
-	{ NULL, NULL, NULL },
+#define SW(field, def_, help_) \
+	{ #field, PARAM_BOOL, .def = def_, .help = help_, PARAM_AT(struct hugealloc_rfc, field) }
+
+/* The switches: one line each (mmsim/param.h); their fields above. */
+static const struct param hugealloc_rfc_params[] = {
+	SW(bdev_cache_movable, "yes", "patch 002: allocate block-device page cache GFP_USER|__GFP_MOVABLE"),
+	SW(migrate_free, "yes", "patch 005: empty pageblocks are MIGRATE_FREE, claimed by their first allocation"),
+	SW(wmark_free_blocks, "yes", "patch 009: watermarks count free pageblocks; reclaim and compaction work "
+	   "toward pageblock order"),
+	SW(no_highatomic, "yes", "patch 010: remove the highatomic reserve"),
+	SW(no_watermark_boost, "yes", "patch 011: remove watermark boosting"),
+	SW(no_fallback, "yes", "cover letter: no fallback into blocks of another type (with compaction)"),
+	SW(last_resort_fallback, "no", "allow one fallback pass before OOM (the later upstream defrag_mode)"),
+	SW(kswapd_compaction_suitable, "yes", "RFC patch 20: kswapd is balanced once compaction_suitable() says "
+	   "compaction can go on, and hands over to kcompactd (no order-0 drop; it sleeps at the order it "
+	   "balanced for)"),
+	{ NULL },
 };
 
-static inline const struct hygiene *H(const struct mm_policy *p)
+static inline const struct hugealloc_rfc *H(const struct mm_policy *p)
 {
 	return p->priv;
 }
 
-static int hygiene_set_param(struct mm_policy *p, const char *key, const char *value,
-                             char *err, size_t errlen)
+static int hugealloc_rfc_validate(struct mm_policy *p, char *err, size_t errlen)
 {
-	struct hygiene *h = p->priv;
-	bool *sw = NULL;
-
-	if (!strcmp(key, "bdev_cache_movable")) sw = &h->bdev_cache_movable;
-	else if (!strcmp(key, "migrate_free")) sw = &h->migrate_free;
-	else if (!strcmp(key, "wmark_free_blocks")) sw = &h->wmark_free_blocks;
-	else if (!strcmp(key, "no_highatomic")) sw = &h->no_highatomic;
-	else if (!strcmp(key, "no_watermark_boost")) sw = &h->no_watermark_boost;
-	else if (!strcmp(key, "no_fallback")) sw = &h->no_fallback;
-	else if (!strcmp(key, "last_resort_fallback")) sw = &h->last_resort_fallback;
-	else if (!strcmp(key, "kswapd_compaction_suitable")) sw = &h->kswapd_compaction_suitable;
-	if (!sw) {
-		char names[256] = "";
-		for (const struct param_desc *d = hygiene_params; d->name; d++) {
-			if (d != hygiene_params)
-				strncat(names, ", ", sizeof(names) - strlen(names) - 1);
-			strncat(names, d->name, sizeof(names) - strlen(names) - 1);
-		}
-		snprintf(err, errlen, "policy hygiene has no switch '%s' (valid: %s)", key, names);
-		return -1;
-	}
-	return policy_parse_bool(key, value, sw, err, errlen);
-}
-
-static int hygiene_validate(struct mm_policy *p, char *err, size_t errlen)
-{
-	const struct hygiene *h = H(p);
+	const struct hugealloc_rfc *h = H(p);
 
 	if (h->wmark_free_blocks && !h->migrate_free) {
-		snprintf(err, errlen, "policy hygiene: wmark_free_blocks (009) needs migrate_free (005)");
+		snprintf(err, errlen, "policy hugealloc_rfc: wmark_free_blocks (009) needs migrate_free (005)");
 		return -1;
 	}
 	if (h->no_fallback && !h->migrate_free) {
-		snprintf(err, errlen, "policy hygiene: no_fallback needs migrate_free (005)");
+		snprintf(err, errlen, "policy hugealloc_rfc: no_fallback needs migrate_free (005)");
 		return -1;
 	}
 	if ((h->no_highatomic || h->no_watermark_boost) && !h->wmark_free_blocks) {
-		snprintf(err, errlen, "policy hygiene: no_highatomic (010) and no_watermark_boost (011) "
+		snprintf(err, errlen, "policy hugealloc_rfc: no_highatomic (010) and no_watermark_boost (011) "
 		         "need wmark_free_blocks (009)");
 		return -1;
 	}
 	if (h->last_resort_fallback && !h->no_fallback) {
-		snprintf(err, errlen, "policy hygiene: last_resort_fallback only makes sense with no_fallback");
+		snprintf(err, errlen, "policy hugealloc_rfc: last_resort_fallback only makes sense with no_fallback");
 		return -1;
 	}
 	/* the deleted features leave the table */
@@ -97,7 +77,7 @@ static int hygiene_validate(struct mm_policy *p, char *err, size_t errlen)
 	return 0;
 }
 
-static int hygiene_boot_pageblock_migratetype(const struct mm_policy *p)
+static int hugealloc_rfc_boot_pageblock_migratetype(const struct mm_policy *p)
 {
 	return H(p)->migrate_free ? MIGRATE_FREE : MIGRATE_MOVABLE;
 }
@@ -110,9 +90,9 @@ static const int free_first[MIGRATE_PCPTYPES][4] = {
 };
 static const int free_only[2] = { MIGRATE_FREE, MIGRATE_TYPES };
 
-static const int *hygiene_fallbacks(const struct mm_policy *p, int start_mt, unsigned alloc_flags)
+static const int *hugealloc_rfc_fallbacks(const struct mm_policy *p, int start_mt, unsigned alloc_flags)
 {
-	const struct hygiene *h = H(p);
+	const struct hugealloc_rfc *h = H(p);
 
 	if (!h->migrate_free)
 		return v62_fallbacks(start_mt);
@@ -121,7 +101,7 @@ static const int *hygiene_fallbacks(const struct mm_policy *p, int start_mt, uns
 	return free_first[start_mt];
 }
 
-static bool hygiene_can_steal_fallback(const struct mm_policy *p, unsigned order, int start_mt,
+static bool hugealloc_rfc_can_steal_fallback(const struct mm_policy *p, unsigned order, int start_mt,
                                        int fallback_mt)
 {
 	(void)p;
@@ -131,7 +111,7 @@ static bool hygiene_can_steal_fallback(const struct mm_policy *p, unsigned order
 	return v62_can_steal_fallback(order, start_mt);
 }
 
-static int hygiene_free_one_page_migratetype(const struct mm_policy *p, unsigned order, int mt)
+static int hugealloc_rfc_free_one_page_migratetype(const struct mm_policy *p, unsigned order, int mt)
 {
 	/* patch 005: freed whole pageblocks become neutral again */
 	if (H(p)->migrate_free && order >= pageblock_order && migratetype_is_mergeable(mt))
@@ -140,7 +120,7 @@ static int hygiene_free_one_page_migratetype(const struct mm_policy *p, unsigned
 }
 
 /* patch 009: __zone_free_pages() - watermarks are met by free blocks */
-static long hygiene_zone_free_pages(const struct mm_policy *p, const struct zone *z,
+static long hugealloc_rfc_zone_free_pages(const struct mm_policy *p, const struct zone *z,
                                     unsigned alloc_flags)
 {
 	long free_pages;
@@ -161,7 +141,7 @@ static long hygiene_zone_free_pages(const struct mm_policy *p, const struct zone
 	return free_pages;
 }
 
-static bool hygiene_watermark_area_ok(const struct mm_policy *p, const struct free_area *area,
+static bool hugealloc_rfc_watermark_area_ok(const struct mm_policy *p, const struct free_area *area,
                                       unsigned alloc_flags)
 {
 	/* patch 005: a free block's page serves any type */
@@ -177,7 +157,7 @@ static bool blocks_mode(const struct mm_policy *p)
 
 /* patch 009: the watermark distances are whole pageblocks, the unit
  * reclaim and compaction produce */
-static unsigned long hygiene_wmark_gap(const struct mm_policy *p, const struct zone *z,
+static unsigned long hugealloc_rfc_wmark_gap(const struct mm_policy *p, const struct zone *z,
                                        unsigned long gap)
 {
 	(void)z;
@@ -187,20 +167,20 @@ static unsigned long hygiene_wmark_gap(const struct mm_policy *p, const struct z
 }
 
 /* patch 009: reclaim and compaction produce neutral blocks */
-static unsigned hygiene_order(const struct mm_policy *p, unsigned order)
+static unsigned hugealloc_rfc_order(const struct mm_policy *p, unsigned order)
 {
 	if (!blocks_mode(p))
 		return order;
 	return order > pageblock_order ? order : pageblock_order;
 }
 
-static bool hygiene_last_resort_fallback(const struct mm_policy *p)
+static bool hugealloc_rfc_last_resort_fallback(const struct mm_policy *p)
 {
 	return H(p)->last_resort_fallback;
 }
 
 /* patch 002: the block-device cache is movable (it can be migrated) */
-static gfp_t hygiene_bdev_mapping_gfp(const struct mm_policy *p)
+static gfp_t hugealloc_rfc_bdev_mapping_gfp(const struct mm_policy *p)
 {
 	return H(p)->bdev_cache_movable ? GFP_USER | __GFP_MOVABLE : GFP_USER;
 }
@@ -208,19 +188,19 @@ static gfp_t hygiene_bdev_mapping_gfp(const struct mm_policy *p)
 /* RFC patch 20 ("mm: vmscan: use compaction_suitable() check in kswapd"):
  * kswapd's balance check accepts a zone where compaction can go on, and
  * the open-coded order-0 drop after compact_gap goes */
-static bool hygiene_kswapd_compaction_suitable(const struct mm_policy *p)
+static bool hugealloc_rfc_kswapd_compaction_suitable(const struct mm_policy *p)
 {
 	return H(p)->kswapd_compaction_suitable && p->pgdat->config_compaction;
 }
 
-static bool hygiene_reclaim_retry_defers(const struct mm_policy *p)
+static bool hugealloc_rfc_reclaim_retry_defers(const struct mm_policy *p)
 {
 	return blocks_mode(p);
 }
 
 /* the RFC's compaction_suitable() (the form patch 008 refactors): the
  * migration targets are free pages in movable blocks */
-static long hygiene_compaction_suitable_free_pages(const struct mm_policy *p, const struct zone *z)
+static long hugealloc_rfc_compaction_suitable_free_pages(const struct mm_policy *p, const struct zone *z)
 {
 	if (!blocks_mode(p))
 		return vanilla_compaction_free_pages(p, z);
@@ -229,7 +209,7 @@ static long hygiene_compaction_suitable_free_pages(const struct mm_policy *p, co
 
 /* patch 009 __isolate_free_page(): a lid on concurrent compaction, against
  * all free pages (free blocks alone are what compaction is producing) */
-static long hygiene_isolate_free_page_free_pages(const struct mm_policy *p, const struct zone *z)
+static long hugealloc_rfc_isolate_free_page_free_pages(const struct mm_policy *p, const struct zone *z)
 {
 	if (!blocks_mode(p))
 		return vanilla_compaction_free_pages(p, z);
@@ -238,7 +218,7 @@ static long hygiene_isolate_free_page_free_pages(const struct mm_policy *p, cons
 
 /* cover letter: with no fallbacks, only movable blocks hold movable pages,
  * so compaction scans only those and skips the rest, in every mode */
-static bool hygiene_suitable_migration_source(const struct mm_policy *p, const struct compact_control *cc,
+static bool hugealloc_rfc_suitable_migration_source(const struct mm_policy *p, const struct compact_control *cc,
                                               int block_mt)
 {
 	if (!H(p)->no_fallback || !p->pgdat->config_compaction)
@@ -248,7 +228,7 @@ static bool hygiene_suitable_migration_source(const struct mm_policy *p, const s
 
 /* RFC 15/26 and 25/26: the free scanner takes free pages of movable
  * blocks only, at any priority (free blocks are not migration targets) */
-static bool hygiene_suitable_migration_target(const struct mm_policy *p, const struct compact_control *cc,
+static bool hugealloc_rfc_suitable_migration_target(const struct mm_policy *p, const struct compact_control *cc,
                                               int block_mt, unsigned buddy_order)
 {
 	if (!H(p)->no_fallback || !p->pgdat->config_compaction)
@@ -259,7 +239,7 @@ static bool hygiene_suitable_migration_target(const struct mm_policy *p, const s
 /* patch 009 __compact_finished(): done when the watermarks are restored
  * (against free blocks): the request's for direct compaction, the high
  * watermark for kcompactd */
-static bool hygiene_compact_finished(const struct mm_policy *p, const struct compact_control *cc)
+static bool hugealloc_rfc_compact_finished(const struct mm_policy *p, const struct compact_control *cc)
 {
 	unsigned long mark;
 
@@ -271,7 +251,7 @@ static bool hygiene_compact_finished(const struct mm_policy *p, const struct com
 }
 
 /* patch 009: kcompactd works toward the high watermark */
-static unsigned long hygiene_compaction_wmark(const struct mm_policy *p, const struct zone *z, bool direct,
+static unsigned long hugealloc_rfc_compaction_wmark(const struct mm_policy *p, const struct zone *z, bool direct,
                                               unsigned alloc_flags)
 {
 	if (!blocks_mode(p) || direct)
@@ -287,7 +267,7 @@ static unsigned long hygiene_compaction_wmark(const struct mm_policy *p, const s
  * request ("do not let lower order allocations pollute a movable
  * pageblock"), so an order-0 request's compaction goes on until its
  * pages merge into a whole block */
-static int hygiene_compaction_capture(const struct mm_policy *p, const struct capture_control *capc,
+static int hugealloc_rfc_compaction_capture(const struct mm_policy *p, const struct capture_control *capc,
                                       unsigned order, int mt)
 {
 	if (!blocks_mode(p))
@@ -301,7 +281,7 @@ static int hygiene_compaction_capture(const struct mm_policy *p, const struct ca
 	return mt;
 }
 
-static bool hygiene_compact_retry_costly_limits(const struct mm_policy *p)
+static bool hugealloc_rfc_compact_retry_costly_limits(const struct mm_policy *p)
 {
 	return !blocks_mode(p);
 }
@@ -310,70 +290,72 @@ static bool hygiene_compact_retry_costly_limits(const struct mm_policy *p)
  * compaction at pageblock order goes with: 14/26 and 19/26 (the retry
  * logic), 21/26 (direct reclaim stops before the zone loop), 009's own
  * removal of fast_find_migrateblock()'s movable-only rule; on with 009 */
-static bool hygiene_compaction_series(const struct mm_policy *p)
+static bool hugealloc_rfc_compaction_series(const struct mm_policy *p)
 {
 	return blocks_mode(p);
 }
 
 /* RFC 02/26: GFP_NOFS compactors use the reserves at the highest priority */
-static bool hygiene_direct_compact_nofs_reserves(const struct mm_policy *p)
+static bool hugealloc_rfc_direct_compact_nofs_reserves(const struct mm_policy *p)
 {
 	(void)p;
 	return true;
 }
 
-static bool hygiene_false(const struct mm_policy *p)
+static bool hugealloc_rfc_false(const struct mm_policy *p)
 {
 	(void)p;
 	return false;
 }
 
 /* patch 009 wakeup_kswapd(): a balanced node always wakes kcompactd */
-static bool hygiene_wakeup_kswapd_wakes_kcompactd(const struct mm_policy *p, gfp_t gfp)
+static bool hugealloc_rfc_wakeup_kswapd_wakes_kcompactd(const struct mm_policy *p, gfp_t gfp)
 {
 	return blocks_mode(p) || !(gfp & __GFP_DIRECT_RECLAIM);
 }
 
-const struct mm_policy_ops hygiene_policy_ops = {
-	.name = "hygiene",
-	.desc = "the RFC's pageblock-hygiene allocator: MIGRATE_FREE blocks, no fallbacks, "
-	        "watermarks on free blocks, no highatomic, no boosting",
-	.params = hygiene_params,
-	.priv_size = sizeof(struct hygiene),
-	.set_param = hygiene_set_param,
-	.validate = hygiene_validate,
-	.boot_pageblock_migratetype = hygiene_boot_pageblock_migratetype,
-	.fallbacks = hygiene_fallbacks,
-	.can_steal_fallback = hygiene_can_steal_fallback,
-	.free_one_page_migratetype = hygiene_free_one_page_migratetype,
+const struct mm_policy_ops hugealloc_rfc_policy_ops = {
+	.name = "hugealloc_rfc",
+	/* its name until 2026: it collided with Linux 6.10's "freelist
+	 * hygiene", a different, merged series (policies/README.md) */
+	.aliases = (const char *const[]){ "hygiene", NULL },
+	.desc = "the 2023 RFC 'mm: reliable huge page allocator' (formerly 'hygiene'): MIGRATE_FREE "
+	        "blocks, no fallbacks, watermarks on free blocks, no highatomic, no boosting",
+	.params = hugealloc_rfc_params,
+	.priv_size = sizeof(struct hugealloc_rfc),
+	.validate = hugealloc_rfc_validate,
+	.boot_pageblock_migratetype = hugealloc_rfc_boot_pageblock_migratetype,
+	.fallbacks = hugealloc_rfc_fallbacks,
+	.can_steal_fallback = hugealloc_rfc_can_steal_fallback,
+	.free_one_page_migratetype = hugealloc_rfc_free_one_page_migratetype,
 	.reserve_highatomic_pageblock = NULL,
 	.unreserve_highatomic_pageblock = NULL,
 	.boost_watermark = NULL,
-	.zone_free_pages = hygiene_zone_free_pages,
-	.watermark_area_ok = hygiene_watermark_area_ok,
-	.wmark_gap = hygiene_wmark_gap,
-	.reclaim_order = hygiene_order,
-	.compact_order = hygiene_order,
-	.last_resort_fallback = hygiene_last_resort_fallback,
-	.bdev_mapping_gfp = hygiene_bdev_mapping_gfp,
-	.reclaim_retry_defers_to_compaction = hygiene_reclaim_retry_defers,
-	.compaction_suitable_free_pages = hygiene_compaction_suitable_free_pages,
-	.isolate_free_page_free_pages = hygiene_isolate_free_page_free_pages,
-	.suitable_migration_source = hygiene_suitable_migration_source,
-	.suitable_migration_target = hygiene_suitable_migration_target,
-	.fast_find_migrateblock_any_type = hygiene_compaction_series,
-	.compact_finished = hygiene_compact_finished,
-	.compaction_wmark = hygiene_compaction_wmark,
-	.compaction_capture = hygiene_compaction_capture,
-	.compact_retry_costly_limits = hygiene_compact_retry_costly_limits,
-	.compact_retry_three_outcomes = hygiene_compaction_series,
-	.zonelist_suitable_targets_only = hygiene_compaction_series,
-	.compaction_ready_before_zones = hygiene_compaction_series,
-	.direct_compact_nofs_reserves = hygiene_direct_compact_nofs_reserves,
-	.wakeup_kswapd_wakes_kcompactd = hygiene_wakeup_kswapd_wakes_kcompactd,
-	.kswapd_compaction_suitable = hygiene_kswapd_compaction_suitable,
+	.zone_free_pages = hugealloc_rfc_zone_free_pages,
+	.watermark_area_ok = hugealloc_rfc_watermark_area_ok,
+	.wmark_gap = hugealloc_rfc_wmark_gap,
+	.reclaim_order = hugealloc_rfc_order,
+	.compact_order = hugealloc_rfc_order,
+	.last_resort_fallback = hugealloc_rfc_last_resort_fallback,
+	.bdev_mapping_gfp = hugealloc_rfc_bdev_mapping_gfp,
+	.reclaim_retry_defers_to_compaction = hugealloc_rfc_reclaim_retry_defers,
+	.compaction_suitable_free_pages = hugealloc_rfc_compaction_suitable_free_pages,
+	.isolate_free_page_free_pages = hugealloc_rfc_isolate_free_page_free_pages,
+	.suitable_migration_source = hugealloc_rfc_suitable_migration_source,
+	.suitable_migration_target = hugealloc_rfc_suitable_migration_target,
+	.fast_find_migrateblock_any_type = hugealloc_rfc_compaction_series,
+	.compact_finished = hugealloc_rfc_compact_finished,
+	.compaction_wmark = hugealloc_rfc_compaction_wmark,
+	.compaction_capture = hugealloc_rfc_compaction_capture,
+	.compact_retry_costly_limits = hugealloc_rfc_compact_retry_costly_limits,
+	.compact_retry_three_outcomes = hugealloc_rfc_compaction_series,
+	.zonelist_suitable_targets_only = hugealloc_rfc_compaction_series,
+	.compaction_ready_before_zones = hugealloc_rfc_compaction_series,
+	.direct_compact_nofs_reserves = hugealloc_rfc_direct_compact_nofs_reserves,
+	.wakeup_kswapd_wakes_kcompactd = hugealloc_rfc_wakeup_kswapd_wakes_kcompactd,
+	.kswapd_compaction_suitable = hugealloc_rfc_kswapd_compaction_suitable,
 	/* the RFC's tree is v6.2's: its mm/compaction.c before the series is
 	 * the blob v6.2 has, without v6.3's proactive daemon counting
 	 * (docs/experiment.md) */
-	.proactive_compact_counts_daemon = hygiene_false,
+	.proactive_compact_counts_daemon = hugealloc_rfc_false,
 };
