@@ -739,46 +739,6 @@ static int plot_blockmaps(struct plot_ctx *c, const char *only_run)
 
 /* --------------------------------------------------------------- 4. sweep */
 
-/* The compare table's rows, as per-run SQL expressions over the run r:
- * percentages are per-run ratios (averaged afterwards over seeds), as the
- * compare table computes them; keep in step with results/compare.c. */
-#define V(n) "(SELECT value FROM vmstat x WHERE x.run_id = r.run_id AND x.name = '" n "')"
-#define M(n) "(SELECT value FROM metrics x WHERE x.run_id = r.run_id AND x.name = '" n "')"
-#define PCT(a, b) "(100.0 * " a " / (" b "))"
-static const struct compare_row {
-	const char *name, *expr;
-} compare_rows[] = {
-	{ "Real time", M("real_time") },
-	{ "User time", M("user_time") },
-	{ "System time", M("system_time") },
-	{ "THP fault alloc", V("thp_fault_alloc") },
-	{ "THP fault fallback", V("thp_fault_fallback") },
-	{ "THP fault fail rate %", PCT(V("thp_fault_fallback"), V("thp_fault_alloc") " + " V("thp_fault_fallback")) },
-	{ "Direct compact stall", V("compact_stall") },
-	{ "Direct compact fail", V("compact_fail") },
-	{ "Direct compact success", V("compact_success") },
-	{ "Direct compact success rate %", PCT(V("compact_success"), V("compact_stall")) },
-	{ "Compact daemon scanned migrate", V("compact_daemon_migrate_scanned") },
-	{ "Compact daemon scanned free", V("compact_daemon_free_scanned") },
-	{ "Compact direct scanned migrate", "(" V("compact_migrate_scanned") " - " V("compact_daemon_migrate_scanned") ")" },
-	{ "Compact direct scanned free", "(" V("compact_free_scanned") " - " V("compact_daemon_free_scanned") ")" },
-	{ "Compact migrate scanned daemon %", PCT(V("compact_daemon_migrate_scanned"), V("compact_migrate_scanned")) },
-	{ "Compact free scanned daemon %", PCT(V("compact_daemon_free_scanned"), V("compact_free_scanned")) },
-	{ "Alloc stall", "(SELECT SUM(value) FROM vmstat x WHERE x.run_id = r.run_id AND x.name LIKE 'allocstall%')" },
-	{ "Pages kswapd scanned", V("pgscan_kswapd") },
-	{ "Pages kswapd reclaimed", V("pgsteal_kswapd") },
-	{ "Pages direct scanned", V("pgscan_direct") },
-	{ "Pages direct reclaimed", V("pgsteal_direct") },
-	{ "Pages scanned kswapd %", PCT(V("pgscan_kswapd"), V("pgscan_kswapd") " + " V("pgscan_direct")) },
-	{ "Swap out", V("pswpout") },
-	{ "Swap in", V("pswpin") },
-	{ "File refaults", V("workingset_refault_file") },
-	{ NULL, NULL },
-};
-#undef V
-#undef M
-#undef PCT
-
 static const char DEFAULT_METRIC[] = "THP fault fail rate %";
 
 struct sweep_pt {
@@ -897,19 +857,62 @@ static int has_name(struct plot_ctx *c, const char *table, const char *name, int
 struct metric {
 	const char *name, *expr;
 	int bind_name;
+	int row;                        /* a compare row (metrics.h), or -1 */
 };
+
+/* A compare row's per-run values, computed by results/ from its one
+ * definition (metrics.c) exactly as the table counts them (iterations
+ * averaged, the zero-denominator rule), into a temporary table the sweep
+ * query reads: the plot has no formula of its own. */
+struct row_fill {
+	sqlite3_stmt *ins;
+	int row;
+};
+
+static int row_fill_one(void *arg, const char *run_id, const double *x)
+{
+	struct row_fill *f = arg;
+
+	sqlite3_bind_text(f->ins, 1, run_id, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_double(f->ins, 2, x[f->row]);
+	if (sqlite3_step(f->ins) != SQLITE_DONE)
+		return 1;
+	sqlite3_reset(f->ins);
+	return 0;
+}
+
+static int fill_row_values(struct plot_ctx *c, int row)
+{
+	struct row_fill f = { .row = row };
+	char err[1024];
+	int rc;
+
+	if (sqlite3_exec(c->db, "CREATE TEMP TABLE IF NOT EXISTS row_values"
+	                        " (run_id TEXT PRIMARY KEY, value REAL); DELETE FROM temp.row_values",
+	                 NULL, NULL, NULL) != SQLITE_OK)
+		return sql_fail(c, "preparing the sweep");
+	f.ins = prepare(c, "INSERT INTO temp.row_values VALUES (?1, ?2)");
+	if (!f.ins)
+		return sql_fail(c, "preparing the sweep");
+	rc = results_run_values(c->db_path, row_fill_one, &f, err, sizeof(err));
+	sqlite3_finalize(f.ins);
+	if (rc) {
+		error("%s", err);
+		return EX_DATAERR;
+	}
+	return 0;
+}
 
 static int resolve_metric(struct plot_ctx *c, const char *name, struct metric *m)
 {
 	int any = 0, in_vmstat, in_metrics;
 
-	*m = (struct metric){ .name = name };
-	for (const struct compare_row *r = compare_rows; r->name; r++)
-		if (!strcasecmp(r->name, name)) {
-			m->name = r->name;
-			m->expr = r->expr;
-			return 0;
-		}
+	*m = (struct metric){ .name = name, .row = results_metric_find(name) };
+	if (m->row >= 0) {
+		m->name = results_metrics[m->row].name;
+		m->expr = "(SELECT value FROM temp.row_values x WHERE x.run_id = r.run_id)";
+		return 0;
+	}
 	in_vmstat = has_name(c, "vmstat", name, &any);
 	in_metrics = has_name(c, "metrics", name, &any);
 	if (in_vmstat < 0 || in_metrics < 0)
@@ -948,6 +951,8 @@ static int plot_sweep(struct plot_ctx *c, const struct metric *mt, const char *p
 	} else if (!detect_param(c, key, sizeof(key), &rc)) {
 		return rc;
 	}
+	if (mt->row >= 0 && (rc = fill_row_values(c, mt->row)))
+		return rc;
 
 	snprintf(sql, sizeof(sql),
 		"SELECT policy, value, AVG(m), MIN(m), MAX(m), COUNT(m) FROM ("

@@ -183,6 +183,36 @@ expect_data("${out2}/sweep-real_time.dat" [=[10 101 100 102 2 "10"
 200 104 104 104 2 "200"
 ]=])
 
+# ---- the zero-denominator rule, the same in the table and the plot: the
+# fixture has no compact_stall, so every run's success rate is 0/0, which
+# the one definition (results/metrics.c) makes 0; the plot draws it as 0
+# for every run (it used to drop them all and skip the plot) and
+# `mmsim compare --format values` gives the same 0 per seed
+set(out3 "${CMAKE_CURRENT_BINARY_DIR}/out-zero")
+file(REMOVE_RECURSE "${out3}")
+mmsim_run(r plot "${db}" -o "${out3}" --format svg --metric "Direct compact success rate %")
+if(NOT r_RC STREQUAL "0")
+	golden_fail("mmsim plot --metric 'Direct compact success rate %': exit '${r_RC}'; stderr: ${r_ERR}")
+endif()
+expect_data("${out3}/sweep-direct-compact-success-rate-pct.dat" [=[10 0 0 0 2 "10"
+200 0 0 0 2 "200"
+
+
+10 0 0 0 2 "10"
+200 0 0 0 2 "200"
+]=])
+mmsim_run(r compare "${db}" --format values)
+string(REGEX MATCHALL "Direct compact success rate %,[a-z]+,[0-9]+,[-+.0-9a-z]+" zero "${r_OUT}")
+list(LENGTH zero nzero)
+list(FILTER zero EXCLUDE REGEX ",0$")
+list(LENGTH zero nonzero)
+math(EXPR nzeros "${nzero} - ${nonzero}")
+if(NOT r_RC STREQUAL "0" OR NOT nzero EQUAL 4 OR NOT nzeros EQUAL 4)
+	golden_fail("mmsim compare --format values: success rate per seed '${zero}' (expected 4 seeds of 0)")
+else()
+	message(STATUS "ok: a 0/0 rate is 0 in the plot and in compare's per-seed values")
+endif()
+
 # ---- an empty database (the schema only): nothing to draw is no error
 set(empty "${CMAKE_CURRENT_BINARY_DIR}/empty.db")
 make_db("${empty}" "${schema}")
