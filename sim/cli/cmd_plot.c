@@ -58,6 +58,8 @@ static void plot_usage(FILE *f)
 	           "script) and NAME.png / NAME.svg:\n"
 	           "  thp_success              THP fault success rate over time, per policy\n"
 	           "  blocks                   free and mixed pageblocks over time, per policy\n"
+	           "  census                   blocks holding foreign pages over time, per type\n"
+	           "                           and policy, with the spread over seeds\n"
 	           "  blockmap-POLICY-seedN    the pageblock map of the first seed of each policy\n"
 	           "  sweep-METRIC             METRIC against a swept parameter, per policy\n\n"
 	           "  -o, --output DIR      where to write (required)\n"
@@ -160,6 +162,14 @@ static sqlite3_stmt *prepare(struct plot_ctx *c, const char *sql)
 		return NULL;
 	}
 	return st;
+}
+
+/* the first policy (the registry's first, the baseline: open_db) as
+ * parameter i, so that its block comes first in every .dat */
+static void bind_first(struct plot_ctx *c, sqlite3_stmt *st, int i)
+{
+	if (st && c->nr_policies)
+		sqlite3_bind_text(st, i, c->policy[0], -1, SQLITE_STATIC);
 }
 
 static int policy_index(const struct plot_ctx *c, const char *name)
@@ -398,12 +408,14 @@ static const char thp_sql[] =
 	"  FROM s WINDOW w AS (PARTITION BY run_id ORDER BY t)),"
 	" q AS (SELECT policy, t, 100.0 * da / (da + df) AS rate FROM d WHERE da + df > 0)"
 	" SELECT policy, t, AVG(rate), MIN(rate), MAX(rate), COUNT(*) FROM q"
-	" GROUP BY policy, t ORDER BY policy <> 'vanilla', policy, t";
+	" GROUP BY policy, t ORDER BY policy <> ?1, policy, t";
 
 static int plot_thp_success(struct plot_ctx *c)
 {
 	struct series s;
 	sqlite3_stmt *st = prepare(c, thp_sql);
+
+	bind_first(c, st, 1);
 	int rc = 0, step;
 
 	if (!st)
@@ -446,20 +458,29 @@ static int plot_thp_success(struct plot_ctx *c)
 
 /* ------------------------------------------------ 2. free and mixed blocks */
 
+/* Wholly free pageblocks for every policy, whatever its migratetypes: the
+ * free_pageblocks sample (free_pageblocks() in sim/mm/census.c: buddy
+ * blocks of pageblock order and more, counted in pageblocks) at or before
+ * the census time; only a file without that sample falls back to the
+ * census row of a 'Free' migratetype (which only some policies have). */
 static const char blocks_sql[] =
 	"WITH b AS ("
 	"  SELECT r.policy AS policy, x.t AS t,"
-	"         SUM(CASE WHEN x.migratetype = 'Free' THEN x.blocks END) AS free,"
+	"         COALESCE((SELECT s.value FROM samples s WHERE s.run_id = x.run_id"
+	"                   AND s.name = 'free_pageblocks' AND s.t <= x.t ORDER BY s.t DESC LIMIT 1),"
+	"                  SUM(CASE WHEN x.migratetype = 'Free' THEN x.blocks END)) AS free,"
 	"         SUM(x.mixed_blocks) AS mixed"
 	"  FROM block_census x JOIN runs r ON r.run_id = x.run_id"
 	"  WHERE r.status = 'ok' GROUP BY x.run_id, x.t)"
 	" SELECT policy, t, AVG(free), AVG(mixed), COUNT(*) FROM b"
-	" GROUP BY policy, t ORDER BY policy <> 'vanilla', policy, t";
+	" GROUP BY policy, t ORDER BY policy <> ?1, policy, t";
 
 static int plot_blocks(struct plot_ctx *c)
 {
 	struct series s;
 	sqlite3_stmt *st = prepare(c, blocks_sql);
+
+	bind_first(c, st, 1);
 	int rc = 0, step, has_free = 0;
 	unsigned long free_policies = 0;        /* bit p: policy p has 'Free' rows */
 	char vars[512];
@@ -474,8 +495,10 @@ static int plot_blocks(struct plot_ctx *c)
 		if (p < 0)
 			continue;
 		f = series_row(c, &s, p,
-			"# pageblocks from block_census, mean over the runs (seeds) at each t:\n"
-			"# free = blocks of the 'Free' migratetype (NaN without such rows),\n"
+			"# pageblocks, mean over the runs (seeds) at each census time t:\n"
+			"# free = wholly free pageblocks (the free_pageblocks sample at or\n"
+			"# before t, for every policy; a file without it: the census row of a\n"
+			"# 'Free' migratetype; NaN without either),\n"
 			"# mixed = mixed_blocks summed over the migratetypes\n"
 			"# columns: t_s free_blocks mixed_blocks runs\n");
 		if (!f) {
@@ -506,7 +529,7 @@ static int plot_blocks(struct plot_ctx *c)
 		return 0;
 	}
 	if (!has_free)
-		note("block_census has no 'Free' rows: blocks shows mixed blocks only");
+		note("no free_pageblocks samples (nor 'Free' census rows): blocks shows mixed blocks only");
 	/* the 1-based indices of the policies that have free blocks: the
 	 * others get no "free" line (not an empty one) */
 	{
@@ -517,6 +540,73 @@ static int plot_blocks(struct plot_ctx *c)
 		snprintf(vars + n, sizeof(vars) - n, "\"\n");
 	}
 	return series_finish(c, &s, vars);
+}
+
+/* --------------------------------- 2b. blocks holding foreign pages over time */
+
+/* The cover letter's three mixed counts over time: unmovable blocks with
+ * LRU or reclaimable slab pages, reclaimable blocks with non-slab pages,
+ * movable blocks with non-LRU pages (block_census.mixed_blocks of each
+ * type, classified by pageblock_census()); per policy the mean, min and
+ * max over the runs (seeds) at each census time. */
+static const char census_sql[] =
+	"WITH c AS ("
+	"  SELECT r.policy AS policy, x.t AS t,"
+	"         SUM(CASE WHEN x.migratetype = 'Unmovable' THEN x.mixed_blocks ELSE 0 END) AS u,"
+	"         SUM(CASE WHEN x.migratetype = 'Reclaimable' THEN x.mixed_blocks ELSE 0 END) AS rc,"
+	"         SUM(CASE WHEN x.migratetype = 'Movable' THEN x.mixed_blocks ELSE 0 END) AS m"
+	"  FROM block_census x JOIN runs r ON r.run_id = x.run_id"
+	"  WHERE r.status = 'ok' GROUP BY x.run_id, x.t)"
+	" SELECT policy, t, AVG(u), MIN(u), MAX(u), AVG(rc), MIN(rc), MAX(rc), AVG(m), MIN(m), MAX(m),"
+	"        COUNT(*) FROM c GROUP BY policy, t ORDER BY policy <> ?1, policy, t";
+
+static int plot_census(struct plot_ctx *c)
+{
+	struct series s;
+	sqlite3_stmt *st = prepare(c, census_sql);
+
+	bind_first(c, st, 1);
+	int rc = 0, step;
+
+	if (!st)
+		return sql_fail(c, "reading block_census");
+	series_init(&s, "census", "census.gp");
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		int p = policy_index(c, (const char *)sqlite3_column_text(st, 0));
+		FILE *f;
+
+		if (p < 0)
+			continue;
+		f = series_row(c, &s, p,
+			"# blocks holding foreign pages (block_census.mixed_blocks), over the\n"
+			"# runs (seeds) at each census time: mean, min, max of\n"
+			"#   unmovable blocks with LRU or reclaimable slab pages,\n"
+			"#   reclaimable blocks with non-slab pages,\n"
+			"#   movable blocks with non-LRU pages\n"
+			"# columns: t_s unmov_mean unmov_min unmov_max recl_mean recl_min recl_max\n"
+			"#          mov_mean mov_min mov_max runs\n");
+		if (!f) {
+			rc = EX_CANTCREAT;
+			break;
+		}
+		fprintf(f, "%.9g", sqlite3_column_double(st, 1));
+		for (int k = 2; k <= 10; k++)
+			fprintf(f, " %.6g", sqlite3_column_double(st, k));
+		fprintf(f, " %d\n", sqlite3_column_int(st, 11));
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = sql_fail(c, "reading block_census");
+	sqlite3_finalize(st);
+	if (rc) {
+		if (s.f)
+			fclose(s.f);
+		return rc;
+	}
+	if (!s.f) {
+		note("no block_census rows: census skipped");
+		return 0;
+	}
+	return series_finish(c, &s, "");
 }
 
 /* -------------------------------------------------------- 3. pageblock map */
@@ -704,7 +794,7 @@ static int plot_blockmaps(struct plot_ctx *c, const char *only_run)
 		"SELECT run_id, policy, seed FROM runs r"
 		" WHERE (?1 IS NULL AND status = 'ok' OR run_id = ?1)"
 		"   AND EXISTS (SELECT 1 FROM blockmap b WHERE b.run_id = r.run_id)"
-		" ORDER BY policy <> 'vanilla', policy, seed, run_id";
+		" ORDER BY policy <> ?2, policy, seed, run_id";
 	sqlite3_stmt *st = prepare(c, sql);
 	char last[256] = "";
 	int rc = 0, step, n = 0;
@@ -713,6 +803,7 @@ static int plot_blockmaps(struct plot_ctx *c, const char *only_run)
 		return sql_fail(c, "reading runs");
 	if (only_run)
 		sqlite3_bind_text(st, 1, only_run, -1, SQLITE_STATIC);
+	bind_first(c, st, 2);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *id = (const char *)sqlite3_column_text(st, 0);
 		const char *pol = (const char *)sqlite3_column_text(st, 1);
@@ -1146,7 +1237,7 @@ static int open_db(struct plot_ctx *c)
 
 	/* the policies, vanilla first: the line types of every plot */
 	st = prepare(c, "SELECT DISTINCT policy FROM runs WHERE status = 'ok'"
-	                " ORDER BY policy <> 'vanilla', policy");
+	                " ORDER BY policy");
 	if (!st)
 		return sql_fail(c, "reading runs");
 	while (sqlite3_step(st) == SQLITE_ROW) {
@@ -1164,6 +1255,18 @@ static int open_db(struct plot_ctx *c)
 		c->nr_policies++;
 	}
 	sqlite3_finalize(st);
+	/* the registry's first policy (the baseline) first, the others sorted */
+	{
+		const char *names = mm_policy_names();
+		size_t n = strcspn(names, ",");
+		for (int i = 1; i < c->nr_policies; i++)
+			if (strlen(c->policy[i]) == n && !strncmp(c->policy[i], names, n)) {
+				char *first = c->policy[i];
+				memmove(&c->policy[1], &c->policy[0], sizeof(c->policy[0]) * (size_t)i);
+				c->policy[0] = first;
+				break;
+			}
+	}
 	return 0;
 }
 
@@ -1315,6 +1418,8 @@ int plot_draw(const struct plot_opts *o)
 	rc = plot_thp_success(&c);
 	if (!rc)
 		rc = plot_blocks(&c);
+	if (!rc)
+		rc = plot_census(&c);
 	if (!rc)
 		rc = plot_blockmaps(&c, run);
 	if (!rc && !o->no_sweep)

@@ -99,7 +99,13 @@ INSERT INTO samples VALUES
   ('v10s0', 2, 'thp_fault_alloc', 0), ('v10s0', 3, 'thp_fault_alloc', 0),
   ('v10s0', 0, 'thp_fault_fallback', 0), ('v10s0', 1, 'thp_fault_fallback', 10),
   ('v10s0', 2, 'thp_fault_fallback', 20), ('v10s0', 3, 'thp_fault_fallback', 30),
-  ('v10s1', 3, 'nr_free_pages', 12345);
+  ('v10s1', 3, 'nr_free_pages', 12345),
+-- free_pageblocks (wholly free blocks, every policy), at t = 0 and 10;
+-- they, not the census rows of the 'Free' type, are the blocks plot's
+-- free line: vanilla means t0 (44 + 40) / 2 = 42, t10 (30 + 20) / 2 = 25
+  ('v10s1', 0, 'free_pageblocks', 44), ('v10s1', 10, 'free_pageblocks', 30),
+  ('v10s2', 0, 'free_pageblocks', 40), ('v10s2', 10, 'free_pageblocks', 20),
+  ('h10s1', 0, 'free_pageblocks', 40), ('h10s1', 10, 'free_pageblocks', 35);
 
 -- block_census at t = 0 and 10 (free = the 'Free' row, mixed = sum):
 --   v10s1: t0 free 40 mixed 1+2 = 3;  t10 free 28 mixed 3+4 = 7

@@ -84,7 +84,7 @@ endif()
 if(r_ERR MATCHES "mmsim: error: ")
 	golden_fail("mmsim plot fixture.db: an error on stderr: ${r_ERR}")
 endif()
-foreach(name thp_success blocks blockmap-vanilla-seed1 blockmap-hygiene-seed1
+foreach(name thp_success blocks census blockmap-vanilla-seed1 blockmap-hygiene-seed1
 		sweep-thp-fault-fail-rate-pct)
 	foreach(ext dat gp svg)
 		set(f "${out}/${name}.${ext}")
@@ -128,12 +128,22 @@ expect_data("${out}/thp_success.dat" [=[1 62.5 50 75 2
 2 100 100 100 2
 3 100 100 100 2
 ]=])
-expect_data("${out}/blocks.dat" [=[0 40 3 2
-10 24 7 2
+expect_data("${out}/blocks.dat" [=[0 42 3 2
+10 25 7 2
 
 
 0 40 0 1
 10 35 1 1
+]=])
+# blocks holding foreign pages per type over time: vanilla unmovable t0
+# 1, 3 -> 2 (1..3), t10 3, 5 -> 4 (3..5); movable t0 2, 0 -> 1 (0..2),
+# t10 4, 2 -> 3 (2..4); no reclaimable rows (0); hygiene's one run
+expect_data("${out}/census.dat" [=[0 2 1 3 0 0 0 1 0 2 2
+10 4 3 5 0 0 0 3 2 4 2
+
+
+0 0 0 0 0 0 0 0 0 0 1
+10 1 1 1 0 0 0 0 0 0 1
 ]=])
 # per-run fail rates, then the mean: vanilla at 10 is 17.5, not 20/140
 expect_data("${out}/sweep-thp-fault-fail-rate-pct.dat" [=[10 17.5 10 25 2 "10"
