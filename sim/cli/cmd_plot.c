@@ -615,14 +615,22 @@ static const char *const mt_names[] = {
 	"Unmovable", "Movable", "Reclaimable", "HighAtomic", "Free", "Isolate",
 };
 #define MT_NONE 6                       /* no row: white in blockmap.gp */
+#define MT_MIXED 7                      /* "Movable mixed": code 7 + the type's code */
 #define MAX_MAP_COLUMNS 4096            /* times drawn; more are resampled */
 #define MAX_MAP_CELLS (64L << 20)
 
+/* "Movable" -> 1; "Movable mixed" (a group holding foreign pages or
+ * blocks of several types: census.h's PAGEBLOCK_MAP_MIXED) -> 7 + 1 */
 static int mt_code(const char *s)
 {
+	size_t len = s ? strcspn(s, " ") : 0;
+	int mixed = s && !strcmp(s + len, " mixed");
+
+	if (s && s[len] && !mixed)
+		return -1;
 	for (int i = 0; i < (int)(sizeof(mt_names) / sizeof(mt_names[0])); i++)
-		if (s && !strcmp(s, mt_names[i]))
-			return i;
+		if (s && strlen(mt_names[i]) == len && !strncmp(s, mt_names[i], len))
+			return mixed ? MT_MIXED + i : i;
 	return -1;
 }
 
@@ -739,7 +747,8 @@ static int plot_blockmap_run(struct plot_ctx *c, const char *run_id, const char 
 	fprintf(f, "# %s - written by mmsim plot from %s\n"
 	           "# pageblock map of run %s (policy %s, seed %ld), from the blockmap table\n"
 	           "# codes: 0 Unmovable, 1 Movable, 2 Reclaimable, 3 HighAtomic, 4 Free,\n"
-	           "#        5 Isolate, 6 no data\n",
+	           "#        5 Isolate, 6 no data; 7 + a type's code: a mixed group of that\n"
+	           "#        majority type (blocks holding foreign pages or of several types)\n",
 	        file, c->db_path, idslug, pol, seed);
 	if (!regular)
 		fprintf(f, "# sample times are irregular: columns every %.6g s, each showing\n"

@@ -154,17 +154,17 @@ expect_data("${out}/sweep-thp-fault-fail-rate-pct.dat" [=[10 17.5 10 25 2 "10"
 200 0.5 0 1 2 "200"
 ]=])
 # irregular times 0, 10, 30: a 10 s grid, t = 20 repeats t = 10; the
-# missing cell is "no data" (6)
+# missing cell is "no data" (6); "Movable mixed" is 8
 expect_data("${out}/blockmap-hygiene-seed1.dat" [=[0 0 0
 0 1 4
 0 2 4
 
 10 0 0
-10 1 1
+10 1 8
 10 2 5
 
 20 0 0
-20 1 1
+20 1 8
 20 2 5
 
 30 0 0
