@@ -1,16 +1,18 @@
-/* compare.c - the RFC cover letter's table, from a results database.
+/* compare.c - the RFC cover letter's table, computed from a results
+ * database into a results_table (format.c prints it).
  *
  * Columns: one per value of a key (the policy by default, or a runs
  * column, or a params key such as machine.ram), the baseline first.
- * Rows: the cover letter's, in its order and with its names.  Every row is
- * a value computed per run (a counter, a difference, a ratio) and then
- * averaged over the runs of the column: so a percentage row is the mean of
- * the per-run percentages, not the percentage of the means, as mmtests'
- * compare-kernels reports it.  A run of several iterations ([run]
- * iterations) gives each row as the mean of its per-iteration values
- * (each iteration's row computed from that iteration's metrics and
- * counters), which then counts as the run's value.  Each cell prints the mean and its change
- * against the baseline column, new / base - 1, in percent.
+ * Rows: the cover letter's, in its order and with its names, each defined
+ * once in metrics.c.  Every row is a value computed per run (a counter, a
+ * difference, a ratio) and then averaged over the runs of the column: so a
+ * percentage row is the mean of the per-run percentages, not the
+ * percentage of the means, as mmtests' compare-kernels reports it.  A run
+ * of several iterations ([run] iterations) gives each row as the mean of
+ * its per-iteration values (each iteration's row computed from that
+ * iteration's metrics and counters), which then counts as the run's
+ * value.  The statistics (stats.c) take the seed as the unit of
+ * replication: the runs of one seed in a column are averaged first.
  * Only runs with status 'ok' count.  docs/schema.md lists the formulas.
  */
 #include <ctype.h>
@@ -24,119 +26,15 @@
 #include "results_int.h"
 
 /* ------------------------------------------------------------------ */
-/* what a run provides: workload metrics, then /proc/vmstat counters */
-
-enum src {
-	REAL_TIME, USER_TIME, SYSTEM_TIME,
-	NR_METRIC_SRC,
-	THP_FAULT_ALLOC = NR_METRIC_SRC, THP_FAULT_FALLBACK,
-	COMPACT_STALL, COMPACT_FAIL, COMPACT_SUCCESS,
-	COMPACT_DAEMON_MIGRATE_SCANNED, COMPACT_DAEMON_FREE_SCANNED,
-	COMPACT_MIGRATE_SCANNED, COMPACT_FREE_SCANNED,
-	ALLOCSTALL_DMA, ALLOCSTALL_DMA32, ALLOCSTALL_NORMAL, ALLOCSTALL_MOVABLE,
-	PGSCAN_KSWAPD, PGSTEAL_KSWAPD, PGSCAN_DIRECT, PGSTEAL_DIRECT,
-	PSWPOUT, PSWPIN, WORKINGSET_REFAULT_FILE,
-	NR_SRC
-};
-
-static const char *const src_name[NR_SRC] = {
-	"real_time", "user_time", "system_time",
-	"thp_fault_alloc", "thp_fault_fallback",
-	"compact_stall", "compact_fail", "compact_success",
-	"compact_daemon_migrate_scanned", "compact_daemon_free_scanned",
-	"compact_migrate_scanned", "compact_free_scanned",
-	"allocstall_dma", "allocstall_dma32", "allocstall_normal", "allocstall_movable",
-	"pgscan_kswapd", "pgsteal_kswapd", "pgscan_direct", "pgsteal_direct",
-	"pswpout", "pswpin", "workingset_refault_file",
-};
-
-/* ------------------------------------------------------------------ */
-/* the rows */
-
-/* a run whose denominator is 0 did nothing of the kind: 0, not NaN */
-static double pct(double num, double den)
-{
-	return den != 0 ? 100.0 * num / den : 0.0;
-}
-
-static double thp_fail_rate(const double *v)
-{
-	return pct(v[THP_FAULT_FALLBACK], v[THP_FAULT_ALLOC] + v[THP_FAULT_FALLBACK]);
-}
-
-static double compact_success_rate(const double *v)
-{
-	return pct(v[COMPACT_SUCCESS], v[COMPACT_STALL]);
-}
-
-/* the kernel counts all scanning in compact_*_scanned and kcompactd's share
- * again in compact_daemon_*_scanned: direct = total - daemon */
-static double direct_migrate_scanned(const double *v)
-{
-	return v[COMPACT_MIGRATE_SCANNED] - v[COMPACT_DAEMON_MIGRATE_SCANNED];
-}
-
-static double direct_free_scanned(const double *v)
-{
-	return v[COMPACT_FREE_SCANNED] - v[COMPACT_DAEMON_FREE_SCANNED];
-}
-
-static double migrate_daemon_pct(const double *v)
-{
-	return pct(v[COMPACT_DAEMON_MIGRATE_SCANNED], v[COMPACT_MIGRATE_SCANNED]);
-}
-
-static double free_daemon_pct(const double *v)
-{
-	return pct(v[COMPACT_DAEMON_FREE_SCANNED], v[COMPACT_FREE_SCANNED]);
-}
-
-static double alloc_stall(const double *v)
-{
-	return v[ALLOCSTALL_DMA] + v[ALLOCSTALL_DMA32] + v[ALLOCSTALL_NORMAL] + v[ALLOCSTALL_MOVABLE];
-}
-
-static double kswapd_scan_pct(const double *v)
-{
-	return pct(v[PGSCAN_KSWAPD], v[PGSCAN_KSWAPD] + v[PGSCAN_DIRECT]);
-}
-
-static const struct row {
-	const char *name;
-	int src;                        /* a source as it is, or -1: */
-	double (*fn)(const double *v);  /* computed from the run's sources */
-} rows[] = {
-	{ "Real time", REAL_TIME, NULL },
-	{ "User time", USER_TIME, NULL },
-	{ "System time", SYSTEM_TIME, NULL },
-	{ "THP fault alloc", THP_FAULT_ALLOC, NULL },
-	{ "THP fault fallback", THP_FAULT_FALLBACK, NULL },
-	{ "THP fault fail rate %", -1, thp_fail_rate },
-	{ "Direct compact stall", COMPACT_STALL, NULL },
-	{ "Direct compact fail", COMPACT_FAIL, NULL },
-	{ "Direct compact success", COMPACT_SUCCESS, NULL },
-	{ "Direct compact success rate %", -1, compact_success_rate },
-	{ "Compact daemon scanned migrate", COMPACT_DAEMON_MIGRATE_SCANNED, NULL },
-	{ "Compact daemon scanned free", COMPACT_DAEMON_FREE_SCANNED, NULL },
-	{ "Compact direct scanned migrate", -1, direct_migrate_scanned },
-	{ "Compact direct scanned free", -1, direct_free_scanned },
-	{ "Compact migrate scanned daemon %", -1, migrate_daemon_pct },
-	{ "Compact free scanned daemon %", -1, free_daemon_pct },
-	{ "Alloc stall", -1, alloc_stall },
-	{ "Pages kswapd scanned", PGSCAN_KSWAPD, NULL },
-	{ "Pages kswapd reclaimed", PGSTEAL_KSWAPD, NULL },
-	{ "Pages direct scanned", PGSCAN_DIRECT, NULL },
-	{ "Pages direct reclaimed", PGSTEAL_DIRECT, NULL },
-	{ "Pages scanned kswapd %", -1, kswapd_scan_pct },
-	{ "Swap out", PSWPOUT, NULL },
-	{ "Swap in", PSWPIN, NULL },
-	{ "File refaults", WORKINGSET_REFAULT_FILE, NULL },
-};
-
-#define NR_ROWS (sizeof(rows) / sizeof(rows[0]))
-
-/* ------------------------------------------------------------------ */
 /* the columns */
+
+#define NR_ROWS RESULTS_NR_METRICS
+
+/* a run as read: its seed and row values */
+struct run_val {
+	long long seed;
+	double x[NR_ROWS];
+};
 
 struct column {
 	char *key;                      /* the value of the `by` key */
@@ -145,6 +43,8 @@ struct column {
 	/* over the iterations of its runs (a run of one iteration is one) */
 	long nr_iters;
 	double imin[NR_ROWS], imax[NR_ROWS];
+	struct run_val *run;            /* [nr_runs] */
+	size_t cap_run;
 };
 
 struct compare {
@@ -180,12 +80,14 @@ static struct column *column_add(struct compare *c, const char *key)
 
 static double row_value(size_t r, const double *v)
 {
-	return rows[r].fn ? rows[r].fn(v) : v[rows[r].src];
+	return results_metric_value(r, v);
 }
 
 /* one iteration's row values, for the spread over iterations */
 static void column_account_iteration(struct column *col, const double *x)
 {
+	if (!col)
+		return;
 	for (size_t r = 0; r < NR_ROWS; r++) {
 		if (!col->nr_iters || x[r] < col->imin[r])
 			col->imin[r] = x[r];
@@ -195,9 +97,19 @@ static void column_account_iteration(struct column *col, const double *x)
 	col->nr_iters++;
 }
 
-/* one run's row values (with iterations: their means) */
-static void column_account(struct column *col, const double *x_run)
+/* one run's row values (with iterations: their means); -1 out of memory */
+static int column_account(struct column *col, long long seed, const double *x_run)
 {
+	if ((size_t)col->nr_runs == col->cap_run) {
+		size_t cap = col->cap_run ? 2 * col->cap_run : 8;
+		struct run_val *n = realloc(col->run, cap * sizeof(*n));
+		if (!n)
+			return -1;
+		col->run = n;
+		col->cap_run = cap;
+	}
+	col->run[col->nr_runs].seed = seed;
+	memcpy(col->run[col->nr_runs].x, x_run, sizeof(col->run[0].x));
 	for (size_t r = 0; r < NR_ROWS; r++) {
 		double x = x_run[r];
 		col->sum[r] += x;
@@ -207,6 +119,7 @@ static void column_account(struct column *col, const double *x_run)
 			col->max[r] = x;
 	}
 	col->nr_runs++;
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -214,23 +127,18 @@ static void column_account(struct column *col, const double *x_run)
 
 /* A run's sources; a counter the run did not record is 0 (the kernel's
  * counters start at 0 and only appear once the code path exists). */
-static int load_run(struct compare *c, const char *run_id, double v[NR_SRC])
+static int load_run(struct compare *c, const char *run_id, double v[SRC_NR])
 {
 	sqlite3_stmt *st = c->vals;
 	int rc;
 
-	memset(v, 0, NR_SRC * sizeof(v[0]));
+	memset(v, 0, SRC_NR * sizeof(v[0]));
 	sqlite3_bind_text(st, 1, run_id, -1, SQLITE_TRANSIENT);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int vmstat = sqlite3_column_int(st, 0);
-		const char *name = (const char *)sqlite3_column_text(st, 1);
-		int s = vmstat ? NR_METRIC_SRC : 0, end = vmstat ? NR_SRC : NR_METRIC_SRC;
-
-		for (; name && s < end; s++)
-			if (!strcmp(name, src_name[s])) {
-				v[s] = sqlite3_column_double(st, 2);
-				break;
-			}
+		int s = results_src_find((const char *)sqlite3_column_text(st, 1),
+		                         sqlite3_column_int(st, 0));
+		if (s >= 0)
+			v[s] = sqlite3_column_double(st, 2);
 	}
 	sqlite3_reset(st);
 	if (rc != SQLITE_DONE) {
@@ -248,7 +156,7 @@ static int load_run(struct compare *c, const char *run_id, double v[NR_SRC])
 static int load_iterations(struct compare *c, const char *run_id, struct column *col, double *x)
 {
 	sqlite3_stmt *st = c->iters;
-	double v[NR_SRC], xi[NR_ROWS];
+	double v[SRC_NR], xi[NR_ROWS];
 	long cur = -1;
 	int n = 0, rc;
 
@@ -275,14 +183,10 @@ static int load_iterations(struct compare *c, const char *run_id, struct column 
 			break;
 		cur = it;
 		{
-			int vmstat = sqlite3_column_int(st, 1);
-			const char *name = (const char *)sqlite3_column_text(st, 2);
-			int sidx = vmstat ? NR_METRIC_SRC : 0, end = vmstat ? NR_SRC : NR_METRIC_SRC;
-			for (; name && sidx < end; sidx++)
-				if (!strcmp(name, src_name[sidx])) {
-					v[sidx] = sqlite3_column_double(st, 3);
-					break;
-				}
+			int sidx = results_src_find((const char *)sqlite3_column_text(st, 2),
+			                            sqlite3_column_int(st, 1));
+			if (sidx >= 0)
+				v[sidx] = sqlite3_column_double(st, 3);
 		}
 	}
 	sqlite3_reset(st);
@@ -293,6 +197,25 @@ static int load_iterations(struct compare *c, const char *run_id, struct column 
 	for (size_t r = 0; n && r < NR_ROWS; r++)
 		x[r] /= n;
 	return n;
+}
+
+/* a run's row values x[] (a run of iterations: their means), its
+ * iterations accounted in col (NULL: not) */
+static int run_values(struct compare *c, const char *run_id, struct column *col, double *x)
+{
+	double v[SRC_NR];
+	int n = load_iterations(c, run_id, col, x);
+
+	if (n < 0)
+		return -1;
+	if (!n) {
+		if (load_run(c, run_id, v))
+			return -1;
+		for (size_t r = 0; r < NR_ROWS; r++)
+			x[r] = row_value(r, v);
+		column_account_iteration(col, x);
+	}
+	return 0;
 }
 
 /* the run columns a table may be split by; any other key is a params key */
@@ -396,7 +319,7 @@ static sqlite3_stmt *prepare_runs(struct compare *c, const char *by, const char 
 	sqlite3_create_function(c->db, "mmsim_policy", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
 	                        sql_policy_canonical, NULL, NULL);
 	sql = sqlite3_mprintf(
-		"SELECT g, run_id FROM (SELECT %s AS g, run_id FROM runs"
+		"SELECT g, run_id, seed FROM (SELECT %s AS g, run_id, seed FROM runs"
 		" WHERE status = 'ok' AND (%s)) WHERE g IS NOT NULL ORDER BY g, run_id",
 		!strcmp(by, "policy") ? "mmsim_policy(policy)"
 		: !strcmp(by, "policy.name")
@@ -427,7 +350,6 @@ static int read_runs(struct compare *c, const char *by, const char *where)
 {
 	sqlite3_stmt *st = prepare_runs(c, by, where);
 	struct column *col = NULL;
-	double v[NR_SRC];
 	int rc;
 
 	if (!st)
@@ -447,17 +369,12 @@ static int read_runs(struct compare *c, const char *by, const char *where)
 		}
 		{
 			double x[NR_ROWS];
-			int n = load_iterations(c, run_id, col, x);
-			if (n < 0)
+			if (run_values(c, run_id, col, x))
 				break;
-			if (!n) {
-				if (load_run(c, run_id, v))
-					break;
-				for (size_t r = 0; r < NR_ROWS; r++)
-					x[r] = row_value(r, v);
-				column_account_iteration(col, x);
+			if (column_account(col, sqlite3_column_int64(st, 2), x)) {
+				results_seterr(c->err, c->errlen, c->path, "out of memory");
+				break;
 			}
-			column_account(col, x);
 		}
 	}
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
@@ -520,12 +437,7 @@ static int order_columns(struct compare *c, const char *by, const char *baseline
 }
 
 /* ------------------------------------------------------------------ */
-/* printing, in the cover letter's layout: the row name in 40 columns,
- * then per column a 23-character cell "%10.2f (%+9.2f%%)", the cells
- * after the first preceded by a space */
-
-#define NAME_WIDTH 40
-#define CELL_WIDTH 23
+/* the table as data */
 
 /* new / base - 1, in percent; from a base of 0, anything is infinitely more */
 static double change(double base, double v)
@@ -538,46 +450,94 @@ static double change(double base, double v)
 	return fabs(p) < 0.005 ? 0 : p;         /* no "-0.00%" */
 }
 
-static void print_header(FILE *out, const struct compare *c)
+static int cmp_run_seed(const void *a, const void *b)
 {
-	fprintf(out, "%-*s", NAME_WIDTH, "");
-	for (size_t i = 0; i < c->nr_col; i++) {
-		char name[128];
-		size_t n = (size_t)snprintf(name, sizeof(name), "HUGEALLOC-%s", c->col[i].key);
-
-		for (size_t k = 10; k < n && k < sizeof(name); k++)
-			name[k] = (char)toupper((unsigned char)name[k]);
-		fprintf(out, "%*s", CELL_WIDTH + (i > 0), name);
-	}
-	fprintf(out, "\n%-*s", NAME_WIDTH, "Runs");
-	for (size_t i = 0; i < c->nr_col; i++)
-		fprintf(out, "%*ld", CELL_WIDTH + (i > 0), c->col[i].nr_runs);
-	fputc('\n', out);
+	const struct run_val *p = a, *q = b;
+	return (p->seed > q->seed) - (p->seed < q->seed);
 }
 
-static void print_row(FILE *out, const struct compare *c, size_t r, int spread, int ispread)
+/* column i of the table from the column read: the runs of one seed
+ * averaged into the seed's value, then the statistics over the seeds */
+static int table_column(struct results_table *t, size_t i, struct column *col)
 {
-	double base = c->col[0].sum[r] / (double)c->col[0].nr_runs;
+	struct results_column *tc = &t->col[i];
+	double xs[NR_ROWS], *vals;
+	size_t k = 0;
 
-	fprintf(out, "%-*s", NAME_WIDTH, rows[r].name);
-	for (size_t i = 0; i < c->nr_col; i++) {
-		double mean = c->col[i].sum[r] / (double)c->col[i].nr_runs;
-		fprintf(out, "%s%10.2f (%+9.2f%%)", i ? " " : "", mean, change(base, mean));
+	tc->key = col->key;
+	col->key = NULL;
+	tc->nr_runs = col->nr_runs;
+	tc->nr_iters = col->nr_iters;
+	qsort(col->run, (size_t)col->nr_runs, sizeof(col->run[0]), cmp_run_seed);
+	tc->seed = malloc(sizeof(*tc->seed) * (size_t)col->nr_runs);
+	tc->seed_value = malloc(sizeof(double) * NR_ROWS * (size_t)col->nr_runs);
+	vals = malloc(sizeof(double) * (size_t)col->nr_runs);
+	if (!tc->seed || !tc->seed_value || !vals) {
+		free(vals);
+		return -1;
 	}
-	fputc('\n', out);
-	if (spread) {
-		fprintf(out, "%-*s", NAME_WIDTH, "  min..max");
-		for (size_t i = 0; i < c->nr_col; i++)
-			/* " .. " keeps a space between seven-digit bounds */
-			fprintf(out, "%s%10.2f .. %9.2f", i ? " " : "", c->col[i].min[r], c->col[i].max[r]);
-		fputc('\n', out);
+	for (long a = 0, b; a < col->nr_runs; a = b) {
+		for (size_t r = 0; r < NR_ROWS; r++)
+			xs[r] = 0;
+		for (b = a; b < col->nr_runs && col->run[b].seed == col->run[a].seed; b++)
+			for (size_t r = 0; r < NR_ROWS; r++)
+				xs[r] += col->run[b].x[r];
+		tc->seed[k] = col->run[a].seed;
+		for (size_t r = 0; r < NR_ROWS; r++)
+			tc->seed_value[k * NR_ROWS + r] = xs[r] / (double)(b - a);
+		k++;
 	}
-	if (ispread) {
-		fprintf(out, "%-*s", NAME_WIDTH, "  min..max of iterations");
-		for (size_t i = 0; i < c->nr_col; i++)
-			fprintf(out, "%s%10.2f .. %9.2f", i ? " " : "", c->col[i].imin[r], c->col[i].imax[r]);
-		fputc('\n', out);
+	tc->nr_seeds = k;
+	for (size_t r = 0; r < NR_ROWS; r++) {
+		struct results_cell *cell = &tc->cell[r];
+
+		cell->mean = col->sum[r] / (double)col->nr_runs;
+		cell->min = col->min[r];
+		cell->max = col->max[r];
+		cell->imin = col->imin[r];
+		cell->imax = col->imax[r];
+		for (size_t s = 0; s < k; s++)
+			vals[s] = tc->seed_value[s * NR_ROWS + r];
+		results_summarize(vals, k, &cell->s);
+		cell->change = change(t->col[0].cell[r].mean, cell->mean);
+		if (i > 0)
+			results_welch_test(&t->col[0].cell[r].s, &cell->s, &cell->w);
+		else
+			cell->w = (struct results_welch){ .t = NAN, .df = NAN, .p = NAN };
 	}
+	free(vals);
+	return 0;
+}
+
+void results_table_free(struct results_table *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nr_col; i++) {
+		free(t->col[i].key);
+		free(t->col[i].seed);
+		free(t->col[i].seed_value);
+	}
+	free(t->col);
+	free(t->by);
+	free(t);
+}
+
+static struct results_table *build_table(struct compare *c, const char *by)
+{
+	struct results_table *t = calloc(1, sizeof(*t));
+
+	if (!t || !(t->col = calloc(c->nr_col, sizeof(*t->col))) || !(t->by = strdup(by)))
+		goto oom;
+	t->nr_col = c->nr_col;
+	for (size_t i = 0; i < c->nr_col; i++)
+		if (table_column(t, i, &c->col[i]))
+			goto oom;
+	return t;
+oom:
+	results_table_free(t);
+	results_seterr(c->err, c->errlen, c->path, "out of memory");
+	return NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -610,33 +570,86 @@ static int compare_open(struct compare *c)
 static void compare_close(struct compare *c)
 {
 	sqlite3_finalize(c->iters);
-	for (size_t i = 0; i < c->nr_col; i++)
+	for (size_t i = 0; i < c->nr_col; i++) {
 		free(c->col[i].key);
+		free(c->col[i].run);
+	}
 	free(c->col);
 	sqlite3_finalize(c->vals);
 	sqlite3_close(c->db);
 }
 
-int results_compare(FILE *out, const char *db_path, const struct compare_opts *o,
-                    char *err, size_t errlen)
+int results_table_compute(struct results_table **t, const char *db_path,
+                          const struct compare_opts *o, char *err, size_t errlen)
 {
 	struct compare c = { .path = db_path, .err = err, .errlen = errlen };
 	const char *by = o && o->by && *o->by ? o->by : "policy";
 	int rc = -1;
+
+	*t = NULL;
+	if (compare_open(&c) == 0 && read_runs(&c, by, o ? o->where : NULL) == 0 &&
+	    no_runs(&c, by, o ? o->where : NULL) == 0 &&
+	    order_columns(&c, by, o ? o->baseline : NULL) == 0 &&
+	    (*t = build_table(&c, by)))
+		rc = 0;
+	compare_close(&c);
+	return rc;
+}
+
+int results_compare(FILE *out, const char *db_path, const struct compare_opts *o,
+                    char *err, size_t errlen)
+{
+	static const struct compare_opts none;
+	struct results_table *t;
+	int rc;
 
 	if (!out) {
 		results_seterr(err, errlen, db_path, "no output stream");
 		return -1;
 	}
 	/* the whole table is computed before the first byte is printed */
-	if (compare_open(&c) == 0 && read_runs(&c, by, o ? o->where : NULL) == 0 &&
-	    no_runs(&c, by, o ? o->where : NULL) == 0 &&
-	    order_columns(&c, by, o ? o->baseline : NULL) == 0) {
-		print_header(out, &c);
-		for (size_t r = 0; r < NR_ROWS; r++)
-			print_row(out, &c, r, o && o->spread, o && o->iteration_spread);
-		rc = 0;
+	if (results_table_compute(&t, db_path, o, err, errlen))
+		return -1;
+	rc = results_table_print(out, t, o ? o : &none);
+	if (rc)
+		results_seterr(err, errlen, db_path, "cannot write the table");
+	results_table_free(t);
+	return rc;
+}
+
+int results_run_values(const char *db_path, int (*cb)(void *arg, const char *run_id, const double *x),
+                       void *arg, char *err, size_t errlen)
+{
+	struct compare c = { .path = db_path, .err = err, .errlen = errlen };
+	sqlite3_stmt *st = NULL;
+	int rc = -1, step = SQLITE_DONE;
+
+	if (compare_open(&c))
+		goto out;
+	if (sqlite3_prepare_v2(c.db, "SELECT run_id FROM runs WHERE status = 'ok' ORDER BY run_id",
+	                       -1, &st, NULL) != SQLITE_OK) {
+		results_seterr(err, errlen, db_path, "%s", sqlite3_errmsg(c.db));
+		goto out;
 	}
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *id = (const char *)sqlite3_column_text(st, 0);
+		double x[NR_ROWS];
+
+		if (!id)
+			continue;
+		if (run_values(&c, id, NULL, x))
+			goto out;
+		if (cb(arg, id, x)) {
+			rc = 0;
+			goto out;
+		}
+	}
+	if (step != SQLITE_DONE)
+		results_seterr(err, errlen, db_path, "%s", sqlite3_errmsg(c.db));
+	else
+		rc = 0;
+out:
+	sqlite3_finalize(st);
 	compare_close(&c);
 	return rc;
 }

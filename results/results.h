@@ -103,14 +103,71 @@ int  results_is_complete(const char *path);
  * rows already present are kept, so merging twice changes nothing. */
 int  results_merge(const char *out, const char *const *inputs, size_t n, char *err, size_t errlen);
 
-/* The cover letter's table (see compare.c for the rows and rules). */
+/* The cover letter's table (compare.c computes it, format.c prints it;
+ * metrics.h defines the rows, stats.h the statistics). */
+enum results_format {
+	RESULTS_FMT_TEXT,                /* the cover letter's layout (default) */
+	RESULTS_FMT_CSV,                 /* one line per row and column, every statistic */
+	RESULTS_FMT_JSON,                /* the whole table, definitions and per-seed values */
+	RESULTS_FMT_HTML,                /* a <table> element (mmsim report) */
+	RESULTS_FMT_VALUES,              /* CSV: metric,column,seed,value (per seed) */
+};
+
 struct compare_opts {
 	const char *by;                  /* column key: "policy" (default) */
-	const char *baseline;            /* first column (default "vanilla" if present) */
+	const char *baseline;            /* first column (default: the registry's first policy
+	                                    if present, else the first value) */
 	const char *where;               /* an SQL condition on runs, e.g. "seed < 5" (NULL: all) */
 	int spread;                      /* add min/max over seeds (0/1) */
 	int iteration_spread;            /* add min/max over the iterations of every run (0/1) */
+	int stats;                       /* text: sd, 95 % interval, Welch's test; marks (0/1) */
+	enum results_format format;
 };
+
+#include "metrics.h"
+#include "stats.h"
+
+struct results_cell {
+	double mean;                     /* over the runs: the cover letter's number */
+	double change;                   /* mean / baseline's mean - 1, in % (+-inf from 0) */
+	double min, max;                 /* over the runs */
+	double imin, imax;               /* over the iterations of the runs */
+	struct results_summary s;        /* over the seeds (runs of a seed averaged first) */
+	struct results_welch w;          /* against column 0 (not valid in column 0) */
+};
+
+struct results_column {
+	char *key;                       /* the value of the `by` key */
+	long nr_runs, nr_iters;
+	size_t nr_seeds;
+	long long *seed;                 /* [nr_seeds], ascending */
+	double *seed_value;              /* [nr_seeds * RESULTS_NR_METRICS]: per seed, per row */
+	struct results_cell cell[RESULTS_NR_METRICS];
+};
+
+struct results_table {
+	char *by;
+	size_t nr_col;
+	struct results_column *col;      /* the baseline first */
+};
+
+/* Compute the table (nothing printed); *t to results_table_free(). */
+int  results_table_compute(struct results_table **t, const char *db_path,
+                           const struct compare_opts *o, char *err, size_t errlen);
+void results_table_free(struct results_table *t);
+/* Print t in o->format (o->spread, ->iteration_spread, ->stats for text);
+ * 0, or -1 if out fails. */
+int  results_table_print(FILE *out, const struct results_table *t, const struct compare_opts *o);
+/* compute, then print: `mmsim compare` */
 int  results_compare(FILE *out, const char *db_path, const struct compare_opts *o, char *err, size_t errlen);
+/* the definitions of the rows (`mmsim compare --list-metrics`) */
+void results_metrics_print(FILE *out);
+
+/* Every 'ok' run's row values x[RESULTS_NR_METRICS] (a run of several
+ * iterations: the means of its iterations' values), as the table counts
+ * them: cb(arg, run_id, x) for each; a non-zero return stops.  For the
+ * sweep plot and the report. */
+int  results_run_values(const char *db_path, int (*cb)(void *arg, const char *run_id, const double *x),
+                        void *arg, char *err, size_t errlen);
 
 #endif

@@ -8,9 +8,11 @@
 set -euo pipefail
 
 # libc6-dev is only a Recommends of gcc, and we install without recommends.
+# chromium: the report's test opens mmsim report's page in it, headless.
 PACKAGES=(
 	libsimgrid-dev libgsl-dev libsqlite3-dev libcmocka-dev libinih-dev zlib1g-dev
 	gnuplot-nox sqlite3
+	chromium
 	pkg-config cmake gcc make libc6-dev
 )
 

@@ -120,6 +120,13 @@ int cmd_run(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+struct compare_opts;
+/* mmsim report's work, also reproduce's: DIR/report.html of db, its plots
+ * from DIR/plots (drawn there as SVG if draw; sweep: the sweep plot too);
+ * the page's path into out. */
+int report_write(const char *db, const char *dir, const struct compare_opts *co, int draw,
+                 int sweep, char *out, size_t outlen);
 int cmd_reproduce(int argc, char **argv);
 
 #endif

@@ -10,7 +10,8 @@
 static void compare_usage(FILE *f)
 {
 	fprintf(f, "usage: mmsim compare DB [--by KEY] [--baseline NAME] [--where SQL] [--spread]\n"
-	           "                     [--iteration-spread]\n\n"
+	           "                     [--iteration-spread] [--stats] [--format FMT]\n"
+	           "       mmsim compare --list-metrics\n\n"
 	           "Prints the RFC cover letter's table from a results database (a run file\n"
 	           "or a merged one): for each row the mean over the runs of each column and\n"
 	           "its change against the baseline column.  Percentage rows are computed\n"
@@ -26,7 +27,18 @@ static void compare_usage(FILE *f)
 	           "                        table, e.g. \"seed < 5\"\n"
 	           "  --spread              a line under each row with the min..max over runs\n"
 	           "  --iteration-spread    a line under each row with the min..max over the\n"
-	           "                        iterations of every run\n");
+	           "                        iterations of every run\n"
+	           "  --stats               lines under each row with the standard deviation and\n"
+	           "                        the 95%% confidence interval of the mean over seeds\n"
+	           "                        (Student t) and Welch's t-test against the baseline;\n"
+	           "                        a significant change (p < 0.05) is marked *change*\n"
+	           "                        instead of (change), as mmtests' compare-kernels does\n"
+	           "  --format FMT          text (the cover letter's table, default), csv (every\n"
+	           "                        statistic per row and column), json (the table with\n"
+	           "                        the definitions and per-seed values), html (a table\n"
+	           "                        element), values (CSV metric,column,seed,value)\n"
+	           "  --list-metrics        print every row's definition: unit, formula, value\n"
+	           "                        when a denominator is 0, kernel-version notes\n");
 }
 
 int cmd_compare(int argc, char **argv)
@@ -37,6 +49,9 @@ int cmd_compare(int argc, char **argv)
 		{ "where", required_argument, NULL, 'w' },
 		{ "spread", no_argument, NULL, 's' },
 		{ "iteration-spread", no_argument, NULL, 'i' },
+		{ "stats", no_argument, NULL, 'S' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "list-metrics", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -53,6 +68,22 @@ int cmd_compare(int argc, char **argv)
 		case 'w': o.where = optarg; break;
 		case 's': o.spread = 1; break;
 		case 'i': o.iteration_spread = 1; break;
+		case 'S': o.stats = 1; break;
+		case 'L':
+			results_metrics_print(stdout);
+			return EXIT_OK;
+		case 'f': {
+			static const char *const fmts[] = { "text", "csv", "json", "html", "values", NULL };
+			int k;
+			for (k = 0; fmts[k] && strcmp(fmts[k], optarg); k++)
+				;
+			if (!fmts[k]) {
+				error("compare: unknown format '%s' (valid: text, csv, json, html, values)", optarg);
+				return EXIT_USAGE;
+			}
+			o.format = (enum results_format)k;
+			break;
+		}
 		case 'h':
 			compare_usage(stdout);
 			return EXIT_OK;

@@ -58,6 +58,8 @@ static void plot_usage(FILE *f)
 	           "script) and NAME.png / NAME.svg:\n"
 	           "  thp_success              THP fault success rate over time, per policy\n"
 	           "  blocks                   free and mixed pageblocks over time, per policy\n"
+	           "  census                   blocks holding foreign pages over time, per type\n"
+	           "                           and policy, with the spread over seeds\n"
 	           "  blockmap-POLICY-seedN    the pageblock map of the first seed of each policy\n"
 	           "  sweep-METRIC             METRIC against a swept parameter, per policy\n\n"
 	           "  -o, --output DIR      where to write (required)\n"
@@ -160,6 +162,14 @@ static sqlite3_stmt *prepare(struct plot_ctx *c, const char *sql)
 		return NULL;
 	}
 	return st;
+}
+
+/* the first policy (the registry's first, the baseline: open_db) as
+ * parameter i, so that its block comes first in every .dat */
+static void bind_first(struct plot_ctx *c, sqlite3_stmt *st, int i)
+{
+	if (st && c->nr_policies)
+		sqlite3_bind_text(st, i, c->policy[0], -1, SQLITE_STATIC);
 }
 
 static int policy_index(const struct plot_ctx *c, const char *name)
@@ -398,12 +408,14 @@ static const char thp_sql[] =
 	"  FROM s WINDOW w AS (PARTITION BY run_id ORDER BY t)),"
 	" q AS (SELECT policy, t, 100.0 * da / (da + df) AS rate FROM d WHERE da + df > 0)"
 	" SELECT policy, t, AVG(rate), MIN(rate), MAX(rate), COUNT(*) FROM q"
-	" GROUP BY policy, t ORDER BY policy <> 'vanilla', policy, t";
+	" GROUP BY policy, t ORDER BY policy <> ?1, policy, t";
 
 static int plot_thp_success(struct plot_ctx *c)
 {
 	struct series s;
 	sqlite3_stmt *st = prepare(c, thp_sql);
+
+	bind_first(c, st, 1);
 	int rc = 0, step;
 
 	if (!st)
@@ -446,20 +458,29 @@ static int plot_thp_success(struct plot_ctx *c)
 
 /* ------------------------------------------------ 2. free and mixed blocks */
 
+/* Wholly free pageblocks for every policy, whatever its migratetypes: the
+ * free_pageblocks sample (free_pageblocks() in sim/mm/census.c: buddy
+ * blocks of pageblock order and more, counted in pageblocks) at or before
+ * the census time; only a file without that sample falls back to the
+ * census row of a 'Free' migratetype (which only some policies have). */
 static const char blocks_sql[] =
 	"WITH b AS ("
 	"  SELECT r.policy AS policy, x.t AS t,"
-	"         SUM(CASE WHEN x.migratetype = 'Free' THEN x.blocks END) AS free,"
+	"         COALESCE((SELECT s.value FROM samples s WHERE s.run_id = x.run_id"
+	"                   AND s.name = 'free_pageblocks' AND s.t <= x.t ORDER BY s.t DESC LIMIT 1),"
+	"                  SUM(CASE WHEN x.migratetype = 'Free' THEN x.blocks END)) AS free,"
 	"         SUM(x.mixed_blocks) AS mixed"
 	"  FROM block_census x JOIN runs r ON r.run_id = x.run_id"
 	"  WHERE r.status = 'ok' GROUP BY x.run_id, x.t)"
 	" SELECT policy, t, AVG(free), AVG(mixed), COUNT(*) FROM b"
-	" GROUP BY policy, t ORDER BY policy <> 'vanilla', policy, t";
+	" GROUP BY policy, t ORDER BY policy <> ?1, policy, t";
 
 static int plot_blocks(struct plot_ctx *c)
 {
 	struct series s;
 	sqlite3_stmt *st = prepare(c, blocks_sql);
+
+	bind_first(c, st, 1);
 	int rc = 0, step, has_free = 0;
 	unsigned long free_policies = 0;        /* bit p: policy p has 'Free' rows */
 	char vars[512];
@@ -474,8 +495,10 @@ static int plot_blocks(struct plot_ctx *c)
 		if (p < 0)
 			continue;
 		f = series_row(c, &s, p,
-			"# pageblocks from block_census, mean over the runs (seeds) at each t:\n"
-			"# free = blocks of the 'Free' migratetype (NaN without such rows),\n"
+			"# pageblocks, mean over the runs (seeds) at each census time t:\n"
+			"# free = wholly free pageblocks (the free_pageblocks sample at or\n"
+			"# before t, for every policy; a file without it: the census row of a\n"
+			"# 'Free' migratetype; NaN without either),\n"
 			"# mixed = mixed_blocks summed over the migratetypes\n"
 			"# columns: t_s free_blocks mixed_blocks runs\n");
 		if (!f) {
@@ -506,7 +529,7 @@ static int plot_blocks(struct plot_ctx *c)
 		return 0;
 	}
 	if (!has_free)
-		note("block_census has no 'Free' rows: blocks shows mixed blocks only");
+		note("no free_pageblocks samples (nor 'Free' census rows): blocks shows mixed blocks only");
 	/* the 1-based indices of the policies that have free blocks: the
 	 * others get no "free" line (not an empty one) */
 	{
@@ -519,20 +542,95 @@ static int plot_blocks(struct plot_ctx *c)
 	return series_finish(c, &s, vars);
 }
 
+/* --------------------------------- 2b. blocks holding foreign pages over time */
+
+/* The cover letter's three mixed counts over time: unmovable blocks with
+ * LRU or reclaimable slab pages, reclaimable blocks with non-slab pages,
+ * movable blocks with non-LRU pages (block_census.mixed_blocks of each
+ * type, classified by pageblock_census()); per policy the mean, min and
+ * max over the runs (seeds) at each census time. */
+static const char census_sql[] =
+	"WITH c AS ("
+	"  SELECT r.policy AS policy, x.t AS t,"
+	"         SUM(CASE WHEN x.migratetype = 'Unmovable' THEN x.mixed_blocks ELSE 0 END) AS u,"
+	"         SUM(CASE WHEN x.migratetype = 'Reclaimable' THEN x.mixed_blocks ELSE 0 END) AS rc,"
+	"         SUM(CASE WHEN x.migratetype = 'Movable' THEN x.mixed_blocks ELSE 0 END) AS m"
+	"  FROM block_census x JOIN runs r ON r.run_id = x.run_id"
+	"  WHERE r.status = 'ok' GROUP BY x.run_id, x.t)"
+	" SELECT policy, t, AVG(u), MIN(u), MAX(u), AVG(rc), MIN(rc), MAX(rc), AVG(m), MIN(m), MAX(m),"
+	"        COUNT(*) FROM c GROUP BY policy, t ORDER BY policy <> ?1, policy, t";
+
+static int plot_census(struct plot_ctx *c)
+{
+	struct series s;
+	sqlite3_stmt *st = prepare(c, census_sql);
+
+	bind_first(c, st, 1);
+	int rc = 0, step;
+
+	if (!st)
+		return sql_fail(c, "reading block_census");
+	series_init(&s, "census", "census.gp");
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		int p = policy_index(c, (const char *)sqlite3_column_text(st, 0));
+		FILE *f;
+
+		if (p < 0)
+			continue;
+		f = series_row(c, &s, p,
+			"# blocks holding foreign pages (block_census.mixed_blocks), over the\n"
+			"# runs (seeds) at each census time: mean, min, max of\n"
+			"#   unmovable blocks with LRU or reclaimable slab pages,\n"
+			"#   reclaimable blocks with non-slab pages,\n"
+			"#   movable blocks with non-LRU pages\n"
+			"# columns: t_s unmov_mean unmov_min unmov_max recl_mean recl_min recl_max\n"
+			"#          mov_mean mov_min mov_max runs\n");
+		if (!f) {
+			rc = EX_CANTCREAT;
+			break;
+		}
+		fprintf(f, "%.9g", sqlite3_column_double(st, 1));
+		for (int k = 2; k <= 10; k++)
+			fprintf(f, " %.6g", sqlite3_column_double(st, k));
+		fprintf(f, " %d\n", sqlite3_column_int(st, 11));
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = sql_fail(c, "reading block_census");
+	sqlite3_finalize(st);
+	if (rc) {
+		if (s.f)
+			fclose(s.f);
+		return rc;
+	}
+	if (!s.f) {
+		note("no block_census rows: census skipped");
+		return 0;
+	}
+	return series_finish(c, &s, "");
+}
+
 /* -------------------------------------------------------- 3. pageblock map */
 
 static const char *const mt_names[] = {
 	"Unmovable", "Movable", "Reclaimable", "HighAtomic", "Free", "Isolate",
 };
 #define MT_NONE 6                       /* no row: white in blockmap.gp */
+#define MT_MIXED 7                      /* "Movable mixed": code 7 + the type's code */
 #define MAX_MAP_COLUMNS 4096            /* times drawn; more are resampled */
 #define MAX_MAP_CELLS (64L << 20)
 
+/* "Movable" -> 1; "Movable mixed" (a group holding foreign pages or
+ * blocks of several types: census.h's PAGEBLOCK_MAP_MIXED) -> 7 + 1 */
 static int mt_code(const char *s)
 {
+	size_t len = s ? strcspn(s, " ") : 0;
+	int mixed = s && !strcmp(s + len, " mixed");
+
+	if (s && s[len] && !mixed)
+		return -1;
 	for (int i = 0; i < (int)(sizeof(mt_names) / sizeof(mt_names[0])); i++)
-		if (s && !strcmp(s, mt_names[i]))
-			return i;
+		if (s && strlen(mt_names[i]) == len && !strncmp(s, mt_names[i], len))
+			return mixed ? MT_MIXED + i : i;
 	return -1;
 }
 
@@ -649,7 +747,8 @@ static int plot_blockmap_run(struct plot_ctx *c, const char *run_id, const char 
 	fprintf(f, "# %s - written by mmsim plot from %s\n"
 	           "# pageblock map of run %s (policy %s, seed %ld), from the blockmap table\n"
 	           "# codes: 0 Unmovable, 1 Movable, 2 Reclaimable, 3 HighAtomic, 4 Free,\n"
-	           "#        5 Isolate, 6 no data\n",
+	           "#        5 Isolate, 6 no data; 7 + a type's code: a mixed group of that\n"
+	           "#        majority type (blocks holding foreign pages or of several types)\n",
 	        file, c->db_path, idslug, pol, seed);
 	if (!regular)
 		fprintf(f, "# sample times are irregular: columns every %.6g s, each showing\n"
@@ -704,7 +803,7 @@ static int plot_blockmaps(struct plot_ctx *c, const char *only_run)
 		"SELECT run_id, policy, seed FROM runs r"
 		" WHERE (?1 IS NULL AND status = 'ok' OR run_id = ?1)"
 		"   AND EXISTS (SELECT 1 FROM blockmap b WHERE b.run_id = r.run_id)"
-		" ORDER BY policy <> 'vanilla', policy, seed, run_id";
+		" ORDER BY policy <> ?2, policy, seed, run_id";
 	sqlite3_stmt *st = prepare(c, sql);
 	char last[256] = "";
 	int rc = 0, step, n = 0;
@@ -713,6 +812,7 @@ static int plot_blockmaps(struct plot_ctx *c, const char *only_run)
 		return sql_fail(c, "reading runs");
 	if (only_run)
 		sqlite3_bind_text(st, 1, only_run, -1, SQLITE_STATIC);
+	bind_first(c, st, 2);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *id = (const char *)sqlite3_column_text(st, 0);
 		const char *pol = (const char *)sqlite3_column_text(st, 1);
@@ -738,46 +838,6 @@ static int plot_blockmaps(struct plot_ctx *c, const char *only_run)
 }
 
 /* --------------------------------------------------------------- 4. sweep */
-
-/* The compare table's rows, as per-run SQL expressions over the run r:
- * percentages are per-run ratios (averaged afterwards over seeds), as the
- * compare table computes them; keep in step with results/compare.c. */
-#define V(n) "(SELECT value FROM vmstat x WHERE x.run_id = r.run_id AND x.name = '" n "')"
-#define M(n) "(SELECT value FROM metrics x WHERE x.run_id = r.run_id AND x.name = '" n "')"
-#define PCT(a, b) "(100.0 * " a " / (" b "))"
-static const struct compare_row {
-	const char *name, *expr;
-} compare_rows[] = {
-	{ "Real time", M("real_time") },
-	{ "User time", M("user_time") },
-	{ "System time", M("system_time") },
-	{ "THP fault alloc", V("thp_fault_alloc") },
-	{ "THP fault fallback", V("thp_fault_fallback") },
-	{ "THP fault fail rate %", PCT(V("thp_fault_fallback"), V("thp_fault_alloc") " + " V("thp_fault_fallback")) },
-	{ "Direct compact stall", V("compact_stall") },
-	{ "Direct compact fail", V("compact_fail") },
-	{ "Direct compact success", V("compact_success") },
-	{ "Direct compact success rate %", PCT(V("compact_success"), V("compact_stall")) },
-	{ "Compact daemon scanned migrate", V("compact_daemon_migrate_scanned") },
-	{ "Compact daemon scanned free", V("compact_daemon_free_scanned") },
-	{ "Compact direct scanned migrate", "(" V("compact_migrate_scanned") " - " V("compact_daemon_migrate_scanned") ")" },
-	{ "Compact direct scanned free", "(" V("compact_free_scanned") " - " V("compact_daemon_free_scanned") ")" },
-	{ "Compact migrate scanned daemon %", PCT(V("compact_daemon_migrate_scanned"), V("compact_migrate_scanned")) },
-	{ "Compact free scanned daemon %", PCT(V("compact_daemon_free_scanned"), V("compact_free_scanned")) },
-	{ "Alloc stall", "(SELECT SUM(value) FROM vmstat x WHERE x.run_id = r.run_id AND x.name LIKE 'allocstall%')" },
-	{ "Pages kswapd scanned", V("pgscan_kswapd") },
-	{ "Pages kswapd reclaimed", V("pgsteal_kswapd") },
-	{ "Pages direct scanned", V("pgscan_direct") },
-	{ "Pages direct reclaimed", V("pgsteal_direct") },
-	{ "Pages scanned kswapd %", PCT(V("pgscan_kswapd"), V("pgscan_kswapd") " + " V("pgscan_direct")) },
-	{ "Swap out", V("pswpout") },
-	{ "Swap in", V("pswpin") },
-	{ "File refaults", V("workingset_refault_file") },
-	{ NULL, NULL },
-};
-#undef V
-#undef M
-#undef PCT
 
 static const char DEFAULT_METRIC[] = "THP fault fail rate %";
 
@@ -897,19 +957,62 @@ static int has_name(struct plot_ctx *c, const char *table, const char *name, int
 struct metric {
 	const char *name, *expr;
 	int bind_name;
+	int row;                        /* a compare row (metrics.h), or -1 */
 };
+
+/* A compare row's per-run values, computed by results/ from its one
+ * definition (metrics.c) exactly as the table counts them (iterations
+ * averaged, the zero-denominator rule), into a temporary table the sweep
+ * query reads: the plot has no formula of its own. */
+struct row_fill {
+	sqlite3_stmt *ins;
+	int row;
+};
+
+static int row_fill_one(void *arg, const char *run_id, const double *x)
+{
+	struct row_fill *f = arg;
+
+	sqlite3_bind_text(f->ins, 1, run_id, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_double(f->ins, 2, x[f->row]);
+	if (sqlite3_step(f->ins) != SQLITE_DONE)
+		return 1;
+	sqlite3_reset(f->ins);
+	return 0;
+}
+
+static int fill_row_values(struct plot_ctx *c, int row)
+{
+	struct row_fill f = { .row = row };
+	char err[1024];
+	int rc;
+
+	if (sqlite3_exec(c->db, "CREATE TEMP TABLE IF NOT EXISTS row_values"
+	                        " (run_id TEXT PRIMARY KEY, value REAL); DELETE FROM temp.row_values",
+	                 NULL, NULL, NULL) != SQLITE_OK)
+		return sql_fail(c, "preparing the sweep");
+	f.ins = prepare(c, "INSERT INTO temp.row_values VALUES (?1, ?2)");
+	if (!f.ins)
+		return sql_fail(c, "preparing the sweep");
+	rc = results_run_values(c->db_path, row_fill_one, &f, err, sizeof(err));
+	sqlite3_finalize(f.ins);
+	if (rc) {
+		error("%s", err);
+		return EX_DATAERR;
+	}
+	return 0;
+}
 
 static int resolve_metric(struct plot_ctx *c, const char *name, struct metric *m)
 {
 	int any = 0, in_vmstat, in_metrics;
 
-	*m = (struct metric){ .name = name };
-	for (const struct compare_row *r = compare_rows; r->name; r++)
-		if (!strcasecmp(r->name, name)) {
-			m->name = r->name;
-			m->expr = r->expr;
-			return 0;
-		}
+	*m = (struct metric){ .name = name, .row = results_metric_find(name) };
+	if (m->row >= 0) {
+		m->name = results_metrics[m->row].name;
+		m->expr = "(SELECT value FROM temp.row_values x WHERE x.run_id = r.run_id)";
+		return 0;
+	}
 	in_vmstat = has_name(c, "vmstat", name, &any);
 	in_metrics = has_name(c, "metrics", name, &any);
 	if (in_vmstat < 0 || in_metrics < 0)
@@ -948,6 +1051,8 @@ static int plot_sweep(struct plot_ctx *c, const struct metric *mt, const char *p
 	} else if (!detect_param(c, key, sizeof(key), &rc)) {
 		return rc;
 	}
+	if (mt->row >= 0 && (rc = fill_row_values(c, mt->row)))
+		return rc;
 
 	snprintf(sql, sizeof(sql),
 		"SELECT policy, value, AVG(m), MIN(m), MAX(m), COUNT(m) FROM ("
@@ -1141,7 +1246,7 @@ static int open_db(struct plot_ctx *c)
 
 	/* the policies, vanilla first: the line types of every plot */
 	st = prepare(c, "SELECT DISTINCT policy FROM runs WHERE status = 'ok'"
-	                " ORDER BY policy <> 'vanilla', policy");
+	                " ORDER BY policy");
 	if (!st)
 		return sql_fail(c, "reading runs");
 	while (sqlite3_step(st) == SQLITE_ROW) {
@@ -1159,6 +1264,18 @@ static int open_db(struct plot_ctx *c)
 		c->nr_policies++;
 	}
 	sqlite3_finalize(st);
+	/* the registry's first policy (the baseline) first, the others sorted */
+	{
+		const char *names = mm_policy_names();
+		size_t n = strcspn(names, ",");
+		for (int i = 1; i < c->nr_policies; i++)
+			if (strlen(c->policy[i]) == n && !strncmp(c->policy[i], names, n)) {
+				char *first = c->policy[i];
+				memmove(&c->policy[1], &c->policy[0], sizeof(c->policy[0]) * (size_t)i);
+				c->policy[0] = first;
+				break;
+			}
+	}
 	return 0;
 }
 
@@ -1310,6 +1427,8 @@ int plot_draw(const struct plot_opts *o)
 	rc = plot_thp_success(&c);
 	if (!rc)
 		rc = plot_blocks(&c);
+	if (!rc)
+		rc = plot_census(&c);
 	if (!rc)
 		rc = plot_blockmaps(&c, run);
 	if (!rc && !o->no_sweep)

@@ -6,7 +6,8 @@
  * (configs/hugealloc.ini unless named) over policy.name=vanilla,hugealloc_rfc
  * and seeds 1..N (sweep_execute: resumable, one process per run), then
  * the cover letter's table of the merged database (results_compare,
- * vanilla first) on stdout and the plots (plot_draw) in DIR/plots.
+ * vanilla first) on stdout, the plots (plot_draw) in DIR/plots and the HTML
+ * report (report_write) in DIR/report.html.
  *
  * Nothing here simulates: it only strings together what sweep, compare
  * and plot already do, so that the experiment is the same whichever way
@@ -42,8 +43,9 @@ static void usage(FILE *f)
 	        "                       [--force-new]\n\n"
 	        "The RFC experiment: runs SCENARIO with policy.name=vanilla and =hugealloc_rfc,\n"
 	        "seeds 1..N each (a sweep: DIR/manifest, DIR/run-NNNN.db, merged into\n"
-	        "DIR/sweep.db), prints the cover letter's table (vanilla, then hugealloc_rfc)\n"
-	        "and draws the plots into DIR/plots.  Run again, it skips the runs\n"
+	        "DIR/sweep.db), prints the cover letter's table (vanilla, then hugealloc_rfc),\n"
+	        "draws the plots into DIR/plots and writes the HTML report DIR/report.html\n"
+	        "(its path printed).  Run again, it skips the runs\n"
 	        "already complete (a stopped reproduction resumes where it stopped).\n\n"
 	        "  SCENARIO              the scenario file (default: " DEFAULT_SCENARIO " of the\n"
 	        "                        source tree mmsim was built from)\n"
@@ -235,5 +237,17 @@ int cmd_reproduce(int argc, char **argv)
 		list_plots(plots);
 	else
 		error("reproduce: the plots in %s are incomplete (see above)", plots);
+	{
+		/* the HTML report beside the plots (DIR/report.html, the SVGs of
+		 * DIR/plots drawn just above inline) */
+		char page[PATH_MAX];
+		int rrc = report_write(db, dir, &(struct compare_opts){ .baseline = co.baseline,
+		                                                         .stats = 1 },
+		                       0, 0, page, sizeof(page));
+		if (rrc == EXIT_OK || access(page, R_OK) == 0)
+			printf("Report:   %s\n", page);
+		if (!rc)
+			rc = rrc;
+	}
 	return rc;
 }

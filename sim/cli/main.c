@@ -19,6 +19,7 @@ static const struct verb {
 	{ "sweep", cmd_sweep, "run a scenario over varied keys and seeds, merge the results" },
 	{ "merge", cmd_merge, "merge results databases: mmsim merge -o OUT.db IN.db..." },
 	{ "compare", cmd_compare, "the RFC cover letter's table from a results database" },
+	{ "report", cmd_report, "a static HTML report of a results database (table, statistics, plots)" },
 	{ "reproduce", cmd_reproduce, "the RFC experiment: vanilla and hugealloc_rfc over seeds, table and plots" },
 	{ NULL, NULL, NULL },
 };

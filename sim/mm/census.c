@@ -35,6 +35,37 @@ static bool pollutes(int mt, enum census_kind k, const struct page *head)
 	}
 }
 
+/* The pages of the block [start, end) of type mt that pollute it, by
+ * kind, added to pages[]; true if there is any. */
+static bool block_foreign_pages(const struct pglist_data *pgdat, unsigned long start,
+                                unsigned long end, int mt, unsigned long pages[NR_CENSUS_KINDS])
+{
+	bool mixed = false;
+
+	for (unsigned long pfn = start; pfn < end;) {
+		const struct page *p = &pgdat->mem_map[pfn];
+		const struct page *head;
+		enum census_kind k;
+
+		if (PageBuddy(p)) {
+			pfn += 1ul << page_order(p);
+			continue;
+		}
+		if (PagePcp(p) || PageReserved(p) || (!PageTail(p) && !p->refcount)) {
+			pfn++;
+			continue;
+		}
+		head = PageTail(p) ? &pgdat->mem_map[p->next] : p;
+		k = page_census_kind(head);
+		if (pollutes(mt, k, head)) {
+			pages[k]++;
+			mixed = true;
+		}
+		pfn++;
+	}
+	return mixed;
+}
+
 void pageblock_census(const struct pglist_data *pgdat, struct block_census *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -46,32 +77,14 @@ void pageblock_census(const struct pglist_data *pgdat, struct block_census *c)
 		     start += pageblock_nr_pages) {
 			int mt = get_pageblock_migratetype(pgdat, start);
 			unsigned long pages[NR_CENSUS_KINDS] = { 0 };
-			bool mixed = false;
+			unsigned long end = start + pageblock_nr_pages;
+			bool mixed;
 
 			if (start < z->zone_start_pfn && zi > 0)
 				continue;       /* counted with the zone below */
 			c->blocks[mt]++;
-			for (unsigned long pfn = start; pfn < start + pageblock_nr_pages && pfn < zone_end_pfn(z);) {
-				const struct page *p = &pgdat->mem_map[pfn];
-				const struct page *head;
-				enum census_kind k;
-
-				if (PageBuddy(p)) {
-					pfn += 1ul << page_order(p);
-					continue;
-				}
-				if (PagePcp(p) || PageReserved(p) || (!PageTail(p) && !p->refcount)) {
-					pfn++;
-					continue;
-				}
-				head = PageTail(p) ? &pgdat->mem_map[p->next] : p;
-				k = page_census_kind(head);
-				if (pollutes(mt, k, head)) {
-					pages[k]++;
-					mixed = true;
-				}
-				pfn++;
-			}
+			mixed = block_foreign_pages(pgdat, start, end < zone_end_pfn(z) ? end : zone_end_pfn(z),
+			                            mt, pages);
 			if (mixed) {
 				c->mixed_blocks[mt]++;
 				for (int k = 0; k < NR_CENSUS_KINDS; k++)
@@ -120,13 +133,25 @@ void pageblock_map(const struct pglist_data *pgdat, unsigned groups, unsigned ch
 	for (unsigned g = 0; g < groups; g++) {
 		unsigned long from = g * nb / groups, to = (g + 1) * nb / groups;
 		unsigned long count[MIGRATE_TYPES] = { 0 };
-		int best = 0;
+		int best = 0, types = 0;
+		bool foreign = false;
 
-		for (unsigned long b = from; b < to; b++)
-			count[get_pageblock_migratetype(pgdat, b << pageblock_order)]++;
-		for (int mt = 1; mt < MIGRATE_TYPES; mt++)
+		for (unsigned long b = from; b < to; b++) {
+			unsigned long start = b << pageblock_order, end = start + pageblock_nr_pages;
+			unsigned long pages[NR_CENSUS_KINDS] = { 0 };
+			int mt = get_pageblock_migratetype(pgdat, start);
+
+			count[mt]++;
+			/* a block holding pages of another kind (the census's rule) */
+			if (!foreign && block_foreign_pages(pgdat, start, end < pgdat->node_spanned_pages ?
+			                                    end : pgdat->node_spanned_pages, mt, pages))
+				foreign = true;
+		}
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
+			types += count[mt] > 0;
 			if (count[mt] > count[best])
 				best = mt;
-		map[g] = (unsigned char)best;
+		}
+		map[g] = (unsigned char)(best | (foreign || types > 1 ? PAGEBLOCK_MAP_MIXED : 0));
 	}
 }

@@ -186,8 +186,14 @@ static int store(const struct run *r, struct results_db *db, const struct run_re
 				return -1;
 		}
 		for (unsigned g = 0; cs->map && g < r->groups; g++)
-			if (results_add_blockmap(db, id, cs->t, (long)g, migratetype_names[cs->map[g]]))
+		{
+			/* "Movable", or "Movable mixed" for a mixed group (census.h) */
+			char mt[64];
+			snprintf(mt, sizeof(mt), "%s%s", migratetype_names[cs->map[g] & ~PAGEBLOCK_MAP_MIXED],
+			         cs->map[g] & PAGEBLOCK_MAP_MIXED ? " mixed" : "");
+			if (results_add_blockmap(db, id, cs->t, (long)g, mt))
 				return -1;
+		}
 	}
 	return 0;
 }

@@ -99,7 +99,13 @@ INSERT INTO samples VALUES
   ('v10s0', 2, 'thp_fault_alloc', 0), ('v10s0', 3, 'thp_fault_alloc', 0),
   ('v10s0', 0, 'thp_fault_fallback', 0), ('v10s0', 1, 'thp_fault_fallback', 10),
   ('v10s0', 2, 'thp_fault_fallback', 20), ('v10s0', 3, 'thp_fault_fallback', 30),
-  ('v10s1', 3, 'nr_free_pages', 12345);
+  ('v10s1', 3, 'nr_free_pages', 12345),
+-- free_pageblocks (wholly free blocks, every policy), at t = 0 and 10;
+-- they, not the census rows of the 'Free' type, are the blocks plot's
+-- free line: vanilla means t0 (44 + 40) / 2 = 42, t10 (30 + 20) / 2 = 25
+  ('v10s1', 0, 'free_pageblocks', 44), ('v10s1', 10, 'free_pageblocks', 30),
+  ('v10s2', 0, 'free_pageblocks', 40), ('v10s2', 10, 'free_pageblocks', 20),
+  ('h10s1', 0, 'free_pageblocks', 40), ('h10s1', 10, 'free_pageblocks', 35);
 
 -- block_census at t = 0 and 10 (free = the 'Free' row, mixed = sum):
 --   v10s1: t0 free 40 mixed 1+2 = 3;  t10 free 28 mixed 3+4 = 7
@@ -124,13 +130,14 @@ INSERT INTO block_census VALUES
 -- blockmap: 3 groups.  v10s1 (vanilla's first seed) at t = 0, 10, 20;
 -- h10s1 (hygiene's first seed) at t = 0, 10, 30: irregular, so drawn on a
 -- 10 s grid where t = 20 repeats the map of t = 10.  v10s2 is not drawn;
--- h10s1's group 2 at t = 30 has no row ("no data", code 6).
+-- h10s1's group 2 at t = 30 has no row ("no data", code 6); its group 1
+-- at t = 10 is "Movable mixed" (code 7 + 1 = 8).
 INSERT INTO blockmap VALUES
   ('v10s1', 0, 0, 'Unmovable'), ('v10s1', 0, 1, 'Movable'), ('v10s1', 0, 2, 'Free'),
   ('v10s1', 10, 0, 'Unmovable'), ('v10s1', 10, 1, 'Movable'), ('v10s1', 10, 2, 'Movable'),
   ('v10s1', 20, 0, 'Unmovable'), ('v10s1', 20, 1, 'Reclaimable'), ('v10s1', 20, 2, 'HighAtomic'),
   ('v10s2', 0, 0, 'Unmovable'), ('v10s2', 0, 1, 'Movable'), ('v10s2', 0, 2, 'Free'),
   ('h10s1', 0, 0, 'Unmovable'), ('h10s1', 0, 1, 'Free'), ('h10s1', 0, 2, 'Free'),
-  ('h10s1', 10, 0, 'Unmovable'), ('h10s1', 10, 1, 'Movable'), ('h10s1', 10, 2, 'Isolate'),
+  ('h10s1', 10, 0, 'Unmovable'), ('h10s1', 10, 1, 'Movable mixed'), ('h10s1', 10, 2, 'Isolate'),
   ('h10s1', 30, 0, 'Unmovable'), ('h10s1', 30, 1, 'Movable'),
   ('v10s0', 0, 0, 'Free');

@@ -84,7 +84,7 @@ endif()
 if(r_ERR MATCHES "mmsim: error: ")
 	golden_fail("mmsim plot fixture.db: an error on stderr: ${r_ERR}")
 endif()
-foreach(name thp_success blocks blockmap-vanilla-seed1 blockmap-hygiene-seed1
+foreach(name thp_success blocks census blockmap-vanilla-seed1 blockmap-hygiene-seed1
 		sweep-thp-fault-fail-rate-pct)
 	foreach(ext dat gp svg)
 		set(f "${out}/${name}.${ext}")
@@ -128,12 +128,22 @@ expect_data("${out}/thp_success.dat" [=[1 62.5 50 75 2
 2 100 100 100 2
 3 100 100 100 2
 ]=])
-expect_data("${out}/blocks.dat" [=[0 40 3 2
-10 24 7 2
+expect_data("${out}/blocks.dat" [=[0 42 3 2
+10 25 7 2
 
 
 0 40 0 1
 10 35 1 1
+]=])
+# blocks holding foreign pages per type over time: vanilla unmovable t0
+# 1, 3 -> 2 (1..3), t10 3, 5 -> 4 (3..5); movable t0 2, 0 -> 1 (0..2),
+# t10 4, 2 -> 3 (2..4); no reclaimable rows (0); hygiene's one run
+expect_data("${out}/census.dat" [=[0 2 1 3 0 0 0 1 0 2 2
+10 4 3 5 0 0 0 3 2 4 2
+
+
+0 0 0 0 0 0 0 0 0 0 1
+10 1 1 1 0 0 0 0 0 0 1
 ]=])
 # per-run fail rates, then the mean: vanilla at 10 is 17.5, not 20/140
 expect_data("${out}/sweep-thp-fault-fail-rate-pct.dat" [=[10 17.5 10 25 2 "10"
@@ -144,17 +154,17 @@ expect_data("${out}/sweep-thp-fault-fail-rate-pct.dat" [=[10 17.5 10 25 2 "10"
 200 0.5 0 1 2 "200"
 ]=])
 # irregular times 0, 10, 30: a 10 s grid, t = 20 repeats t = 10; the
-# missing cell is "no data" (6)
+# missing cell is "no data" (6); "Movable mixed" is 8
 expect_data("${out}/blockmap-hygiene-seed1.dat" [=[0 0 0
 0 1 4
 0 2 4
 
 10 0 0
-10 1 1
+10 1 8
 10 2 5
 
 20 0 0
-20 1 1
+20 1 8
 20 2 5
 
 30 0 0
@@ -182,6 +192,36 @@ expect_data("${out2}/sweep-real_time.dat" [=[10 101 100 102 2 "10"
 10 102 101 103 2 "10"
 200 104 104 104 2 "200"
 ]=])
+
+# ---- the zero-denominator rule, the same in the table and the plot: the
+# fixture has no compact_stall, so every run's success rate is 0/0, which
+# the one definition (results/metrics.c) makes 0; the plot draws it as 0
+# for every run (it used to drop them all and skip the plot) and
+# `mmsim compare --format values` gives the same 0 per seed
+set(out3 "${CMAKE_CURRENT_BINARY_DIR}/out-zero")
+file(REMOVE_RECURSE "${out3}")
+mmsim_run(r plot "${db}" -o "${out3}" --format svg --metric "Direct compact success rate %")
+if(NOT r_RC STREQUAL "0")
+	golden_fail("mmsim plot --metric 'Direct compact success rate %': exit '${r_RC}'; stderr: ${r_ERR}")
+endif()
+expect_data("${out3}/sweep-direct-compact-success-rate-pct.dat" [=[10 0 0 0 2 "10"
+200 0 0 0 2 "200"
+
+
+10 0 0 0 2 "10"
+200 0 0 0 2 "200"
+]=])
+mmsim_run(r compare "${db}" --format values)
+string(REGEX MATCHALL "Direct compact success rate %,[a-z_]+,[0-9]+,[-+.0-9a-z]+" zero "${r_OUT}")
+list(LENGTH zero nzero)
+list(FILTER zero EXCLUDE REGEX ",0$")
+list(LENGTH zero nonzero)
+math(EXPR nzeros "${nzero} - ${nonzero}")
+if(NOT r_RC STREQUAL "0" OR NOT nzero EQUAL 4 OR NOT nzeros EQUAL 4)
+	golden_fail("mmsim compare --format values: success rate per seed '${zero}' (expected 4 seeds of 0)")
+else()
+	message(STATUS "ok: a 0/0 rate is 0 in the plot and in compare's per-seed values")
+endif()
 
 # ---- an empty database (the schema only): nothing to draw is no error
 set(empty "${CMAKE_CURRENT_BINARY_DIR}/empty.db")

@@ -67,6 +67,10 @@ function(check_table out)
 	if(NOT out MATCHES "\nDatabase: ${DIR}/sweep.db " OR NOT out MATCHES "\nPlots: +${DIR}/plots/\n")
 		golden_fail("stdout does not say where the database and the plots are:\n${out}")
 	endif()
+	# the HTML report beside the plots, its path printed
+	if(NOT out MATCHES "\nReport: +${DIR}/report.html\n" OR NOT EXISTS "${DIR}/report.html")
+		golden_fail("stdout does not name ${DIR}/report.html, or it was not written:\n${out}")
+	endif()
 	set(GOLDEN_FAILURES ${GOLDEN_FAILURES} PARENT_SCOPE)
 endfunction()
 

@@ -3,6 +3,7 @@
  * chosen so that every rule shows: per-run ratios averaged (not the ratio
  * of the means), direct = total - daemon scanning, Alloc stall summed over
  * zones, and the percent column's formats. */
+#include <math.h>
 #include "tresults.h"
 
 struct counter {
@@ -373,6 +374,183 @@ static void test_errors(void **state)
 	assert_non_null(strstr(err, "missing.db"));
 }
 
+/* The statistics against a hand-computed example.  A = {2, 4, 6},
+ * B = {8, 9, 13}:
+ *   mean A = 4, sd A = sqrt((4 + 0 + 4) / 2) = 2
+ *   mean B = 10, sd B = sqrt((4 + 1 + 9) / 2) = sqrt(7) = 2.6458
+ *   t(0.975, df 2) = (2q - 1) / sqrt(2q(1 - q)), q = 0.975: 4.302653
+ *   95 % CI A = 4 -+ 4.302653 * 2 / sqrt(3) = -0.97 .. 8.97
+ *   95 % CI B = 10 -+ 4.302653 * sqrt(7) / sqrt(3) = 3.43 .. 16.57
+ *   Welch: sA^2/nA = 4/3, sB^2/nB = 7/3, se = sqrt(11/3) = 1.914854
+ *     t = 6 / 1.914854 = 3.133
+ *     df = (11/3)^2 / ((4/3)^2 / 2 + (7/3)^2 / 2) = 121/9 / (65/18) = 3.72
+ *     p = I_{df / (df + t^2)}(df / 2, 1 / 2) (two-sided) = 0.0387 < 0.05 */
+static void test_stats_by_hand(void **state)
+{
+	static const double a[] = { 2, 4, 6 }, b[] = { 8, 9, 13 };
+	struct results_summary sa, sb, s1;
+	struct results_welch w;
+	char buf[256];
+
+	(void)state;
+	results_summarize(a, 3, &sa);
+	results_summarize(b, 3, &sb);
+	snprintf(buf, sizeof(buf), "%.2f %.2f %.2f %.2f", sa.mean, sa.sd, sa.ci_lo, sa.ci_hi);
+	assert_string_equal(buf, "4.00 2.00 -0.97 8.97");
+	snprintf(buf, sizeof(buf), "%.2f %.4f %.2f %.2f", sb.mean, sb.sd, sb.ci_lo, sb.ci_hi);
+	assert_string_equal(buf, "10.00 2.6458 3.43 16.57");
+	results_welch_test(&sa, &sb, &w);
+	assert_true(w.valid);
+	snprintf(buf, sizeof(buf), "%.3f %.2f %.4f %d", w.t, w.df, w.p, w.significant);
+	assert_string_equal(buf, "3.133 3.72 0.0387 1");
+	/* one seed: no spread, no interval, no test */
+	results_summarize(a, 1, &s1);
+	assert_true(isnan(s1.sd) && isnan(s1.ci_lo));
+	results_welch_test(&s1, &sb, &w);
+	assert_false(w.valid);
+	/* no spread on either side: equal means are no difference */
+	{
+		static const double c[] = { 5, 5, 5 };
+		struct results_summary sc;
+		results_summarize(c, 3, &sc);
+		results_welch_test(&sc, &sc, &w);
+		assert_true(w.valid && w.p == 1 && !w.significant);
+	}
+}
+
+/* The same numbers through the table: real_time per seed A for vanilla,
+ * B for hygiene, where vanilla's seed 3 is a run of two iterations (5 and
+ * 7: the seed's value is their mean, 6) and hygiene's seed 1 has two runs
+ * (7 and 9: the seed's value is 8), so the seed is the unit of
+ * replication.  The default table has no marks and no extra lines;
+ * --stats marks the significant change as compare-kernels does. */
+static void test_stats_table(void **state)
+{
+	const char *path = tr_path("stats.db");
+	const char *saved = db_path;
+	struct results_db *db;
+	struct compare_opts o = { .stats = 1 };
+	static const struct { const char *id, *pol; int seed; double rt; } runs[] = {
+		{ "a1", "vanilla", 1, 2 }, { "a2", "vanilla", 2, 4 }, { "a3", "vanilla", 3, 6 },
+		{ "b1", "hygiene", 1, 7 }, { "b1x", "hygiene", 1, 9 }, { "b2", "hygiene", 2, 9 },
+		{ "b3", "hygiene", 3, 13 },
+	};
+	char err[512], *t;
+	const char *p;
+
+	(void)state;
+	assert_int_equal(results_create(&db, path, err, sizeof(err)), 0);
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		struct run_record r = tr_run(runs[i].id, runs[i].pol, (uint64_t)runs[i].seed, "ok");
+		assert_int_equal(results_add_run(db, &r), 0);
+		assert_int_equal(results_add_metric(db, runs[i].id, "real_time", runs[i].rt), 0);
+	}
+	assert_int_equal(results_add_iteration(db, "a3", 1, 0, 5), 0);
+	assert_int_equal(results_add_iteration(db, "a3", 2, 5, 12), 0);
+	assert_int_equal(results_add_iteration_metric(db, "a3", 1, "real_time", 5), 0);
+	assert_int_equal(results_add_iteration_metric(db, "a3", 2, "real_time", 7), 0);
+	assert_int_equal(results_commit(db, err, sizeof(err)), 0);
+
+	db_path = path;
+	t = compare(&(struct compare_opts){ 0 }, err, sizeof(err));
+	assert_non_null(t);
+	/* the cover letter's mean is over the runs: (7 + 9 + 9 + 13) / 4 */
+	assert_line(t, "Real time                                     4.00 (    +0.00%)       9.50 (  +137.50%)");
+	assert_null(strstr(t, "stddev"));
+	assert_null(strchr(t, '*'));
+	free(t);
+
+	t = compare(&o, err, sizeof(err));
+	db_path = saved;
+	if (!t)
+		fail_msg("compare: %s", err);
+	assert_line(t, "Real time                                     4.00 (    +0.00%)       9.50 *  +137.50%*");
+	p = strstr(t, "\nReal time ");
+	assert_non_null(p);
+	p = strchr(p + 1, '\n') + 1;
+	assert_memory_equal(p,
+		"  stddev over seeds                           2.00                    2.65             \n"
+		"  95% CI of the mean                         -0.97 ..      8.97       3.43 ..     16.57\n"
+		"  Welch t, df                                                        3.133 df      3.72\n"
+		"  Welch p (two-sided)                                               0.0387  significant\n",
+		4 * 88);
+	/* a row without spread on both sides and the same value: no mark */
+	assert_line(t, "User time                                     0.00 (    +0.00%)       0.00 (    +0.00%)");
+	free(t);
+}
+
+/* The zero-denominator rule: a run without compact stalls has a success
+ * rate of 0 and counts in the mean, in the table's per-seed values and in
+ * results_run_values() (what the sweep plot and the report read) alike. */
+static int collect(void *arg, const char *run_id, const double *x)
+{
+	if (!strcmp(run_id, "v2"))
+		*(double *)arg = x[results_metric_find("Direct compact success rate %")];
+	return 0;
+}
+
+static void test_zero_denominator(void **state)
+{
+	const char *path = tr_path("zero.db");
+	struct results_db *db;
+	struct run_record r1 = tr_run("v1", "vanilla", 1, "ok"), r2 = tr_run("v2", "vanilla", 2, "ok");
+	struct compare_opts o = { .format = RESULTS_FMT_VALUES };
+	const char *saved = db_path;
+	double x = -1;
+	char err[512], *t;
+
+	(void)state;
+	assert_int_equal(results_create(&db, path, err, sizeof(err)), 0);
+	assert_int_equal(results_add_run(db, &r1), 0);
+	assert_int_equal(results_add_run(db, &r2), 0);
+	assert_int_equal(results_add_vmstat(db, "v1", "compact_stall", 10), 0);
+	assert_int_equal(results_add_vmstat(db, "v1", "compact_success", 5), 0);
+	assert_int_equal(results_add_vmstat(db, "v2", "compact_stall", 0), 0);
+	assert_int_equal(results_commit(db, err, sizeof(err)), 0);
+	db_path = path;
+	t = compare(&o, err, sizeof(err));
+	assert_non_null(t);
+	assert_line(t, "Direct compact success rate %,vanilla,1,50");
+	assert_line(t, "Direct compact success rate %,vanilla,2,0");
+	free(t);
+	o = (struct compare_opts){ 0 };
+	t = compare(&o, err, sizeof(err));
+	db_path = saved;
+	assert_non_null(t);
+	assert_line(t, "Direct compact success rate %                25.00 (    +0.00%)");
+	free(t);
+	assert_int_equal(results_run_values(path, collect, &x, err, sizeof(err)), 0);
+	assert_true(x == 0);
+}
+
+/* every output carries the same numbers: CSV and JSON of the fixture */
+static void test_formats(void **state)
+{
+	struct compare_opts o = { .format = RESULTS_FMT_CSV };
+	char err[512], *t;
+
+	(void)state;
+	t = compare(&o, err, sizeof(err));
+	assert_non_null(t);
+	assert_line(t, "metric,unit,column,runs,seeds,mean,change_pct,min,max,sd,ci95_lo,ci95_hi,"
+	               "welch_t,welch_df,welch_p,significant");
+	assert_non_null(strstr(t, "\nTHP fault fail rate %,%,vanilla,2,2,42.5,0,10,75,"));
+	assert_non_null(strstr(t, "\nTHP fault fail rate %,%,hugealloc_rfc,2,2,1.5,"));
+	free(t);
+	o.format = RESULTS_FMT_JSON;
+	t = compare(&o, err, sizeof(err));
+	assert_non_null(t);
+	assert_non_null(strstr(t, "\"name\": \"THP fault fail rate %\", \"unit\": \"%\""));
+	assert_non_null(strstr(t, "\"mean\": 42.5, \"change_pct\": 0"));
+	assert_non_null(strstr(t, "\"per_seed\": [10, 75]"));
+	free(t);
+	o.format = RESULTS_FMT_HTML;
+	t = compare(&o, err, sizeof(err));
+	assert_non_null(t);
+	assert_non_null(strstr(t, "data-column=\"hugealloc_rfc\">1.50</td>"));
+	free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -382,6 +560,10 @@ int main(void)
 		cmocka_unit_test(test_spread),
 		cmocka_unit_test(test_iterations),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_stats_by_hand),
+		cmocka_unit_test(test_stats_table),
+		cmocka_unit_test(test_zero_denominator),
+		cmocka_unit_test(test_formats),
 	};
 	return cmocka_run_group_tests(tests, setup, tr_teardown);
 }

@@ -29,7 +29,12 @@ unsigned long free_pageblocks(const struct pglist_data *pgdat);
 
 /* The pageblock map: the node's pageblocks split into `groups`
  * consecutive groups, each given as its most common migratetype (ties:
- * the lower type) in map[0..groups-1].  groups <= pgdat->nr_pageblocks. */
+ * the lower type) in map[0..groups-1], with PAGEBLOCK_MAP_MIXED set when
+ * the group is mixed: a block of it holds pages its type should not (the
+ * census's rule), or its blocks are of more than one migratetype (so a
+ * vanilla map is not drawn in its majority type alone).  With groups ==
+ * nr_pageblocks a cell is one pageblock.  groups <= pgdat->nr_pageblocks. */
+#define PAGEBLOCK_MAP_MIXED 0x80
 void pageblock_map(const struct pglist_data *pgdat, unsigned groups, unsigned char *map);
 
 /* the cover letter's text: "unmovable 50" ... "movable blocks with non-LRU

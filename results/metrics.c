@@ -1,0 +1,176 @@
+/* metrics.c - the definition of every row of the compare table (metrics.h).
+ *
+ * One place: the name, the unit, the formula (as text, for
+ * `mmsim compare --list-metrics`, docs/schema.md and the report, and as
+ * the function that computes it), the value when a ratio's denominator is
+ * 0, and what depends on the kernel version the model follows.  The
+ * table, the sweep plot, the report and scripts/validate.sh all compute
+ * the rows here; none has a formula of its own.
+ */
+#include <strings.h>
+#include <string.h>
+
+#include "metrics.h"
+
+const char *const results_src_name[SRC_NR] = {
+	"real_time", "user_time", "system_time",
+	"thp_fault_alloc", "thp_fault_fallback",
+	"compact_stall", "compact_fail", "compact_success",
+	"compact_daemon_migrate_scanned", "compact_daemon_free_scanned",
+	"compact_migrate_scanned", "compact_free_scanned",
+	"allocstall_dma", "allocstall_dma32", "allocstall_normal", "allocstall_movable",
+	"pgscan_kswapd", "pgsteal_kswapd", "pgscan_direct", "pgsteal_direct",
+	"pswpout", "pswpin", "workingset_refault_file",
+};
+
+/* The one zero-denominator rule of every ratio: a run whose denominator
+ * is 0 did nothing of the kind (no THP fault, no compaction stall, no
+ * scanning), and its ratio is 0, not NaN: the run still counts in the
+ * mean, in the table, the plot and the report alike, as mmtests'
+ * compare-kernels treats such ratios.  A rate of 0 there is "none
+ * failed / none succeeded / none by kcompactd". */
+#define ZERO_DEN "0 (the run did nothing of the kind; it still counts in the mean)"
+
+static double pct(double num, double den)
+{
+	return den != 0 ? 100.0 * num / den : 0.0;
+}
+
+#define SRC(name, S) static double name(const double *v) { return v[S]; }
+SRC(real_time, SRC_REAL_TIME)
+SRC(user_time, SRC_USER_TIME)
+SRC(system_time, SRC_SYSTEM_TIME)
+SRC(thp_fault_alloc, SRC_THP_FAULT_ALLOC)
+SRC(thp_fault_fallback, SRC_THP_FAULT_FALLBACK)
+SRC(compact_stall, SRC_COMPACT_STALL)
+SRC(compact_fail, SRC_COMPACT_FAIL)
+SRC(compact_success, SRC_COMPACT_SUCCESS)
+SRC(daemon_migrate, SRC_COMPACT_DAEMON_MIGRATE_SCANNED)
+SRC(daemon_free, SRC_COMPACT_DAEMON_FREE_SCANNED)
+SRC(pgscan_kswapd, SRC_PGSCAN_KSWAPD)
+SRC(pgsteal_kswapd, SRC_PGSTEAL_KSWAPD)
+SRC(pgscan_direct, SRC_PGSCAN_DIRECT)
+SRC(pgsteal_direct, SRC_PGSTEAL_DIRECT)
+SRC(pswpout, SRC_PSWPOUT)
+SRC(pswpin, SRC_PSWPIN)
+SRC(refault_file, SRC_WORKINGSET_REFAULT_FILE)
+#undef SRC
+
+static double thp_fail_rate(const double *v)
+{
+	return pct(v[SRC_THP_FAULT_FALLBACK], v[SRC_THP_FAULT_ALLOC] + v[SRC_THP_FAULT_FALLBACK]);
+}
+
+static double compact_success_rate(const double *v)
+{
+	return pct(v[SRC_COMPACT_SUCCESS], v[SRC_COMPACT_STALL]);
+}
+
+/* the kernel counts all scanning in compact_*_scanned and kcompactd's
+ * share again in compact_daemon_*_scanned: direct = total - daemon */
+static double direct_migrate_scanned(const double *v)
+{
+	return v[SRC_COMPACT_MIGRATE_SCANNED] - v[SRC_COMPACT_DAEMON_MIGRATE_SCANNED];
+}
+
+static double direct_free_scanned(const double *v)
+{
+	return v[SRC_COMPACT_FREE_SCANNED] - v[SRC_COMPACT_DAEMON_FREE_SCANNED];
+}
+
+static double migrate_daemon_pct(const double *v)
+{
+	return pct(v[SRC_COMPACT_DAEMON_MIGRATE_SCANNED], v[SRC_COMPACT_MIGRATE_SCANNED]);
+}
+
+static double free_daemon_pct(const double *v)
+{
+	return pct(v[SRC_COMPACT_DAEMON_FREE_SCANNED], v[SRC_COMPACT_FREE_SCANNED]);
+}
+
+static double alloc_stall(const double *v)
+{
+	return v[SRC_ALLOCSTALL_DMA] + v[SRC_ALLOCSTALL_DMA32] + v[SRC_ALLOCSTALL_NORMAL] +
+	       v[SRC_ALLOCSTALL_MOVABLE];
+}
+
+static double kswapd_scan_pct(const double *v)
+{
+	return pct(v[SRC_PGSCAN_KSWAPD], v[SRC_PGSCAN_KSWAPD] + v[SRC_PGSCAN_DIRECT]);
+}
+
+/* kcompactd's counters: the model follows v6.2, where they count the
+ * compaction kcompactd does when woken by kswapd (kcompactd_do_work);
+ * proactive compaction (vm.compaction_proactiveness) is counted in them
+ * only from v6.3 on.  A trace of a later kernel compares with them only
+ * where proactive compaction is off. */
+#define DAEMON_V62 "v6.2 (the model): compact_daemon_* count only kcompactd_do_work()'s " \
+	"scanning, so proactive compaction lands in the direct rows; from v6.3 on it counts " \
+	"as daemon work"
+
+const struct results_metric results_metrics[RESULTS_NR_METRICS] = {
+	{ "Real time", "s", "real_time (the measured workload's elapsed time)", NULL, NULL, real_time },
+	{ "User time", "s", "user_time", NULL, NULL, user_time },
+	{ "System time", "s", "system_time", NULL, NULL, system_time },
+	{ "THP fault alloc", "events", "thp_fault_alloc", NULL, NULL, thp_fault_alloc },
+	{ "THP fault fallback", "events", "thp_fault_fallback", NULL, NULL, thp_fault_fallback },
+	{ "THP fault fail rate %", "%",
+	  "100 * thp_fault_fallback / (thp_fault_alloc + thp_fault_fallback)", ZERO_DEN, NULL,
+	  thp_fail_rate },
+	{ "Direct compact stall", "events", "compact_stall", NULL, NULL, compact_stall },
+	{ "Direct compact fail", "events", "compact_fail", NULL, NULL, compact_fail },
+	{ "Direct compact success", "events", "compact_success", NULL, NULL, compact_success },
+	{ "Direct compact success rate %", "%", "100 * compact_success / compact_stall", ZERO_DEN,
+	  NULL, compact_success_rate },
+	{ "Compact daemon scanned migrate", "pages", "compact_daemon_migrate_scanned", NULL,
+	  DAEMON_V62, daemon_migrate },
+	{ "Compact daemon scanned free", "pages", "compact_daemon_free_scanned", NULL, DAEMON_V62,
+	  daemon_free },
+	{ "Compact direct scanned migrate", "pages",
+	  "compact_migrate_scanned - compact_daemon_migrate_scanned", NULL, DAEMON_V62,
+	  direct_migrate_scanned },
+	{ "Compact direct scanned free", "pages",
+	  "compact_free_scanned - compact_daemon_free_scanned", NULL, DAEMON_V62,
+	  direct_free_scanned },
+	{ "Compact migrate scanned daemon %", "%",
+	  "100 * compact_daemon_migrate_scanned / compact_migrate_scanned", ZERO_DEN, DAEMON_V62,
+	  migrate_daemon_pct },
+	{ "Compact free scanned daemon %", "%",
+	  "100 * compact_daemon_free_scanned / compact_free_scanned", ZERO_DEN, DAEMON_V62,
+	  free_daemon_pct },
+	{ "Alloc stall", "events",
+	  "allocstall_dma + allocstall_dma32 + allocstall_normal + allocstall_movable", NULL, NULL,
+	  alloc_stall },
+	{ "Pages kswapd scanned", "pages", "pgscan_kswapd", NULL, NULL, pgscan_kswapd },
+	{ "Pages kswapd reclaimed", "pages", "pgsteal_kswapd", NULL, NULL, pgsteal_kswapd },
+	{ "Pages direct scanned", "pages", "pgscan_direct", NULL, NULL, pgscan_direct },
+	{ "Pages direct reclaimed", "pages", "pgsteal_direct", NULL, NULL, pgsteal_direct },
+	{ "Pages scanned kswapd %", "%", "100 * pgscan_kswapd / (pgscan_kswapd + pgscan_direct)",
+	  ZERO_DEN, NULL, kswapd_scan_pct },
+	{ "Swap out", "pages", "pswpout", NULL, NULL, pswpout },
+	{ "Swap in", "pages", "pswpin", NULL, NULL, pswpin },
+	{ "File refaults", "pages", "workingset_refault_file", NULL, NULL, refault_file },
+};
+
+double results_metric_value(size_t m, const double *v)
+{
+	return results_metrics[m].fn(v);
+}
+
+int results_metric_find(const char *name)
+{
+	for (int m = 0; m < RESULTS_NR_METRICS; m++)
+		if (name && !strcasecmp(results_metrics[m].name, name))
+			return m;
+	return -1;
+}
+
+int results_src_find(const char *name, int vmstat)
+{
+	int s = vmstat ? SRC_NR_METRIC : 0, end = vmstat ? SRC_NR : SRC_NR_METRIC;
+
+	for (; name && s < end; s++)
+		if (!strcmp(name, results_src_name[s]))
+			return s;
+	return -1;
+}

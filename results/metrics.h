@@ -1,0 +1,55 @@
+/* metrics.h - the compare table's rows, each defined once (metrics.c).
+ *
+ * Every reader of a row - `mmsim compare` (text, CSV, JSON, HTML), the
+ * sweep plot of `mmsim plot`, `mmsim report` and scripts/validate.sh
+ * (through `mmsim compare --format values`) - computes it with
+ * results_metric_value() from one run's sources: the workload metrics
+ * (metrics table) and the /proc/vmstat deltas (vmstat table) of the run,
+ * or of one iteration of it.  `mmsim compare --list-metrics` prints the
+ * definitions.
+ */
+#ifndef MMSIM_RESULTS_METRICS_H
+#define MMSIM_RESULTS_METRICS_H
+
+#include <stddef.h>
+
+/* what a run provides: workload metrics, then /proc/vmstat counters */
+enum results_src {
+	SRC_REAL_TIME, SRC_USER_TIME, SRC_SYSTEM_TIME,
+	SRC_NR_METRIC,
+	SRC_THP_FAULT_ALLOC = SRC_NR_METRIC, SRC_THP_FAULT_FALLBACK,
+	SRC_COMPACT_STALL, SRC_COMPACT_FAIL, SRC_COMPACT_SUCCESS,
+	SRC_COMPACT_DAEMON_MIGRATE_SCANNED, SRC_COMPACT_DAEMON_FREE_SCANNED,
+	SRC_COMPACT_MIGRATE_SCANNED, SRC_COMPACT_FREE_SCANNED,
+	SRC_ALLOCSTALL_DMA, SRC_ALLOCSTALL_DMA32, SRC_ALLOCSTALL_NORMAL, SRC_ALLOCSTALL_MOVABLE,
+	SRC_PGSCAN_KSWAPD, SRC_PGSTEAL_KSWAPD, SRC_PGSCAN_DIRECT, SRC_PGSTEAL_DIRECT,
+	SRC_PSWPOUT, SRC_PSWPIN, SRC_WORKINGSET_REFAULT_FILE,
+	SRC_NR
+};
+
+/* the name of a source: a metrics name (src < SRC_NR_METRIC) or a
+ * /proc/vmstat counter name */
+extern const char *const results_src_name[SRC_NR];
+
+struct results_metric {
+	const char *name;               /* the cover letter's row name */
+	const char *unit;               /* "s", "events", "pages", "%" */
+	const char *formula;            /* over the sources, by their names */
+	const char *zero_den;           /* the value when the denominator is 0, and why
+	                                   (NULL: no denominator) */
+	const char *kernel;             /* where the meaning depends on the kernel
+	                                   version modelled (NULL: none) */
+	double (*fn)(const double *v);  /* v[SRC_NR]: a run's sources */
+};
+
+extern const struct results_metric results_metrics[];
+#define RESULTS_NR_METRICS 25
+
+/* the row's value for one run (or one iteration) whose sources are v */
+double results_metric_value(size_t m, const double *v);
+/* the row named name (case-insensitive), or -1 */
+int results_metric_find(const char *name);
+/* source index of a metrics name (vmstat 0) or vmstat name (vmstat 1), or -1 */
+int results_src_find(const char *name, int vmstat);
+
+#endif
