@@ -7,7 +7,8 @@
 # generated slurm.conf, its own munge key and socket, its own ports;
 # nothing in /etc, /run or /var is used), then:
 #   1. submits a sweep (mini.ini shrunk, 2 policies x 2 seeds) with
-#      --slurm --no-wait, and kills line 2's mmsim while it runs;
+#      --slurm --no-wait (a local sweep on its directory meanwhile is
+#      refused, 75), and kills line 2's mmsim while it runs;
 #   2. mmsim sweep --collect waits, merges 3 runs and names line 2 with
 #      its log and its task's state (exit 70);
 #   3. the same sweep command submits line 2 alone, waits, merges 4 runs;
@@ -179,6 +180,14 @@ if [[ $rc != 0 || -z $JID || ! -x $S/sweep.sbatch ]]; then
 fi
 echo "ok: submitted job $JID: $(grep -v '^$' "$D/submit.err" | tail -1)"
 grep -q -- "--array=1-4%1" "$S/sweep.sbatch" || fail "the array is not 1-4%1: $(cat "$S/sweep.sbatch")"
+# while the job is queued, a local sweep on the directory is refused
+sl "$MMSIM" "${SWEEP[@]}" -j 1 -o "$S" 2>"$D/busy.err"
+rc=$?
+if [[ $rc != 75 ]] || ! grep -q "Slurm job $JID still has tasks in the queue" "$D/busy.err"; then
+	fail "a local sweep while job $JID is queued: exit $rc (want 75): $(cat "$D/busy.err")"
+else
+	echo "ok (75): $(cat "$D/busy.err")"
+fi
 victim=
 deadline=$((SECONDS + 60))
 while [[ -z $victim ]] && ((SECONDS < deadline)); do
