@@ -10,7 +10,7 @@
  * (results_is_complete): nothing is lost or run twice.  The children die
  * with the sweep (PR_SET_PDEATHSIG), so no orphan finishes a run that the
  * next sweep starts again.  The same manifest runs elsewhere line by line
- * (GNU parallel, a Slurm job array).
+ * (GNU parallel, a Slurm job array: --slurm submits one, slurm.c).
  *
  * A sweep's identity (DIR/sweep.id): the binary (version, git revision
  * and a hash of the executable's bytes) and every line's resolved
@@ -768,9 +768,7 @@ static int sweep_collect(const char *dir_arg, int no_wait)
 	if (q < 0) {
 		rc = EXIT_UNAVAILABLE;
 	} else if (q && no_wait) {
-		char states[64] = "";
 		error("Slurm job %s of %s still has tasks in the queue; collect again later", jobid, dir);
-		(void)states;
 		rc = EXIT_TEMPFAIL;
 	} else if (q && slurm_wait(jobid)) {
 		rc = EXIT_UNAVAILABLE;
