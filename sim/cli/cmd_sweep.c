@@ -658,7 +658,7 @@ static int merge_report(const char *dir, unsigned long nr_runs, const char *jobi
 		fprintf(stderr, "; the same sweep command runs them again\n");
 		rc = EXIT_SOFTWARE;
 	} else if (rc == EXIT_OK) {
-		if (jobid)
+		if (jobid && (ran || skipped))   /* a job this call submitted */
 			fprintf(stderr, "mmsim: sweep: %lu runs (%lu run by Slurm job %s, %lu already "
 			        "complete) merged into %s\n", nr_runs, ran, jobid, skipped, merged);
 		else

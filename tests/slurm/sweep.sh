@@ -8,7 +8,8 @@
 # nothing in /etc, /run or /var is used), then:
 #   1. submits a sweep (mini.ini shrunk, 2 policies x 2 seeds) with
 #      --slurm --no-wait (a local sweep on its directory meanwhile is
-#      refused, 75), and kills line 2's mmsim while it runs;
+#      refused, 75; the same --slurm sweep submits nothing), and kills
+#      line 2's mmsim while it runs;
 #   2. mmsim sweep --collect waits, merges 3 runs and names line 2 with
 #      its log and its task's state (exit 70);
 #   3. the same sweep command submits line 2 alone, waits, merges 4 runs;
@@ -187,6 +188,15 @@ if [[ $rc != 75 ]] || ! grep -q "Slurm job $JID still has tasks in the queue" "$
 	fail "a local sweep while job $JID is queued: exit $rc (want 75): $(cat "$D/busy.err")"
 else
 	echo "ok (75): $(cat "$D/busy.err")"
+fi
+# ... and the same --slurm sweep submits nothing: the queued job is its job
+sl "$MMSIM" "${SWEEP[@]}" -j 1 -o "$S" --slurm --no-wait 2>"$D/twice.err"
+rc=$?
+if [[ $rc != 0 || $(awk '{print $1}' "$S/slurm.job") != "$JID" ]] ||
+	! grep -q "Slurm job $JID of this sweep is still in the queue: nothing submitted" "$D/twice.err"; then
+	fail "--slurm again while job $JID is queued: exit $rc, slurm.job '$(cat "$S/slurm.job")': $(cat "$D/twice.err")"
+else
+	echo "ok: --slurm again while job $JID is queued submits nothing"
 fi
 victim=
 deadline=$((SECONDS + 60))
