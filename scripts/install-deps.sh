@@ -9,11 +9,16 @@ set -euo pipefail
 
 # libc6-dev is only a Recommends of gcc, and we install without recommends.
 # chromium: the report's test opens mmsim report's page in it, headless.
+# slurmctld, slurmd, slurm-client and munge: the test of mmsim sweep
+# --slurm (tests/slurm/sweep.sh) starts its own single-node Slurm from a
+# temporary directory; nothing is written to /etc/slurm, so the packages'
+# own services have no configuration and do not run.
 PACKAGES=(
 	libsimgrid-dev libgsl-dev libsqlite3-dev libcmocka-dev libinih-dev zlib1g-dev
 	gnuplot-nox sqlite3
 	chromium
 	pkg-config cmake gcc make libc6-dev
+	slurmctld slurmd slurm-client munge
 )
 
 me=${0##*/}

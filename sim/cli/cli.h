@@ -14,6 +14,7 @@
 #define EXIT_NOINPUT  66              /* missing input file */
 #define EXIT_SOFTWARE 70
 #define EXIT_CANTCREAT 73             /* cannot create the output */
+#define EXIT_UNAVAILABLE 69           /* a program mmsim needs is missing or refused (sbatch) */
 #define EXIT_IOERR    74              /* an output could not be written (stdout: a full disk) */
 #define EXIT_TEMPFAIL 75              /* try again later: another sweep holds the directory */
 #define EXIT_CONFIG   78
@@ -67,6 +68,32 @@ void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	{ "set", required_argument, NULL, 0 }, \
 	{ "check-every", required_argument, NULL, 0 }
 
+/* slurm.c: a sweep's lines as a Slurm job array (mmsim sweep --slurm) */
+#define SLURM_MAX_SBATCH_ARGS 32
+struct slurm_opts {
+	const char *partition;          /* --partition (NULL: the cluster's default) */
+	const char *time;               /* --time limit of each task (NULL: the partition's) */
+	const char *mmsim;              /* the mmsim the nodes run (NULL: this one's real path) */
+	const char *sbatch_args[SLURM_MAX_SBATCH_ARGS]; /* more sbatch options, as given */
+	int nr_sbatch_args;
+	unsigned long throttle;         /* tasks at a time (--array=...%N; 0: no limit) */
+	int no_wait;                    /* submit and return; mmsim sweep --collect DIR later */
+};
+/* Write DIR/sweep.sbatch and submit it as an array of the manifest lines
+ * idx[0..n) (sorted); the job id in jobid, recorded in DIR/slurm.job.
+ * DIR is absolute.  EXIT_OK, or the exit code after the message. */
+int slurm_submit(const struct slurm_opts *o, const char *dir, const unsigned long *idx, size_t n,
+                 char *jobid, size_t len);
+/* DIR/slurm.job's job id: 1 if there is one, else 0 */
+int slurm_job_read(const char *dir, char *jobid, size_t len);
+/* tasks of the job still queued or running (0: finished), -1 if squeue fails */
+int slurm_job_active(const char *jobid);
+/* wait until no task of the job is queued or running (progress on
+ * stderr); 0, or -1 after the message when squeue keeps failing */
+int slurm_wait(const char *jobid);
+/* "task JOB_N FAILED, exit code 0:9" as scontrol tells it, or "" */
+void slurm_task_state(const char *jobid, unsigned long index, char *buf, size_t len);
+
 /* cmd_sweep.c: a sweep as a data structure, for the verbs that run one
  * (sweep, reproduce) */
 #define SWEEP_MAX_VARY 16
@@ -86,6 +113,7 @@ struct sweep_spec {
 	unsigned long jobs;             /* runs at a time */
 	const char *dir;                /* DIR/manifest, DIR/run-NNNN.db, DIR/sweep.db */
 	int force_new;                  /* DIR holds another sweep: move it aside, start again */
+	const struct slurm_opts *slurm; /* NULL: run here; else submit a Slurm job array */
 };
 /* Check every run, write the manifest, run the runs not yet complete,
  * merge into DIR/sweep.db; the exit code, after printing any message. */

@@ -10,7 +10,7 @@
  * (results_is_complete): nothing is lost or run twice.  The children die
  * with the sweep (PR_SET_PDEATHSIG), so no orphan finishes a run that the
  * next sweep starts again.  The same manifest runs elsewhere line by line
- * (GNU parallel, a Slurm job array).
+ * (GNU parallel, a Slurm job array: --slurm submits one, slurm.c).
  *
  * A sweep's identity (DIR/sweep.id): the binary (version, git revision
  * and a hash of the executable's bytes) and every line's resolved
@@ -58,7 +58,10 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 	        "usage: mmsim sweep SCENARIO --vary SECTION.KEY=V1,V2,... [--vary ...] [--seeds N]\n"
-	        "                   [--set SECTION.KEY=V]... [-j JOBS] -o DIR\n\n"
+	        "                   [--set SECTION.KEY=V]... [-j JOBS] -o DIR [--force-new]\n"
+	        "                   [--slurm [--partition P] [--time T] [--sbatch-arg OPT]...\n"
+	        "                            [--mmsim PATH] [--no-wait]]\n"
+	        "       mmsim sweep --collect DIR [--no-wait]\n\n"
 	        "Write DIR/manifest, one line per run: every combination of the varied\n"
 	        "values, each with seeds 1..N.  Run the lines not yet complete in JOBS\n"
 	        "child processes (`mmsim run --manifest DIR/manifest --index N`; logs in\n"
@@ -72,9 +75,21 @@ static void usage(FILE *f)
 	        "  --force-new           DIR holds a sweep of another scenario, settings or\n"
 	        "                        binary: move it aside (DIR/superseded-TIME/) and\n"
 	        "                        start again (without it such a resume is refused)\n\n"
+	        "On a Slurm cluster (DIR, the scenario and mmsim on a file system the nodes\n"
+	        "share, at the same paths):\n"
+	        "  --slurm               submit the lines not yet complete as a job array\n"
+	        "                        (DIR/sweep.sbatch; task N runs line N), wait, merge\n"
+	        "  --partition P         sbatch --partition (default: the cluster's)\n"
+	        "  --time T              sbatch --time, each task's limit (e.g. 30:00)\n"
+	        "  --sbatch-arg OPT      one more sbatch option, e.g. --sbatch-arg=--mem=4G\n"
+	        "                        (repeatable); -j JOBS caps the tasks running at once\n"
+	        "  --mmsim PATH          the mmsim the nodes run (default: this one's path)\n"
+	        "  --no-wait             submit and return; collect later with --collect DIR\n"
+	        "  --collect DIR         wait for DIR's job, merge, name the failed lines\n\n"
 	        "Exit status: 0 if every run is complete and merged, 70 if a run failed\n"
-	        "(they are named), 64/66/78 for bad usage, input or configuration, 75 if\n"
-	        "another sweep is running on DIR.\n");
+	        "(they are named), 64/66/78 for bad usage, input or configuration, 69 if\n"
+	        "Slurm's commands fail, 75 if another sweep (or its Slurm job) is running\n"
+	        "on DIR.\n");
 }
 
 /* Split "KEY=V1,V2" into v (strings point into a copy). */
@@ -421,7 +436,9 @@ static int lock_dir(const char *dir)
 /* --force-new: move the old sweep's files into DIR/superseded-TIME/ */
 static int supersede(const char *dir)
 {
-	static const char *const names[] = { "manifest", "sweep.id", "sweep.db", NULL };
+	static const char *const names[] = { "manifest", "sweep.id", "sweep.db", "slurm.job",
+	                                     "sweep.sbatch", NULL };
+	enum { NR_NAMES = 5 };
 	char aside[PATH_MAX], from[PATH_MAX], to[PATH_MAX + 64], stamp[32];
 	time_t now = time(NULL);
 	struct tm tm;
@@ -430,12 +447,13 @@ static int supersede(const char *dir)
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	snprintf(aside, sizeof(aside), "%s/superseded-%s", dir, stamp);
-	for (unsigned long k = 0; k < 100000 + 3; k++) {
+	for (unsigned long k = 0; k < 2 * 100000 + NR_NAMES; k++) {
 		char name[32];
-		if (k < 3)
+		if (k < NR_NAMES)
 			snprintf(name, sizeof(name), "%s", names[k]);
 		else
-			snprintf(name, sizeof(name), "run-%04lu.%s", (k - 3) / 2 + 1, (k - 3) % 2 ? "log" : "db");
+			snprintf(name, sizeof(name), "run-%04lu.%s", (k - NR_NAMES) / 2 + 1,
+			         (k - NR_NAMES) % 2 ? "log" : "db");
 		snprintf(from, sizeof(from), "%s/%s", dir, name);
 		if (access(from, F_OK))
 			continue;
@@ -595,6 +613,173 @@ static long stop_after(void)
 	return v && *v ? strtol(v, NULL, 10) : -1;
 }
 
+/* ------------------------------------------------------------ on Slurm */
+
+/* Merge every complete run file of DIR's nr_runs lines into DIR/sweep.db;
+ * name each line without a complete run, with its log and (when the job
+ * jobid ran it and Slurm still knows) the task's state.  The exit code. */
+static int merge_report(const char *dir, unsigned long nr_runs, const char *jobid,
+                        unsigned long ran, unsigned long skipped)
+{
+	char merged[PATH_MAX], err[512];
+	const char **inputs = calloc(nr_runs, sizeof(*inputs));
+	unsigned long *missing = calloc(nr_runs, sizeof(*missing));
+	size_t nr_inputs = 0, nr_missing = 0;
+	int rc = EXIT_OK;
+
+	if (!inputs || !missing) {
+		free(inputs);
+		free(missing);
+		error("out of memory");
+		return EXIT_SOFTWARE;
+	}
+	snprintf(merged, sizeof(merged), "%s/sweep.db", dir);
+	for (unsigned long k = 1; k <= nr_runs; k++) {
+		char out[PATH_MAX], *copy;
+		snprintf(out, sizeof(out), "%s/run-%04lu.db", dir, k);
+		if (results_is_complete(out) && (copy = strdup(out)))
+			inputs[nr_inputs++] = copy;
+		else
+			missing[nr_missing++] = k;
+	}
+	if (nr_inputs && results_merge(merged, inputs, nr_inputs, err, sizeof(err))) {
+		error("%s", err);
+		rc = EXIT_CANTCREAT;
+	}
+	if (nr_missing) {
+		fprintf(stderr, "mmsim: error: %zu of %lu runs failed or did not run:", nr_missing, nr_runs);
+		for (size_t i = 0; i < nr_missing; i++) {
+			char state[160] = "";
+			if (jobid)
+				slurm_task_state(jobid, missing[i], state, sizeof(state));
+			fprintf(stderr, " %lu (%s/run-%04lu.log%s%s)", missing[i], dir, missing[i],
+			        state[0] ? "; " : "", state);
+		}
+		fprintf(stderr, "; the same sweep command runs them again\n");
+		rc = EXIT_SOFTWARE;
+	} else if (rc == EXIT_OK) {
+		if (jobid && (ran || skipped))   /* a job this call submitted */
+			fprintf(stderr, "mmsim: sweep: %lu runs (%lu run by Slurm job %s, %lu already "
+			        "complete) merged into %s\n", nr_runs, ran, jobid, skipped, merged);
+		else
+			fprintf(stderr, "mmsim: sweep: %lu runs merged into %s\n", nr_runs, merged);
+	}
+	for (size_t i = 0; i < nr_inputs; i++)
+		free((char *)inputs[i]);
+	free(inputs);
+	free(missing);
+	return rc;
+}
+
+/* The lines not complete as a Slurm job array (or, when the job that
+ * ran them is still queued, that job), waited for and merged. */
+static int sweep_slurm(const struct slurm_opts *o, const char *dir_arg, unsigned long nr_runs,
+                       const char *queued_job)
+{
+	char dir[PATH_MAX], jobid[64] = "";
+	unsigned long *todo, n = 0, skipped = 0;
+	int rc;
+
+	if (!realpath(dir_arg, dir)) {
+		error("cannot resolve %s: %s", dir_arg, strerror(errno));
+		return EXIT_CANTCREAT;
+	}
+	if (queued_job) {
+		snprintf(jobid, sizeof(jobid), "%s", queued_job);
+		fprintf(stderr, "mmsim: sweep: Slurm job %s of this sweep is still in the queue: %s\n",
+		        jobid, o->no_wait ? "nothing submitted (mmsim sweep --collect DIR waits for it)"
+		                          : "waiting for it (nothing submitted)");
+		if (o->no_wait)
+			return EXIT_OK;
+		if (slurm_wait(jobid))
+			return EXIT_UNAVAILABLE;
+		return merge_report(dir, nr_runs, jobid, 0, 0);
+	}
+	if (!(todo = calloc(nr_runs, sizeof(*todo)))) {
+		error("out of memory");
+		return EXIT_SOFTWARE;
+	}
+	for (unsigned long k = 1; k <= nr_runs; k++) {
+		char out[PATH_MAX + 32];
+		snprintf(out, sizeof(out), "%s/run-%04lu.db", dir, k);
+		if (results_is_complete(out))
+			skipped++;
+		else
+			todo[n++] = k;
+	}
+	if (!n) {
+		free(todo);
+		fprintf(stderr, "mmsim: sweep: every run is complete: nothing submitted\n");
+		return merge_report(dir, nr_runs, NULL, 0, skipped);
+	}
+	rc = slurm_submit(o, dir, todo, n, jobid, sizeof(jobid));
+	free(todo);
+	if (rc)
+		return rc;
+	fprintf(stderr, "mmsim: sweep: %lu runs submitted as Slurm job %s (%lu already complete; "
+	        "script %s/sweep.sbatch, logs %s/run-NNNN.log)\n", n, jobid, skipped, dir, dir);
+	if (o->no_wait) {
+		fprintf(stderr, "mmsim: sweep: not waiting: mmsim sweep --collect %s merges the runs "
+		        "when the job has finished\n", dir);
+		return EXIT_OK;
+	}
+	if (slurm_wait(jobid))
+		return EXIT_UNAVAILABLE;
+	return merge_report(dir, nr_runs, jobid, n, skipped);
+}
+
+/* A Slurm job recorded in DIR/slurm.job with tasks still queued: its id
+ * in jobid and 1; 0 if none; -1 if squeue cannot tell (message printed). */
+static int queued_job(const char *dir, char *jobid, size_t len)
+{
+	int n;
+
+	if (!slurm_job_read(dir, jobid, len))
+		return 0;
+	n = slurm_job_active(jobid);
+	if (n < 0)
+		fprintf(stderr, "mmsim: sweep: warning: %s/slurm.job names Slurm job %s, and squeue "
+		        "cannot say whether it still runs\n", dir, jobid);
+	return n > 0 ? 1 : n;
+}
+
+/* mmsim sweep --collect DIR: wait for the sweep's Slurm job (if it is
+ * still queued) and merge; the lock held meanwhile. */
+static int sweep_collect(const char *dir_arg, int no_wait)
+{
+	char dir[PATH_MAX], manifest[PATH_MAX + 16], merged[PATH_MAX + 16], jobid[64];
+	long nr_runs;
+	int lock_fd, q, rc;
+
+	if (!realpath(dir_arg, dir)) {
+		error("cannot open %s: %s", dir_arg, strerror(errno));
+		return EXIT_NOINPUT;
+	}
+	snprintf(manifest, sizeof(manifest), "%s/manifest", dir);
+	if ((nr_runs = manifest_count(manifest)) < 0) {
+		error("cannot read %s: %s (not a sweep's directory?)", manifest, strerror(errno));
+		return EXIT_NOINPUT;
+	}
+	if ((lock_fd = lock_dir(dir)) < 0)
+		return lock_fd == -2 ? EXIT_TEMPFAIL : EXIT_CANTCREAT;
+	snprintf(merged, sizeof(merged), "%s/sweep.db", dir);
+	results_clean_stale(merged);
+	q = queued_job(dir, jobid, sizeof(jobid));
+	if (q < 0) {
+		rc = EXIT_UNAVAILABLE;
+	} else if (q && no_wait) {
+		error("Slurm job %s of %s still has tasks in the queue; collect again later", jobid, dir);
+		rc = EXIT_TEMPFAIL;
+	} else if (q && slurm_wait(jobid)) {
+		rc = EXIT_UNAVAILABLE;
+	} else {
+		rc = merge_report(dir, (unsigned long)nr_runs,
+		                  slurm_job_read(dir, jobid, sizeof(jobid)) ? jobid : NULL, 0, 0);
+	}
+	close(lock_fd);
+	return rc;
+}
+
 /* Run a sweep: check every line, write DIR/manifest (DIR and its parents
  * created if missing), run what is not yet complete, merge into
  * DIR/sweep.db (mmsim sweep; mmsim reproduce).  Returns the exit code,
@@ -614,7 +799,8 @@ int sweep_execute(const struct sweep_spec *sp)
 	const char **inputs = NULL;
 	size_t nr_inputs = 0;
 	char (*hashes)[17] = NULL, *id = NULL, *old_id = NULL, idpath[PATH_MAX];
-	int lock_fd = -1;
+	char jobid[64] = "";
+	int lock_fd = -1, slurm_queued = 0;
 
 	rc = check_keys(sp);
 	if (rc)
@@ -663,6 +849,27 @@ int sweep_execute(const struct sweep_spec *sp)
 	if ((lock_fd = lock_dir(dir)) < 0) {
 		free(id);
 		return lock_fd == -2 ? EXIT_TEMPFAIL : EXIT_CANTCREAT;
+	}
+	/* a Slurm job of this directory still queued: its tasks write the
+	 * run files, so nothing else may run its lines or move them aside */
+	switch (queued_job(dir, jobid, sizeof(jobid))) {
+	case 1:
+		if (!sp->slurm || sp->force_new) {
+			error("%s: its Slurm job %s still has tasks in the queue: wait for it (mmsim sweep "
+			      "--collect %s) or cancel it (scancel %s)", dir, jobid, dir, jobid);
+			rc = EXIT_TEMPFAIL;
+			goto out;
+		}
+		slurm_queued = 1;
+		break;
+	case -1:
+		if (sp->slurm) {
+			error("cannot tell whether Slurm job %s still runs this sweep's lines: nothing "
+			      "submitted", jobid);
+			rc = EXIT_UNAVAILABLE;
+			goto out;
+		}
+		break;
 	}
 	snprintf(manifest, sizeof(manifest), "%s/manifest", dir);
 	snprintf(newman, sizeof(newman), "%s/manifest.new", dir);
@@ -721,6 +928,10 @@ int sweep_execute(const struct sweep_spec *sp)
 		char out[PATH_MAX];
 		snprintf(out, sizeof(out), "%s/run-%04lu.db", dir, k);
 		results_clean_stale(out);
+	}
+	if (sp->slurm) {
+		rc = sweep_slurm(sp->slurm, dir, p.nr_runs, slurm_queued ? jobid : NULL);
+		goto out;
 	}
 
 	running = calloc(jobs, sizeof(*running));
@@ -829,11 +1040,20 @@ int cmd_sweep(int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "force-new", no_argument, NULL, 'F' },
+		{ "slurm", no_argument, NULL, 'L' },
+		{ "partition", required_argument, NULL, 'P' },
+		{ "time", required_argument, NULL, 'T' },
+		{ "sbatch-arg", required_argument, NULL, 'B' },
+		{ "mmsim", required_argument, NULL, 'X' },
+		{ "no-wait", no_argument, NULL, 'W' },
+		{ "collect", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct sweep_vary vary[MAX_VARY];
-	int force_new = 0;
+	static struct slurm_opts so;
+	int force_new = 0, slurm = 0, jobs_given = 0, slurm_only = 0;
+	const char *collect = NULL;
 	char *sets[MAX_SETS];
 	const char *dir = NULL;
 	unsigned long jobs = 1, seeds = 1;
@@ -867,6 +1087,40 @@ int cmd_sweep(int argc, char **argv)
 		case 'j':
 			if (parse_jobs(optarg, &jobs))
 				return EXIT_USAGE;
+			jobs_given = 1;
+			break;
+		case 'L':
+			slurm = 1;
+			break;
+		case 'P':
+			so.partition = optarg;
+			slurm_only = 1;
+			break;
+		case 'T':
+			so.time = optarg;
+			slurm_only = 1;
+			break;
+		case 'B':
+			if (so.nr_sbatch_args == SLURM_MAX_SBATCH_ARGS) {
+				error("--sbatch-arg: more than %d options", SLURM_MAX_SBATCH_ARGS);
+				return EXIT_USAGE;
+			}
+			so.sbatch_args[so.nr_sbatch_args++] = optarg;
+			slurm_only = 1;
+			break;
+		case 'X':
+			if (optarg[0] != '/') {
+				error("--mmsim: '%s' is not an absolute path (the path the nodes see)", optarg);
+				return EXIT_USAGE;
+			}
+			so.mmsim = optarg;
+			slurm_only = 1;
+			break;
+		case 'W':
+			so.no_wait = 1;
+			break;
+		case 'C':
+			collect = optarg;
 			break;
 		case 'o':
 			dir = optarg;
@@ -882,6 +1136,19 @@ int cmd_sweep(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
+	if (collect) {
+		if (optind != argc || dir || slurm || slurm_only || nr_vary || nr_sets || force_new) {
+			error("sweep --collect DIR takes no scenario, -o, --vary, --set, --slurm or "
+			      "--force-new (DIR has them)");
+			return EXIT_USAGE;
+		}
+		return sweep_collect(collect, so.no_wait);
+	}
+	if ((slurm_only || so.no_wait) && !slurm) {
+		error("--partition, --time, --sbatch-arg, --mmsim and --no-wait go with --slurm");
+		return EXIT_USAGE;
+	}
+	so.throttle = jobs_given ? jobs : 0;
 	if (optind + 1 != argc || !dir) {
 		error(optind + 1 != argc ? "sweep: give one scenario file" : "sweep: no output directory (-o DIR)");
 		usage(stderr);
@@ -889,7 +1156,8 @@ int cmd_sweep(int argc, char **argv)
 	}
 	rc = sweep_execute(&(struct sweep_spec){
 		.scenario = argv[optind], .sets = sets, .nr_sets = nr_sets, .vary = vary,
-		.nr_vary = nr_vary, .seeds = seeds, .jobs = jobs, .dir = dir, .force_new = force_new });
+		.nr_vary = nr_vary, .seeds = seeds, .jobs = jobs, .dir = dir, .force_new = force_new,
+		.slurm = slurm ? &so : NULL });
 	for (int i = 0; i < nr_vary; i++)
 		free(vary[i].key);
 	return rc;
