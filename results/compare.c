@@ -13,7 +13,10 @@
  * iteration's metrics and counters), which then counts as the run's
  * value.  The statistics (stats.c) take the seed as the unit of
  * replication: the runs of one seed in a column are averaged first.
- * Only runs with status 'ok' count.  docs/schema.md lists the formulas.
+ * Only runs with status 'ok' count.  A row a run did not measure (NaN:
+ * Real time of a build its window cut short) leaves that run out of that
+ * row only: each row keeps its own count.  docs/schema.md lists the
+ * formulas.
  */
 #include <ctype.h>
 #include <stdbool.h>
@@ -39,9 +42,10 @@ struct run_val {
 struct column {
 	char *key;                      /* the value of the `by` key */
 	long nr_runs;
+	long n[NR_ROWS];                /* runs that measured the row (not NaN) */
 	double sum[NR_ROWS], min[NR_ROWS], max[NR_ROWS];
 	/* over the iterations of its runs (a run of one iteration is one) */
-	long nr_iters;
+	long nr_iters, ni[NR_ROWS];
 	double imin[NR_ROWS], imax[NR_ROWS];
 	struct run_val *run;            /* [nr_runs] */
 	size_t cap_run;
@@ -89,10 +93,13 @@ static void column_account_iteration(struct column *col, const double *x)
 	if (!col)
 		return;
 	for (size_t r = 0; r < NR_ROWS; r++) {
-		if (!col->nr_iters || x[r] < col->imin[r])
+		if (isnan(x[r]))
+			continue;
+		if (!col->ni[r] || x[r] < col->imin[r])
 			col->imin[r] = x[r];
-		if (!col->nr_iters || x[r] > col->imax[r])
+		if (!col->ni[r] || x[r] > col->imax[r])
 			col->imax[r] = x[r];
+		col->ni[r]++;
 	}
 	col->nr_iters++;
 }
@@ -112,11 +119,14 @@ static int column_account(struct column *col, long long seed, const double *x_ru
 	memcpy(col->run[col->nr_runs].x, x_run, sizeof(col->run[0].x));
 	for (size_t r = 0; r < NR_ROWS; r++) {
 		double x = x_run[r];
+		if (isnan(x))
+			continue;
 		col->sum[r] += x;
-		if (!col->nr_runs || x < col->min[r])
+		if (!col->n[r] || x < col->min[r])
 			col->min[r] = x;
-		if (!col->nr_runs || x > col->max[r])
+		if (!col->n[r] || x > col->max[r])
 			col->max[r] = x;
+		col->n[r]++;
 	}
 	col->nr_runs++;
 	return 0;
@@ -157,7 +167,7 @@ static int load_iterations(struct compare *c, const char *run_id, struct column 
 {
 	sqlite3_stmt *st = c->iters;
 	double v[SRC_NR], xi[NR_ROWS];
-	long cur = -1;
+	long cur = -1, nx[NR_ROWS] = { 0 };
 	int n = 0, rc;
 
 	if (!st)
@@ -173,7 +183,8 @@ static int load_iterations(struct compare *c, const char *run_id, struct column 
 			/* the iteration before is complete */
 			for (size_t r = 0; r < NR_ROWS; r++) {
 				xi[r] = row_value(r, v);
-				x[r] += xi[r];
+				if (!isnan(xi[r]))
+					x[r] += xi[r], nx[r]++;
 			}
 			column_account_iteration(col, xi);
 			n++;
@@ -195,7 +206,7 @@ static int load_iterations(struct compare *c, const char *run_id, struct column 
 		return -1;
 	}
 	for (size_t r = 0; n && r < NR_ROWS; r++)
-		x[r] /= n;
+		x[r] = nx[r] ? x[r] / (double)nx[r] : NAN;
 	return n;
 }
 
@@ -477,28 +488,33 @@ static int table_column(struct results_table *t, size_t i, struct column *col)
 		return -1;
 	}
 	for (long a = 0, b; a < col->nr_runs; a = b) {
+		long ns[NR_ROWS] = { 0 };
 		for (size_t r = 0; r < NR_ROWS; r++)
 			xs[r] = 0;
 		for (b = a; b < col->nr_runs && col->run[b].seed == col->run[a].seed; b++)
 			for (size_t r = 0; r < NR_ROWS; r++)
-				xs[r] += col->run[b].x[r];
+				if (!isnan(col->run[b].x[r]))
+					xs[r] += col->run[b].x[r], ns[r]++;
 		tc->seed[k] = col->run[a].seed;
 		for (size_t r = 0; r < NR_ROWS; r++)
-			tc->seed_value[k * NR_ROWS + r] = xs[r] / (double)(b - a);
+			tc->seed_value[k * NR_ROWS + r] = ns[r] ? xs[r] / (double)ns[r] : NAN;
 		k++;
 	}
 	tc->nr_seeds = k;
 	for (size_t r = 0; r < NR_ROWS; r++) {
 		struct results_cell *cell = &tc->cell[r];
 
-		cell->mean = col->sum[r] / (double)col->nr_runs;
-		cell->min = col->min[r];
-		cell->max = col->max[r];
-		cell->imin = col->imin[r];
-		cell->imax = col->imax[r];
+		size_t nv = 0;
+
+		cell->mean = col->n[r] ? col->sum[r] / (double)col->n[r] : NAN;
+		cell->min = col->n[r] ? col->min[r] : NAN;
+		cell->max = col->n[r] ? col->max[r] : NAN;
+		cell->imin = col->ni[r] ? col->imin[r] : NAN;
+		cell->imax = col->ni[r] ? col->imax[r] : NAN;
 		for (size_t s = 0; s < k; s++)
-			vals[s] = tc->seed_value[s * NR_ROWS + r];
-		results_summarize(vals, k, &cell->s);
+			if (!isnan(tc->seed_value[s * NR_ROWS + r]))
+				vals[nv++] = tc->seed_value[s * NR_ROWS + r];
+		results_summarize(vals, nv, &cell->s);
 		cell->change = change(t->col[0].cell[r].mean, cell->mean);
 		if (i > 0)
 			results_welch_test(&t->col[0].cell[r].s, &cell->s, &cell->w);

@@ -48,6 +48,15 @@ static void num10(FILE *out, const char *fmt, double v)
 		fprintf(out, fmt, v);
 }
 
+/* "min .. max" in column i's 23 characters, "-" when no run measured it */
+static void minmax(FILE *out, size_t i, double lo, double hi)
+{
+	if (isnan(lo))
+		fprintf(out, "%s%10s    %9s", i ? " " : "", "-", "");
+	else
+		fprintf(out, "%s%10.2f .. %9.2f", i ? " " : "", lo, hi);
+}
+
 static void print_row(FILE *out, const struct results_table *t, size_t r, const struct compare_opts *o)
 {
 	fprintf(out, "%-*s", NAME_WIDTH, results_metrics[r].name);
@@ -55,23 +64,26 @@ static void print_row(FILE *out, const struct results_table *t, size_t r, const 
 		const struct results_cell *c = &t->col[i].cell[r];
 		int mark = o->stats && i > 0 && c->w.valid && c->w.significant;
 
-		fprintf(out, "%s%10.2f %c%+9.2f%%%c", i ? " " : "", c->mean, mark ? '*' : '(',
-		        c->change, mark ? '*' : ')');
+		if (isnan(c->mean))     /* no run of the column measured the row */
+			fprintf(out, "%s%10s (%9s )", i ? " " : "", "-", "-");
+		else if (isnan(c->change))      /* ... only the baseline's did not */
+			fprintf(out, "%s%10.2f (%9s )", i ? " " : "", c->mean, "-");
+		else
+			fprintf(out, "%s%10.2f %c%+9.2f%%%c", i ? " " : "", c->mean, mark ? '*' : '(',
+			        c->change, mark ? '*' : ')');
 	}
 	fputc('\n', out);
 	if (o->spread) {
 		fprintf(out, "%-*s", NAME_WIDTH, "  min..max");
 		for (size_t i = 0; i < t->nr_col; i++)
 			/* " .. " keeps a space between seven-digit bounds */
-			fprintf(out, "%s%10.2f .. %9.2f", i ? " " : "", t->col[i].cell[r].min,
-			        t->col[i].cell[r].max);
+			minmax(out, i, t->col[i].cell[r].min, t->col[i].cell[r].max);
 		fputc('\n', out);
 	}
 	if (o->iteration_spread) {
 		fprintf(out, "%-*s", NAME_WIDTH, "  min..max of iterations");
 		for (size_t i = 0; i < t->nr_col; i++)
-			fprintf(out, "%s%10.2f .. %9.2f", i ? " " : "", t->col[i].cell[r].imin,
-			        t->col[i].cell[r].imax);
+			minmax(out, i, t->col[i].cell[r].imin, t->col[i].cell[r].imax);
 		fputc('\n', out);
 	}
 	if (!o->stats)
@@ -335,10 +347,16 @@ static void print_html(FILE *out, const struct results_table *t)
 			html_str(out, m->name);
 			fputs("\" data-column=\"", out);
 			html_str(out, t->col[i].key);
-			fprintf(out, "\">%.2f</td><td class=\"change%s\"", c->mean, sig ? " sig" : "");
+			if (isnan(c->mean))
+				fputs("\">-</td><td class=\"change\"", out);
+			else
+				fprintf(out, "\">%.2f</td><td class=\"change%s\"", c->mean, sig ? " sig" : "");
 			if (i && c->w.valid)
 				fprintf(out, " title=\"Welch t %.3f, df %.2f, p %.4f\"", c->w.t, c->w.df, c->w.p);
-			fprintf(out, ">%s%+.2f%%%s</td><td>", sig ? "*" : "", c->change, sig ? "*" : "");
+			if (isnan(c->change))
+				fputs(">-</td><td>", out);
+			else
+				fprintf(out, ">%s%+.2f%%%s</td><td>", sig ? "*" : "", c->change, sig ? "*" : "");
 			if (isnan(c->s.sd))
 				fputs("-</td><td>-</td>", out);
 			else

@@ -7,6 +7,7 @@
  * table, the sweep plot, the report and scripts/validate.sh all compute
  * the rows here; none has a formula of its own.
  */
+#include <math.h>
 #include <strings.h>
 #include <string.h>
 
@@ -36,8 +37,18 @@ static double pct(double num, double den)
 	return den != 0 ? 100.0 * num / den : 0.0;
 }
 
+/* The measured workload's elapsed time, which it records as -1 when the
+ * measured window ([run] duration) ended before it did: then the run has
+ * no real time, and the row is NaN for it ("not measured"), which every
+ * reader leaves out of that row's mean and statistics (compare.c), and
+ * the plot leaves out of its line.  Averaging the -1 as data would make
+ * a cut-short build look faster. */
+static double real_time(const double *v)
+{
+	return v[SRC_REAL_TIME] >= 0 ? v[SRC_REAL_TIME] : NAN;
+}
+
 #define SRC(name, S) static double name(const double *v) { return v[S]; }
-SRC(real_time, SRC_REAL_TIME)
 SRC(user_time, SRC_USER_TIME)
 SRC(system_time, SRC_SYSTEM_TIME)
 SRC(thp_fault_alloc, SRC_THP_FAULT_ALLOC)
@@ -109,7 +120,8 @@ static double kswapd_scan_pct(const double *v)
 	"as daemon work"
 
 const struct results_metric results_metrics[RESULTS_NR_METRICS] = {
-	{ "Real time", "s", "real_time (the measured workload's elapsed time)", NULL, NULL, real_time },
+	{ "Real time", "s", "real_time (the measured workload's elapsed time; not measured, and left "
+	  "out of the row, for a run whose window ended before the workload did)", NULL, NULL, real_time },
 	{ "User time", "s", "user_time", NULL, NULL, user_time },
 	{ "System time", "s", "system_time", NULL, NULL, system_time },
 	{ "THP fault alloc", "events", "thp_fault_alloc", NULL, NULL, thp_fault_alloc },

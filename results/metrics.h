@@ -45,7 +45,9 @@ struct results_metric {
 extern const struct results_metric results_metrics[];
 #define RESULTS_NR_METRICS 25
 
-/* the row's value for one run (or one iteration) whose sources are v */
+/* the row's value for one run (or one iteration) whose sources are v;
+ * NaN where the run did not measure it (Real time of a build that the
+ * window cut short): readers leave it out of that row */
 double results_metric_value(size_t m, const double *v);
 /* the row named name (case-insensitive), or -1 */
 int results_metric_find(const char *name);

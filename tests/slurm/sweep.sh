@@ -171,8 +171,23 @@ SWEEP=(sweep "$SRC/configs/mini.ini" --set workload.kbuild.scale=0.01
 	--vary policy.name=vanilla,hygiene --seeds 2)
 export MMSIM_SLURM_POLL=1
 
+# The task of line 2 is caught with certainty, whatever the load: the
+# nodes run mmsim through a wrapper (--mmsim) that stops line 2's first
+# task (SIGSTOP) before it execs mmsim, so the test finds it stopped and
+# kills it; every other task, and line 2's rerun, execs mmsim at once.
+WRAP=$D/mmsim-wrap
+cat >"$WRAP" <<EOF
+#!/bin/bash
+if [[ " \$* " == *" --index 2 "* && ! -e $D/line2-stopped ]]; then
+	touch $D/line2-stopped
+	kill -STOP \$\$
+fi
+exec "$MMSIM" "\$@"
+EOF
+chmod +x "$WRAP"
+
 # 1. submitted (one task at a time, so that line 2 runs alone), line 2 killed
-sl "$MMSIM" "${SWEEP[@]}" -j 1 -o "$S" --slurm --no-wait 2>"$D/submit.err"
+sl "$MMSIM" "${SWEEP[@]}" -j 1 -o "$S" --slurm --mmsim "$WRAP" --no-wait 2>"$D/submit.err"
 rc=$?
 JID=$(awk '{print $1}' "$S/slurm.job" 2>/dev/null)
 if [[ $rc != 0 || -z $JID || ! -x $S/sweep.sbatch ]]; then
@@ -211,7 +226,7 @@ if [[ -z $victim ]]; then
 fi
 kill -KILL "$victim"
 [[ -e $S/run-0002.db ]] && fail "run-0002.db exists: line 2 finished before the kill"
-echo "ok: killed line 2's mmsim (pid $victim) mid-run"
+echo "ok: killed line 2's task (pid $victim, stopped by the wrapper) mid-run"
 
 # 2. collect: waits, merges 3 runs, names line 2 with its log and state
 timeout 120 env SLURM_CONF="$CONF" "$MMSIM" sweep --collect "$S" 2>"$D/collect.err"

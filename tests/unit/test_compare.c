@@ -523,6 +523,48 @@ static void test_zero_denominator(void **state)
 	assert_true(x == 0);
 }
 
+/* A build its measured window cut short records real_time -1: the run
+ * has no Real time, and the row leaves it out (mean of the others, not
+ * their mean with -1 averaged in); the run's other rows still count.  A
+ * column none of whose runs measured the row prints "-". */
+static void test_cut_short(void **state)
+{
+	const char *path = tr_path("cut.db");
+	struct results_db *db;
+	struct run_record v1 = tr_run("v1", "vanilla", 1, "ok"), v2 = tr_run("v2", "vanilla", 2, "ok"),
+	                  h1 = tr_run("h1", "hugealloc_rfc", 1, "ok");
+	struct compare_opts o = { .spread = 1 };
+	const char *saved = db_path;
+	char err[512], *t;
+
+	(void)state;
+	assert_int_equal(results_create(&db, path, err, sizeof(err)), 0);
+	assert_int_equal(results_add_run(db, &v1), 0);
+	assert_int_equal(results_add_run(db, &v2), 0);
+	assert_int_equal(results_add_run(db, &h1), 0);
+	assert_int_equal(results_add_metric(db, "v1", "real_time", 100), 0);
+	assert_int_equal(results_add_metric(db, "v2", "real_time", -1), 0);
+	assert_int_equal(results_add_metric(db, "h1", "real_time", -1), 0);
+	assert_int_equal(results_add_metric(db, "v1", "user_time", 10), 0);
+	assert_int_equal(results_add_metric(db, "v2", "user_time", 30), 0);
+	assert_int_equal(results_add_metric(db, "h1", "user_time", 40), 0);
+	assert_int_equal(results_commit(db, err, sizeof(err)), 0);
+	db_path = path;
+	t = compare(&o, err, sizeof(err));
+	assert_non_null(t);
+	assert_line(t, "Real time                                   100.00 (    +0.00%)          - (        - )");
+	assert_line(t, "  min..max                                  100.00 ..    100.00          -             ");
+	assert_line(t, "User time                                    20.00 (    +0.00%)      40.00 (  +100.00%)");
+	free(t);
+	o = (struct compare_opts){ .format = RESULTS_FMT_VALUES };
+	t = compare(&o, err, sizeof(err));
+	assert_non_null(t);
+	assert_line(t, "Real time,vanilla,1,100");
+	assert_line(t, "Real time,vanilla,2,");
+	free(t);
+	db_path = saved;
+}
+
 /* every output carries the same numbers: CSV and JSON of the fixture */
 static void test_formats(void **state)
 {
@@ -563,6 +605,7 @@ int main(void)
 		cmocka_unit_test(test_stats_by_hand),
 		cmocka_unit_test(test_stats_table),
 		cmocka_unit_test(test_zero_denominator),
+		cmocka_unit_test(test_cut_short),
 		cmocka_unit_test(test_formats),
 	};
 	return cmocka_run_group_tests(tests, setup, tr_teardown);
