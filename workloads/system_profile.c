@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <ini.h>
+#include "mmsim/param.h"
 #include "mmsim/parse.h"
 #include "system_profile.h"
 
@@ -189,11 +190,6 @@ static const char *parse_slab(const char *name, const char *value, struct sys_sl
 	return NULL;
 }
 
-static int size_value(const char *v, uint64_t *out)
-{
-	return mmsim_parse_size(v, out);
-}
-
 /* churn = CACHE:COUNT[, CACHE:COUNT...] */
 static const char *parse_churn(const char *value, struct sys_daemon *d)
 {
@@ -229,65 +225,84 @@ static const char *parse_churn(const char *value, struct sys_daemon *d)
 	return NULL;
 }
 
-static const char *parse_daemon_key(struct sys_daemon *d, const char *key, const char *v)
+/* churn: a PARAM_CUSTOM entry (a list of CACHE:COUNT) */
+static int set_churn(void *owner, const char *value, char *err, size_t errlen)
 {
-	if (!strcmp(key, "anon"))
-		return size_value(v, &d->anon) ? "not a size (K/M/G suffix)" : NULL;
-	if (!strcmp(key, "file"))
-		return size_value(v, &d->file) ? "not a size (K/M/G suffix)" : NULL;
-	if (!strcmp(key, "cache"))
-		return size_value(v, &d->cache) ? "not a size (K/M/G suffix)" : NULL;
-	if (!strcmp(key, "gem"))
-		return size_value(v, &d->gem) ? "not a size (K/M/G suffix)" : NULL;
-	if (!strcmp(key, "gem_churn"))
-		return size_value(v, &d->gem_churn) ? "not a size (K/M/G suffix)" : NULL;
-	if (!strcmp(key, "page_tables"))
-		return size_value(v, &d->page_tables) ? "not a size (K/M/G suffix)" : NULL;
-	if (!strcmp(key, "log_file"))
-		return size_value(v, &d->log_file) || d->log_file < SYS_PAGE_SIZE ?
-		       "not a size of at least 4K" : NULL;
-	if (!strcmp(key, "threads"))
-		return parse_uint(v, 1, 100000, &d->threads) ? "not an integer in 1..100000" : NULL;
-	if (!strcmp(key, "interval"))
-		return mmsim_parse_double(v, 0, 1e6, &d->interval) ? "not a number of seconds in 0..1e6" : NULL;
-	if (!strcmp(key, "cpu"))
-		return mmsim_parse_double(v, 0, 10, &d->cpu) ? "not a number of seconds in 0..10" : NULL;
-	if (!strcmp(key, "touch"))
-		return mmsim_parse_double(v, 0, 1, &d->touch) ? "not a fraction in 0..1" : NULL;
-	if (!strcmp(key, "log")) {
-		uint64_t b;
-		if (size_value(v, &b))
-			return "not a size per second (K/M/G suffix)";
-		d->log = (double)b;
-		return NULL;
-	}
-	if (!strcmp(key, "churn"))
-		return parse_churn(v, d);
-	return "";                      /* unknown key */
+	const char *why = parse_churn(value, owner);
+
+	if (why)
+		msg(err, errlen, "'%s': %s", value, why);
+	return why ? -1 : 0;
 }
 
-static const char *parse_kernel_key(struct system_profile *p, const char *key, const char *v)
+/* log_file: a log smaller than a page could not wrap */
+static const char *check_log_file(const void *owner, const char *value, char *buf, size_t len)
 {
-	if (!strcmp(key, "kernel_threads"))
-		return parse_uint(v, 0, 1000000, &p->kernel_threads) ? "not an integer in 0..1000000" : NULL;
-	if (!strcmp(key, "vmalloc"))
-		return size_value(v, &p->vmalloc) ? "not a size (K/M/G suffix)" : NULL;
-	if (!strcmp(key, "percpu"))
-		return size_value(v, &p->percpu) ? "not a size (K/M/G suffix)" : NULL;
-	if (!strcmp(key, "kmalloc_large"))
-		return size_value(v, &p->kmalloc_large) ? "not a size (K/M/G suffix)" : NULL;
-	return "";
+	(void)value; (void)buf; (void)len;
+	return ((const struct sys_daemon *)owner)->log_file < SYS_PAGE_SIZE ? "is smaller than a page (4K)" : NULL;
+}
+
+#define TIB16 (16.0 * (1ull << 40))
+#define D(field) PARAM_AT(struct sys_daemon, field)
+#define K(field) PARAM_AT(struct system_profile, field)
+
+/* [daemon.NAME]: one entry per key (mmsim/param.h); a daemon starts from
+ * the defaults */
+static const struct param daemon_params[] = {
+	{ "anon", PARAM_SIZE, "bytes", 0, TIB16, "0", "anonymous memory (smaps Anonymous)", D(anon) },
+	{ "file", PARAM_SIZE, "bytes", 0, TIB16, "0", "mapped file pages: its binary and libraries (RssFile)",
+	  D(file) },
+	{ "cache", PARAM_SIZE, "bytes", 0, TIB16, "0", "other page cache it keeps (files it reads)", D(cache) },
+	{ "page_tables", PARAM_SIZE, "bytes", 0, TIB16, "0", "page tables (VmPTE)", D(page_tables) },
+	{ "gem", PARAM_SIZE, "bytes", 0, TIB16, "0", "GPU buffer objects it holds (i915 GEM shmem, pinned)",
+	  D(gem) },
+	{ "gem_churn", PARAM_SIZE, "bytes", 0, TIB16, "0", "of them, freed and allocated again per wake-up",
+	  D(gem_churn) },
+	{ "threads", PARAM_INT, NULL, 1, 100000, "1", "threads: one kernel stack each", D(threads) },
+	{ "interval", PARAM_DOUBLE, "seconds", 0, 1e6, "5", "between wake-ups (0: never wakes)", D(interval) },
+	{ "cpu", PARAM_DOUBLE, "seconds", 0, 10, "0.0002", "CPU per wake-up", D(cpu) },
+	{ "touch", PARAM_DOUBLE, NULL, 0, 1, "0.1", "share of its anonymous memory used per wake-up", D(touch) },
+	{ "log", PARAM_SIZE, "bytes per second", 0, TIB16, "0", "appended to its log file", D(log) },
+	{ "log_file", PARAM_SIZE, "bytes", 0, TIB16, "64M", "the log's size before it wraps (rotation)",
+	  D(log_file), .check = check_log_file },
+	{ "churn", PARAM_CUSTOM, NULL, 0, 0, "", "CACHE:COUNT[, ...]: objects allocated at a wake-up, freed at "
+	  "the next", .store = PARAM_ST_NONE, .set = set_churn },
+	{ NULL },
+};
+
+/* [kernel] */
+static const struct param kernel_params[] = {
+	{ "kernel_threads", PARAM_INT, NULL, 0, 1000000, "0", "kthreads: one 16 KiB stack each",
+	  K(kernel_threads) },
+	{ "vmalloc", PARAM_SIZE, "bytes", 0, TIB16, "0", "VmallocUsed less the stacks", K(vmalloc) },
+	{ "percpu", PARAM_SIZE, "bytes", 0, TIB16, "0", "Percpu", K(percpu) },
+	{ "kmalloc_large", PARAM_SIZE, "bytes", 0, TIB16, "0", "SUnreclaim less the unreclaimable caches' slabs",
+	  K(kmalloc_large) },
+	{ NULL },
+};
+
+#undef D
+#undef K
+
+/* key = value of a section whose keys are table's: "" when the key is
+ * unknown, else NULL or the message tail */
+static const char *set_key(const struct param *table, void *owner, const char *key, const char *value,
+                           char *buf, size_t len)
+{
+	const struct param *p = param_find(table, key);
+
+	if (!p)
+		return "";
+	return param_set(p, owner, value, buf, len) ? buf : NULL;
 }
 
 static void daemon_defaults(struct sys_daemon *d, const char *name)
 {
+	char err[200];
+
 	memset(d, 0, sizeof(*d));
 	snprintf(d->name, sizeof(d->name), "%s", name);
-	d->threads = 1;
-	d->interval = 5;
-	d->cpu = 0.0002;
-	d->touch = 0.1;
-	d->log_file = 64ull << 20;
+	param_set_defaults(daemon_params, d, err, sizeof(err));
 }
 
 static int fail(struct pctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -309,15 +324,17 @@ static int handler(void *user, const char *section, const char *key, const char 
 	struct pctx *c = user;
 	struct system_profile *p = c->p;
 	const char *why;
+	char buf[300], names[300];
 
 	if (c->failed)
 		return 1;
 	if (!strcmp(section, "kernel")) {
-		why = parse_kernel_key(p, key, value);
+		why = set_key(kernel_params, p, key, value, buf, sizeof(buf));
+		param_names(kernel_params, names, sizeof(names));
 		if (why && !*why)
-			return fail(c, "unknown key '%s' in [kernel] (valid: kernel_threads, vmalloc, percpu, kmalloc_large)", key);
+			return fail(c, "unknown key '%s' in [kernel] (valid: %s)", key, names);
 		if (why)
-			return fail(c, "[kernel] %s: '%s': %s", key, value, why);
+			return fail(c, "[kernel] %s: %s", key, why);
 		return 1;
 	}
 	if (!strcmp(section, "slab")) {
@@ -360,12 +377,12 @@ static int handler(void *user, const char *section, const char *key, const char 
 			d = &p->daemon[p->nr_daemon++];
 			daemon_defaults(d, name);
 		}
-		why = parse_daemon_key(d, key, value);
+		why = set_key(daemon_params, d, key, value, buf, sizeof(buf));
+		param_names(daemon_params, names, sizeof(names));
 		if (why && !*why)
-			return fail(c, "unknown key '%s' in [%s] (valid: anon, file, cache, page_tables, gem, gem_churn, "
-			            "threads, interval, cpu, touch, log, log_file, churn)", key, section);
+			return fail(c, "unknown key '%s' in [%s] (valid: %s)", key, section, names);
 		if (why)
-			return fail(c, "[%s] %s: '%s': %s", section, key, value, why);
+			return fail(c, "[%s] %s: %s", section, key, why);
 		return 1;
 	}
 	if (!*section)

@@ -42,7 +42,7 @@ expect_exact(78 "s-slab.ini:6: [system] profile: ./p-slab.ini:2: [slab] dentry: 
 	run s-slab.ini -o ${OUT})
 file(WRITE p-daemon.ini "[daemon.syslog]\nanon = 1M\nlog = lots\n")
 file(WRITE s-daemon.ini "${BASE}[system]\nprofile = ./p-daemon.ini\n")
-expect_exact(78 "s-daemon.ini:6: [system] profile: ./p-daemon.ini:3: [daemon.syslog] log: 'lots': not a size per second (K/M/G suffix)"
+expect_exact(78 "s-daemon.ini:6: [system] profile: ./p-daemon.ini:3: [daemon.syslog] log: 'lots' is not a size in 0..16T (K/M/G/T suffix)"
 	run s-daemon.ini -o ${OUT})
 file(WRITE p-section.ini "[kernel]\npercpu = 1M\n[daemons]\nx = 1\n")
 file(WRITE s-section.ini "${BASE}[system]\nprofile = ./p-section.ini\n")
