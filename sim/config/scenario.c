@@ -918,22 +918,15 @@ static int check_host_bounds(const struct scenario *s, const struct mm_layout *l
                              const char *where, char *err, size_t errlen)
 {
 	const struct scenario_config *c = &s->cfg;
-	uint64_t spanned = 0, need;
 	unsigned long max = mmsim_max_samples();
 	char m[320];
 
-	for (int z = 0; z < MAX_NR_ZONES; z++)
-		if (layout->zone[z].spanned && layout->zone[z].start_pfn + layout->zone[z].spanned > spanned)
-			spanned = layout->zone[z].start_pfn + layout->zone[z].spanned;
-	/* struct page and pageblock bits per frame, a pte per page a
-	 * process can map */
-	need = spanned * (sizeof(struct page) + 1) + c->ram / PAGE_SIZE * MMSIM_BYTES_PER_PTE;
-	if (mmsim_host_memory_check(need, m, sizeof(m))) {
+	/* RAM first, then with swap: the message names the key that tips it */
+	if (mmsim_host_memory_check(mm_layout_host_bytes(layout, c->ram, 0), m, sizeof(m))) {
 		msg(err, errlen, "%s: [machine] ram: '%s' %s", where, value_of(s, find_key("machine", "ram")), m);
 		return -1;
 	}
-	need += c->swap / PAGE_SIZE * (MMSIM_BYTES_PER_SWAP_SLOT + MMSIM_BYTES_PER_PTE);
-	if (mmsim_host_memory_check(need, m, sizeof(m))) {
+	if (mmsim_host_memory_check(mm_layout_host_bytes(layout, c->ram, c->swap), m, sizeof(m))) {
 		msg(err, errlen, "%s: [machine] swap: '%s' %s", where, value_of(s, find_key("machine", "swap")), m);
 		return -1;
 	}

@@ -10,11 +10,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "mmsim/limits.h"
 #include "mmsim/slab.h"
 
 #define SZ_1M (1024u * 1024u)
 #define GiB   (1024ull * 1024 * 1024)
 #define MiB   (1024ull * 1024)
+
+uint64_t mm_layout_host_bytes(const struct mm_layout *layout, uint64_t ram, uint64_t swap)
+{
+	uint64_t spanned = 0;
+
+	for (int z = 0; z < MAX_NR_ZONES; z++)
+		if (layout->zone[z].spanned && layout->zone[z].start_pfn + layout->zone[z].spanned > spanned)
+			spanned = layout->zone[z].start_pfn + layout->zone[z].spanned;
+	return spanned * (sizeof(struct page) + 1) + ram / PAGE_SIZE * MMSIM_BYTES_PER_PTE +
+	       swap / PAGE_SIZE * (MMSIM_BYTES_PER_SWAP_SLOT + MMSIM_BYTES_PER_PTE);
+}
 
 int mm_layout_qemu(uint64_t ram_bytes, unsigned long kernel_reserved,
                    struct mm_layout *out, char *err, size_t errlen)

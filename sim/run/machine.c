@@ -3,6 +3,7 @@
  * a node, for every verb, benchmark and test. */
 #include <stdio.h>
 #include <string.h>
+#include "mmsim/limits.h"
 #include "mmsim/machine.h"
 #include "mmsim/scenario.h"
 
@@ -39,6 +40,16 @@ int machine_boot(struct pglist_data *pgdat, const struct machine_desc *d, struct
 
 	if (mm_layout_qemu(d->ram, d->kernel_reserved, &layout, msg, sizeof(msg))) {
 		snprintf(err, errlen, "[machine] ram: %s", msg);
+		return -1;
+	}
+	/* the host's bound, for every verb that boots (a scenario's run has
+	 * checked it already, naming its file and line) */
+	if (mmsim_host_memory_check(mm_layout_host_bytes(&layout, d->ram, 0), msg, sizeof(msg))) {
+		snprintf(err, errlen, "[machine] ram: %s", msg);
+		return -1;
+	}
+	if (mmsim_host_memory_check(mm_layout_host_bytes(&layout, d->ram, d->swap), msg, sizeof(msg))) {
+		snprintf(err, errlen, "[machine] swap: %s", msg);
 		return -1;
 	}
 	if (pgdat_init(pgdat, &layout, d->cpus, &d->sysctl, policy, msg, sizeof(msg))) {

@@ -56,6 +56,10 @@ expect(78 "smoke.ini: \\[machine\\] ram: '4G' needs about [0-9]+ MiB of host mem
 	run "${SMOKE}" --set machine.ram=4G -o "${W}/out/r.db")
 expect(78 "\\[machine\\] swap: '4G' needs about" run "${SMOKE}" --set machine.swap=4G -o "${W}/out/r.db")
 expect(78 "thp_faulter.region: '1T' needs about 1.2 GiB" run "${SMOKE}" --set thp_faulter.region=1T -o "${W}/out/r.db")
+# ... and the verbs that boot a machine from options (machine_boot checks)
+expect(78 "--ram: needs about [0-9]+ MiB of host memory .*more than the 16 MiB allowed \\(MMSIM_HOST_MEMORY\\)" demo --ram 4G)
+expect(78 "--ram: needs about [0-9]+ MiB" show buddyinfo --ram 4G)
+expect(78 "--swap: needs about [0-9]+ MiB" bench --ram 512M --swap 4G)
 unset(ENV{MMSIM_HOST_MEMORY})
 # the default bound, half of the host's memory: 4T needs about 38 GiB
 cmake_host_system_information(RESULT host_mib QUERY TOTAL_PHYSICAL_MEMORY)

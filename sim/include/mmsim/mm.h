@@ -36,6 +36,12 @@ struct mm_layout {
 int mm_layout_qemu(uint64_t ram_bytes, unsigned long kernel_reserved,
                    struct mm_layout *out, char *err, size_t errlen);
 
+/* Host memory the model's state of such a machine takes: struct page and
+ * the pageblock bits per spanned frame, a pte per page a process can map,
+ * and per swap slot its maps and the pte of the page it holds (bytes;
+ * the bound of mmsim/limits.h is checked against it). */
+uint64_t mm_layout_host_bytes(const struct mm_layout *layout, uint64_t ram, uint64_t swap);
+
 void vm_sysctl_defaults(struct vm_sysctl *s);
 void mm_costs_defaults(struct mm_costs *c);
 
