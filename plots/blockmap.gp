@@ -21,4 +21,6 @@ set cbtics ("Unmovable" 0, "Movable" 1, "Reclaimable" 2, "HighAtomic" 3, "Free" 
             "Unmovable mixed" 7, "Movable mixed" 8, "Reclaimable mixed" 9, "HighAtomic mixed" 10, \
             "Free mixed" 11, "Isolate mixed" 12) scale 0
 set rmargin 22
-plot datafile using 1:2:3 with image notitle
+# pixels: one rectangle per cell, so that a viewer scaling the figure
+# (a browser, the report) cannot blur the cells into each other
+plot datafile using 1:2:3 with image pixels notitle
