@@ -298,7 +298,7 @@ static void print_json(FILE *out, const struct results_table *t)
 
 /* ------------------------------------------------------------------ HTML */
 
-static void html_str(FILE *out, const char *s)
+void results_html_escape(FILE *out, const char *s)
 {
 	for (; s && *s; s++)
 		switch (*s) {
@@ -318,7 +318,7 @@ static void print_html(FILE *out, const struct results_table *t)
 	fputs("<table class=\"compare\">\n<thead><tr><th>metric</th><th>unit</th>", out);
 	for (size_t i = 0; i < t->nr_col; i++) {
 		fputs("<th colspan=\"4\">", out);
-		html_str(out, t->col[i].key);
+		results_html_escape(out, t->col[i].key);
 		fprintf(out, " <span class=\"n\">(%ld runs, %zu seeds)</span></th>", t->col[i].nr_runs,
 		        t->col[i].nr_seeds);
 	}
@@ -329,24 +329,24 @@ static void print_html(FILE *out, const struct results_table *t)
 	for (size_t r = 0; r < RESULTS_NR_METRICS; r++) {
 		const struct results_metric *m = &results_metrics[r];
 		fputs("<tr><th title=\"", out);
-		html_str(out, m->formula);
+		results_html_escape(out, m->formula);
 		if (m->zero_den) {
 			fputs("; zero denominator: ", out);
-			html_str(out, m->zero_den);
+			results_html_escape(out, m->zero_den);
 		}
 		fputs("\">", out);
-		html_str(out, m->name);
+		results_html_escape(out, m->name);
 		fputs("</th><td>", out);
-		html_str(out, m->unit);
+		results_html_escape(out, m->unit);
 		fputs("</td>", out);
 		for (size_t i = 0; i < t->nr_col; i++) {
 			const struct results_cell *c = &t->col[i].cell[r];
 			int sig = i && c->w.valid && c->w.significant;
 
 			fputs("<td class=\"mean\" data-metric=\"", out);
-			html_str(out, m->name);
+			results_html_escape(out, m->name);
 			fputs("\" data-column=\"", out);
-			html_str(out, t->col[i].key);
+			results_html_escape(out, t->col[i].key);
 			if (isnan(c->mean))
 				fputs("\">-</td><td class=\"change\"", out);
 			else

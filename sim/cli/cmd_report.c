@@ -36,18 +36,6 @@ static void report_usage(FILE *f)
 	           "  --by, --baseline, --where   as for mmsim compare\n");
 }
 
-static void h(FILE *f, const char *s)
-{
-	for (; s && *s; s++)
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-}
-
 static const char *col_text(sqlite3_stmt *st, int i)
 {
 	const char *s = (const char *)sqlite3_column_text(st, i);
@@ -101,7 +89,7 @@ static int inline_plots(FILE *f, const char *dir)
 			fputs("<figure class=\"plot\">\n", f);
 			fputs(svg, f);
 			fputs("\n<figcaption>", f);
-			h(f, base ? base + 1 : g.gl_pathv[i]);
+			results_html_escape(f, base ? base + 1 : g.gl_pathv[i]);
 			fputs("</figcaption></figure>\n", f);
 			n++;
 		}
@@ -119,15 +107,15 @@ static void definitions(FILE *f)
 	for (size_t r = 0; r < RESULTS_NR_METRICS; r++) {
 		const struct results_metric *m = &results_metrics[r];
 		fputs("<tr><th>", f);
-		h(f, m->name);
+		results_html_escape(f, m->name);
 		fputs("</th><td>", f);
-		h(f, m->unit);
+		results_html_escape(f, m->unit);
 		fputs("</td><td style=\"text-align:left\"><code>", f);
-		h(f, m->formula);
+		results_html_escape(f, m->formula);
 		fputs("</code></td><td style=\"text-align:left\">", f);
-		h(f, m->zero_den ? m->zero_den : "");
+		results_html_escape(f, m->zero_den ? m->zero_den : "");
 		fputs("</td><td style=\"text-align:left\">", f);
-		h(f, m->kernel ? m->kernel : "");
+		results_html_escape(f, m->kernel ? m->kernel : "");
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</tbody></table>\n", f);
@@ -139,7 +127,7 @@ static void per_seed(FILE *f, const struct results_table *t)
 	fputs("<table class=\"seeds\"><thead><tr><th>row</th>", f);
 	for (size_t i = 0; i < t->nr_col; i++) {
 		fputs("<th>", f);
-		h(f, t->col[i].key);
+		results_html_escape(f, t->col[i].key);
 		fputs(" <span class=\"n\">seeds ", f);
 		for (size_t s = 0; s < t->col[i].nr_seeds; s++)
 			fprintf(f, "%s%lld", s ? ", " : "", t->col[i].seed[s]);
@@ -148,7 +136,7 @@ static void per_seed(FILE *f, const struct results_table *t)
 	fputs("</tr></thead><tbody>\n", f);
 	for (size_t r = 0; r < RESULTS_NR_METRICS; r++) {
 		fputs("<tr><th>", f);
-		h(f, results_metrics[r].name);
+		results_html_escape(f, results_metrics[r].name);
 		fputs("</th>", f);
 		for (size_t i = 0; i < t->nr_col; i++) {
 			fputs("<td>", f);
@@ -189,7 +177,7 @@ static int census(FILE *f, sqlite3 *db, const char *run_id)
 		for (k = 0; mt[k] && k + 1 < sizeof(lower); k++)
 			lower[k] = (char)(mt[k] >= 'A' && mt[k] <= 'Z' ? mt[k] + 32 : mt[k]);
 		lower[k] = '\0';
-		h(f, lower);
+		results_html_escape(f, lower);
 		fprintf(f, " %lld\n", (long long)sqlite3_column_int64(st, 2));
 		for (int i = 0; i < 3; i++)
 			if (!strcmp(mt, kinds[i])) {
@@ -238,9 +226,9 @@ static int provenance(FILE *f, const char *db_path)
 	      "<th>started</th><th>wall s</th><th>simulated s</th></tr></thead><tbody>\n", f);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		fputs("<tr><th><a href=\"#run-", f);
-		h(f, col_text(st, 0));
+		results_html_escape(f, col_text(st, 0));
 		fputs("\">", f);
-		h(f, col_text(st, 1));
+		results_html_escape(f, col_text(st, 1));
 		fputs("</a></th>", f);
 		for (int i = 2; i <= 12; i++) {
 			static const int order[] = { 2, 3, 4, 12, 5, 6, 7, 8, 9, 10, 11 };
@@ -250,7 +238,7 @@ static int provenance(FILE *f, const char *db_path)
 				if (sqlite3_column_type(st, c) != SQLITE_NULL)
 					fprintf(f, "%.1f", sqlite3_column_double(st, c));
 			} else {
-				h(f, col_text(st, c));
+				results_html_escape(f, col_text(st, c));
 			}
 			fputs("</td>", f);
 		}
@@ -261,31 +249,31 @@ static int provenance(FILE *f, const char *db_path)
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		const char *id = col_text(st, 0);
 		fputs("<section class=\"run\" id=\"run-", f);
-		h(f, id);
+		results_html_escape(f, id);
 		fputs("\"><h3>", f);
-		h(f, col_text(st, 1));
+		results_html_escape(f, col_text(st, 1));
 		fputs(" <span class=\"n\">(run ", f);
-		h(f, id);
+		results_html_escape(f, id);
 		if (*col_text(st, 15)) {
 			fputs(", sweep ", f);
-			h(f, col_text(st, 15));
+			results_html_escape(f, col_text(st, 15));
 		}
 		fputs(")</span></h3>\n", f);
 		if (*col_text(st, 13)) {
 			fputs("<p>error: ", f);
-			h(f, col_text(st, 13));
+			results_html_escape(f, col_text(st, 13));
 			fputs("</p>\n", f);
 		}
 		fputs("<p>Block census at the end of the run:</p>\n", f);
 		census(f, db, id);
 		fputs("<details><summary>scenario (resolved)</summary><pre>", f);
-		h(f, col_text(st, 14));
+		results_html_escape(f, col_text(st, 14));
 		fputs("</pre></details>\n<details><summary>parameters</summary><pre>", f);
 		sqlite3_bind_text(pst, 1, id, -1, SQLITE_TRANSIENT);
 		while (sqlite3_step(pst) == SQLITE_ROW) {
-			h(f, col_text(pst, 0));
+			results_html_escape(f, col_text(pst, 0));
 			fputs(" = ", f);
-			h(f, col_text(pst, 1));
+			results_html_escape(f, col_text(pst, 1));
 			fputc('\n', f);
 		}
 		sqlite3_reset(pst);
@@ -334,13 +322,13 @@ int report_write(const char *db, const char *dir, const struct compare_opts *co,
 		return EXIT_CANTCREAT;
 	}
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>mmsim report: ", f);
-	h(f, db);
+	results_html_escape(f, db);
 	fprintf(f, "</title>\n<style>%s</style></head><body>\n<h1>mmsim report</h1>\n<p>Database <code>", style);
-	h(f, db);
+	results_html_escape(f, db);
 	fprintf(f, "</code>: %zu columns by <code>", t->nr_col);
-	h(f, t->by);
+	results_html_escape(f, t->by);
 	fputs("</code>, baseline <b>", f);
-	h(f, t->col[0].key);
+	results_html_escape(f, t->col[0].key);
 	fputs("</b>. The same numbers as <code>mmsim compare</code> (with <code>--stats</code>): "
 	      "mean over runs, change against the baseline, standard deviation and 95&nbsp;% "
 	      "confidence interval over seeds (Student t; a seed's iterations and runs are averaged "
