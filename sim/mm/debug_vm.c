@@ -33,8 +33,10 @@
  *  (d) Per-cpu lists.  Entries of per_cpu_pageset[cpu].lists[i] are PG_pcp,
  *      not PG_buddy, in the zone, aligned, of the order the list holds
  *      (i / MIGRATE_PCPTYPES, or pageblock_order for the THP list), with a
- *      zero refcount (page.h), on one list only; their pages sum to
- *      pcp->count.  A PG_pcp page that is on no pcp list is a leak.
+ *      zero refcount (page.h), on one list only, with no list links
+ *      (next = prev = PFN_NONE: the ring holds them); their pages sum to
+ *      pcp->count; a ring's length is within its capacity.  A PG_pcp
+ *      page that is on no pcp list is a leak.
  *  (e) Pageblocks.  Every block's migratetype < MIGRATE_TYPES.  A
  *      MIGRATE_FREE block holds free buddy pages only (its PG_reserved
  *      pages excepted: patch 005 types every block FREE at boot, also the
@@ -332,19 +334,21 @@ static void check_pcp_lists(struct vm_checker *c, const struct zone *z)
 		for (int i = 0; i < NR_PCP_LISTS; i++) {
 			const unsigned order = pcp_list_order(i);
 			const unsigned long nr_pages = 1ul << order;
-			uint32_t head = pcp->lists[i], prev = head, e;
+			const struct pcp_list *l = &pcp->lists[i];
 
-			if (head < pgdat->node_spanned_pages) {
-				violation(c, z, NO_PFN, "cpu %u pcp list %d: head %#" PRIx32
-				          " is a real pfn, not a sentinel", cpu, i, head);
+			if (!l->pfns || ((l->mask + 1) & l->mask) || l->len > l->mask + 1) {
+				violation(c, z, NO_PFN, "cpu %u pcp list %d: ring of %" PRIu32
+				          " entries, capacity %" PRIu32 " (not a power of two?)",
+				          cpu, i, l->len, l->mask + 1);
 				continue;
 			}
-			for (e = m[head].next; e != head; prev = e, e = m[e].next) {
+			for (uint32_t k = 0; k < l->len; k++) {
+				const uint32_t e = pcp_list_at(l, k);
 				const struct page *p;
 
 				if (e >= pgdat->node_spanned_pages) {
-					violation(c, z, prev, "cpu %u pcp list %d: next %#" PRIx32
-					          " is neither a pfn nor this list's head", cpu, i, e);
+					violation(c, z, NO_PFN, "cpu %u pcp list %d: entry %" PRIu32
+					          " is %#" PRIx32 ", not a pfn", cpu, i, k, e);
 					break;
 				}
 				if (test_bit_pfn(c->on_pcp_list, e)) {
@@ -356,9 +360,10 @@ static void check_pcp_lists(struct vm_checker *c, const struct zone *z)
 				pages += (long)nr_pages;
 
 				p = &m[e];
-				if (p->prev != prev)
-					violation(c, z, e, "cpu %u pcp list %d: prev %#" PRIx32
-					          " but reached from %#" PRIx32, cpu, i, p->prev, prev);
+				if (p->next != PFN_NONE || p->prev != PFN_NONE)
+					violation(c, z, e, "cpu %u pcp list %d: list links %#" PRIx32
+					          " %#" PRIx32 " on a page the ring holds", cpu, i,
+					          p->next, p->prev);
 				if (!zone_spans_pfn(z, e) || e + nr_pages > zone_end_pfn(z))
 					violation(c, z, e, "cpu %u pcp list %d: page not inside the zone",
 					          cpu, i);
@@ -379,9 +384,6 @@ static void check_pcp_lists(struct vm_checker *c, const struct zone *z)
 					violation(c, z, e, "cpu %u pcp list %d: migratetype %" PRIu32,
 					          cpu, i, p->private);
 			}
-			if (e == head && m[head].prev != prev)
-				violation(c, z, NO_PFN, "cpu %u pcp list %d: head's prev %#" PRIx32
-				          ", last entry %#" PRIx32, cpu, i, m[head].prev, prev);
 		}
 		if (pages != pcp->count)
 			violation(c, z, NO_PFN, "cpu %u: %ld pages on the pcp lists, count %d",

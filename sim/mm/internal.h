@@ -126,6 +126,33 @@ static inline void list_del_pfn(struct pglist_data *pgdat, uint32_t pfn)
 	m[pfn].next = m[pfn].prev = PFN_NONE;
 }
 
+/* per-cpu list rings (struct pcp_list and pcp_list_at(), mmzone.h) */
+void pcp_list_grow(struct pcp_list *l);         /* doubles the ring (page_alloc.c) */
+static inline void pcp_list_add(struct pcp_list *l, uint32_t pfn, bool tail)
+{
+	if (l->len > l->mask)
+		pcp_list_grow(l);
+	if (tail) {
+		l->pfns[(l->first + l->len) & l->mask] = pfn;
+	} else {
+		l->first--;
+		l->pfns[l->first & l->mask] = pfn;
+	}
+	l->len++;
+}
+static inline uint32_t pcp_list_pop_first(struct pcp_list *l)
+{
+	uint32_t pfn = l->pfns[l->first & l->mask];
+	l->first++;
+	l->len--;
+	return pfn;
+}
+static inline uint32_t pcp_list_pop_last(struct pcp_list *l)
+{
+	l->len--;
+	return l->pfns[(l->first + l->len) & l->mask];
+}
+
 /* the reserves and boosting of v6.2, used by the vanilla policy's table */
 void reserve_highatomic_pageblock(struct zone *zone, unsigned long pfn, unsigned order);
 bool unreserve_highatomic_pageblock(struct pglist_data *pgdat, int migratetype,

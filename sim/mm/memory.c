@@ -669,16 +669,13 @@ static void zap_range(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_s
 		uint32_t e = mm->pte[v];
 		unsigned long pmd = v / PTRS_PER_PTE;
 
-		/* prefetch the struct page ZAP_PREFETCH ptes ahead, and the LRU
-		 * neighbours of the one half as far (loaded by now), which
-		 * lruvec_del_page will write */
+		/* prefetch the struct page ZAP_PREFETCH ptes ahead.  Not its
+		 * LRU neighbours, which lruvec_del_page writes: a process's
+		 * pages sit on the LRU mostly in the order it faulted them, so
+		 * they are the pages of the next ptes, prefetched here anyway
+		 * (prefetching them too cost 1-2 %, docs/benchmarks.md) */
 		if (v + ZAP_PREFETCH < end && entry_present(mm->pte[v + ZAP_PREFETCH]))
 			prefetch_pfn(pgdat, entry_pfn(mm->pte[v + ZAP_PREFETCH]));
-		if (v + ZAP_PREFETCH / 2 < end && entry_present(mm->pte[v + ZAP_PREFETCH / 2])) {
-			const struct page *n = &pgdat->mem_map[entry_pfn(mm->pte[v + ZAP_PREFETCH / 2])];
-			prefetch_pfn(pgdat, n->prev);
-			prefetch_pfn(pgdat, n->next);
-		}
 
 		if (mm->pmd_flags[pmd] & PMD_TRANS_HUGE) {
 			unsigned long base = pmd * PTRS_PER_PTE;

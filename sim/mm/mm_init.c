@@ -335,6 +335,8 @@ static void *calloc_huge(size_t n, size_t size)
 	return p;
 }
 
+#define PCP_LIST_INITIAL 16      /* entries; a power of two */
+
 static uint32_t new_list(struct pglist_data *pgdat, uint32_t *next_sentinel)
 {
 	uint32_t s = (*next_sentinel)++;
@@ -371,8 +373,7 @@ int pgdat_init(struct pglist_data *pgdat, const struct mm_layout *layout,
 		return -1;
 	}
 	end = (end + pageblock_nr_pages - 1) & ~(unsigned long)(pageblock_nr_pages - 1);
-	nr_sentinels = (unsigned long)MAX_NR_ZONES * (MAX_ORDER * MIGRATE_TYPES + nr_cpus * NR_PCP_LISTS) +
-	               NR_LRU_LISTS;
+	nr_sentinels = (unsigned long)MAX_NR_ZONES * MAX_ORDER * MIGRATE_TYPES + NR_LRU_LISTS;
 	if (end + nr_sentinels >= PFN_NONE) {
 		snprintf(err, errlen, "memory too large for 32-bit page frame numbers");
 		return -1;
@@ -429,8 +430,17 @@ int pgdat_init(struct pglist_data *pgdat, const struct mm_layout *layout,
 			return -1;
 		}
 		for (unsigned c = 0; c < nr_cpus; c++)
-			for (int l = 0; l < NR_PCP_LISTS; l++)
-				z->per_cpu_pageset[c].lists[l] = new_list(pgdat, &next_sentinel);
+			for (int l = 0; l < NR_PCP_LISTS; l++) {
+				struct pcp_list *pl = &z->per_cpu_pageset[c].lists[l];
+				/* a small ring; pcp_list_grow() doubles it */
+				pl->mask = PCP_LIST_INITIAL - 1;
+				pl->pfns = malloc(PCP_LIST_INITIAL * sizeof(uint32_t));
+				if (!pl->pfns) {
+					snprintf(err, errlen, "out of memory for per-cpu lists");
+					pgdat_destroy(pgdat);
+					return -1;
+				}
+			}
 		for (unsigned long pfn = zl->start_pfn; pfn < zl->start_pfn + zl->spanned; pfn++)
 			pgdat->mem_map[pfn].flags = (1u << PG_reserved) | ((unsigned)i << PAGE_ZONE_SHIFT);
 		for (unsigned long pfn = zl->managed_start; pfn < zl->managed_start + zl->managed; pfn++)
@@ -477,7 +487,11 @@ void pgdat_destroy(struct pglist_data *pgdat)
 {
 	mm_teardown(pgdat);
 	for (int i = 0; i < MAX_NR_ZONES; i++) {
-		free(pgdat->node_zones[i].per_cpu_pageset);
+		struct per_cpu_pages *pcp = pgdat->node_zones[i].per_cpu_pageset;
+		for (unsigned c = 0; pcp && c < pgdat->nr_cpus; c++)
+			for (int l = 0; l < NR_PCP_LISTS; l++)
+				free(pcp[c].lists[l].pfns);
+		free(pcp);
 		pgdat->node_zones[i].per_cpu_pageset = NULL;
 	}
 	free(pgdat->mem_map);

@@ -12,6 +12,7 @@
  * thread, SimGrid's maestro); see struct mm_costs.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "internal.h"
 
@@ -272,27 +273,47 @@ static inline unsigned pindex_to_order(unsigned pindex)
 	return pindex == NR_LOWORDER_PCP_LISTS ? pageblock_order : pindex / MIGRATE_PCPTYPES;
 }
 
-#define PCP_PREFETCH 8
+/* pcp_list_grow(): a full ring doubles (amortised O(1) per add; a list
+ * holds at most about pcp->high + pcp->batch pages, so this is rare) */
+void pcp_list_grow(struct pcp_list *l)
+{
+	uint32_t cap = l->mask + 1, *pfns = malloc(2 * (size_t)cap * sizeof(uint32_t));
+
+	if (!pfns) {
+		fprintf(stderr, "mmsim: out of memory for a per-cpu list\n");
+		abort();
+	}
+	for (uint32_t i = 0; i < l->len; i++)
+		pfns[i] = pcp_list_at(l, i);
+	free(l->pfns);
+	l->pfns = pfns;
+	l->first = 0;
+	l->mask = 2 * cap - 1;
+}
+
+/* how far ahead free_pcppages_bulk prefetches: the struct page of the
+ * page it will free PCP_PREFETCH pages later, that page's buddy (tag and
+ * struct page: __free_one_page reads the tag, and unlinks the buddy if it
+ * is free), as the kernel's prefetch_buddy() does */
+#define PCP_PREFETCH 12
 static void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_pages *pcp, int pindex)
 {
 	struct pglist_data *pgdat = zone->zone_pgdat;
 	int min_pindex = 0, max_pindex = NR_PCP_LISTS - 1;
-	uint32_t ahead;
-	int nr_ahead;
 
 	if (count > pcp->count)
 		count = pcp->count;
 	pindex = pindex - 1;            /* drain the requested list first */
 	while (count > 0) {
-		uint32_t head;
+		struct pcp_list *l;
 		unsigned order;
 
 		/* round-robin over the lists */
 		for (;;) {
 			if (++pindex > max_pindex)
 				pindex = min_pindex;
-			head = pcp->lists[pindex];
-			if (!list_empty_pfn(pgdat, head))
+			l = &pcp->lists[pindex];
+			if (l->len)
 				break;
 			if (pindex == max_pindex)
 				max_pindex--;
@@ -300,31 +321,30 @@ static void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_page
 				min_pindex++;
 		}
 		order = pindex_to_order((unsigned)pindex);
-		ahead = pgdat->mem_map[head].prev;
-		nr_ahead = 0;
 		do {
-			uint32_t pfn = pgdat->mem_map[head].prev;       /* list_last_entry */
+			uint32_t pfn = pcp_list_pop_last(l);            /* list_last_entry */
 			struct page *page = &pgdat->mem_map[pfn];
 			int mt = (int)page->private;                     /* get_pcppage_migratetype */
 
-			/* prefetch_buddy(), as the kernel does: the buddies of
-			 * the next pages to go, a few pages ahead (the pcp list
-			 * is not changed by __free_one_page) */
-			for (; nr_ahead < PCP_PREFETCH && ahead != head; nr_ahead++) {
+			/* the pages go from the tail: the one PCP_PREFETCH
+			 * later is at len - 1 - PCP_PREFETCH now (the list is
+			 * not changed by __free_one_page) */
+			if (l->len > PCP_PREFETCH) {
+				uint32_t ahead = pcp_list_at(l, l->len - 1 - PCP_PREFETCH);
 				uint32_t buddy = ahead ^ (1u << order);
-				if (buddy < pgdat->node_spanned_pages)
+				prefetch_pfn(pgdat, ahead);
+				if (buddy < pgdat->node_spanned_pages) {
+					prefetch_addr(&pgdat->buddy_tag[buddy]);
 					prefetch_pfn(pgdat, buddy);
-				ahead = pgdat->mem_map[ahead].prev;
+				}
 			}
-			nr_ahead--;
 
-			list_del_pfn(pgdat, pfn);
 			ClearPageFlag(page, PG_pcp);
 			page->private = 0;
 			count -= 1 << order;
 			pcp->count -= 1 << order;
 			__free_one_page(zone, pfn, order, mt, FPI_NONE);
-		} while (count > 0 && !list_empty_pfn(pgdat, head));
+		} while (count > 0 && l->len);
 	}
 }
 
@@ -373,7 +393,8 @@ static void free_unref_page_commit(struct zone *zone, struct per_cpu_pages *pcp,
 	charge(pgdat->costs.pcp_free_ns);
 	SetPageFlag(page, PG_pcp);
 	set_page_order(page, order);
-	list_add_pfn(pgdat, (uint32_t)pfn, pcp->lists[pindex], false);
+	page->next = page->prev = PFN_NONE;     /* on no linked list: the ring holds it */
+	pcp_list_add(&pcp->lists[pindex], (uint32_t)pfn, false);
 	pcp->count += 1 << order;
 	/* high-order pages other than THP leave quickly when freeing in bulk */
 	free_high = pcp->free_factor && order && order <= PAGE_ALLOC_COSTLY_ORDER;
@@ -786,7 +807,8 @@ static unsigned long __rmqueue(struct zone *zone, unsigned order, int mt, unsign
  * (the binary decomposition of the rest of the block, one per order, each
  * alone on its list) in the same state. */
 static __attribute__((noinline))       /* once per pcp->batch allocations: off the fast path */
-int rmqueue_bulk(struct zone *zone, unsigned order, int count, uint32_t list, int mt, unsigned alloc_flags)
+int rmqueue_bulk(struct zone *zone, unsigned order, int count, struct pcp_list *list, int mt,
+                 unsigned alloc_flags)
 {
 	struct pglist_data *pgdat = zone->zone_pgdat;
 	int i = 0;
@@ -815,7 +837,8 @@ int rmqueue_bulk(struct zone *zone, unsigned order, int count, uint32_t list, in
 			/* pages arrive in physical order: add at the tail */
 			SetPageFlag(page, PG_pcp);
 			set_page_order(page, order);
-			list_add_pfn(pgdat, (uint32_t)pfn, list, true);
+			page->next = page->prev = PFN_NONE;
+			pcp_list_add(list, (uint32_t)pfn, true);
 		}
 		i += (int)n;
 		/* the pieces left: [block + (n << order), block + (1 << o)) */
@@ -838,13 +861,14 @@ unsigned long rmqueue_pcplist(struct zone *zone, unsigned cpu, unsigned order, i
 {
 	struct pglist_data *pgdat = zone->zone_pgdat;
 	struct per_cpu_pages *pcp = &zone->per_cpu_pageset[cpu];
-	uint32_t list, pfn;
+	struct pcp_list *list;
+	uint32_t pfn;
 
 	charge(pgdat->costs.pcp_alloc_ns);
 	/* allocating: fewer pages freed per batch (see nr_pcp_free) */
 	pcp->free_factor >>= 1;
-	list = pcp->lists[order_to_pindex(mt, order)];
-	if (list_empty_pfn(pgdat, list)) {
+	list = &pcp->lists[order_to_pindex(mt, order)];
+	if (!list->len) {
 		int batch = pcp->batch;
 		/* scale the batch to the order when the lists hold pages */
 		if (batch > 1) {
@@ -853,15 +877,14 @@ unsigned long rmqueue_pcplist(struct zone *zone, unsigned cpu, unsigned order, i
 				batch = 2;
 		}
 		pcp->count += rmqueue_bulk(zone, order, batch, list, mt, alloc_flags) << order;
-		if (list_empty_pfn(pgdat, list))
+		if (!list->len)
 			return PFN_NONE;
 	}
-	pfn = pgdat->mem_map[list].next;
-	list_del_pfn(pgdat, pfn);
-	/* the next allocation from this list writes the successor of its
-	 * new first page: prefetch it (no effect on the model) */
-	if (pgdat->mem_map[list].next != list)
-		prefetch_pfn(pgdat, pgdat->mem_map[pgdat->mem_map[list].next].next);
+	pfn = pcp_list_pop_first(list);
+	/* the allocation after the next one writes the page after the new
+	 * first one: prefetch it (no effect on the model) */
+	if (list->len > 1)
+		prefetch_pfn(pgdat, pcp_list_at(list, 1));
 	ClearPageFlag(&pgdat->mem_map[pfn], PG_pcp);
 	pcp->count -= 1 << order;
 	return pfn;

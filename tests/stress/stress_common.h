@@ -92,7 +92,7 @@ static inline uint64_t fnv1a(uint64_t h, const void *data, size_t len)
 /*
  * The memmap (every real pfn: flags, list links, owner marks), the
  * pageblock flags, every zone's counters, free-area sizes, watermarks
- * (boost included), highatomic reserve and per-cpu counts, the node's
+ * (boost included), highatomic reserve, per-cpu counts and lists, the node's
  * event counters, extfrag statistics and kswapd requests.  No pointers
  * are hashed: list links are pfns, so the hash does not depend on where
  * malloc put things.
@@ -119,6 +119,12 @@ static inline uint64_t pgdat_state_hash(const struct pglist_data *pgdat)
 			const struct per_cpu_pages *pcp = &zone->per_cpu_pageset[c];
 			h = fnv1a(h, &pcp->count, sizeof(pcp->count));
 			h = fnv1a(h, &pcp->free_factor, sizeof(pcp->free_factor));
+			/* the lists' order: the rings, not memmap links, hold it */
+			for (int l = 0; l < NR_PCP_LISTS; l++)
+				for (uint32_t i = 0; i < pcp->lists[l].len; i++) {
+					uint32_t pfn = pcp_list_at(&pcp->lists[l], i);
+					h = fnv1a(h, &pfn, sizeof(pfn));
+				}
 		}
 	}
 	h = fnv1a(h, pgdat->vm_events, sizeof(pgdat->vm_events));

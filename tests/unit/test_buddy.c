@@ -416,6 +416,65 @@ static void test_counters(void **state)
 	assert_int_equal(ev[PGALLOC_DMA32], 17 + 512);
 }
 
+/* The per-cpu lists are rings of pfns (struct pcp_list): adds and takes at
+ * both ends, across growth and wrap-around, keep a linked list's order.
+ * Checked against a plain array model; then through the allocator: pages
+ * freed to a pcp list come back last-freed first, the refill's pages in
+ * ascending order after them. */
+static void test_pcp_list_ring(void **state)
+{
+	struct pcp_list l = { .pfns = malloc(2 * sizeof(uint32_t)), .mask = 1 };
+	uint32_t model[4096];
+	unsigned lo = 2048, hi = 2048;  /* model[lo..hi) is the list, head first */
+	uint32_t next = 0;
+	(void)state;
+
+	assert_non_null(l.pfns);
+	for (int round = 0; round < 600; round++) {
+		/* three adds, two takes, the ends chosen by the round */
+		for (int k = 0; k < 3; k++) {
+			bool tail = (round + k) % 3 == 0;
+			pcp_list_add(&l, next, tail);
+			if (tail)
+				model[hi++] = next;
+			else
+				model[--lo] = next;
+			next++;
+		}
+		for (int k = 0; k < 2; k++) {
+			if ((round + k) % 2)
+				assert_int_equal(pcp_list_pop_last(&l), model[--hi]);
+			else
+				assert_int_equal(pcp_list_pop_first(&l), model[lo++]);
+		}
+		assert_int_equal(l.len, hi - lo);
+		for (uint32_t i = 0; i < l.len; i++)
+			assert_int_equal(pcp_list_at(&l, i), model[lo + i]);
+	}
+	assert_true(l.mask + 1 >= l.len);
+	free(l.pfns);
+
+	{
+		struct machine *m = boot128();
+		struct page *p[5];
+
+		for (int i = 0; i < 5; i++)
+			p[i] = tl_alloc(m, MOV, 0);     /* one refill of 7: two left */
+		for (int i = 0; i < 5; i++)
+			assert_int_equal(tl_pfn(m, p[i]), tl_pfn(m, p[0]) + (unsigned long)i);
+		tl_free(m, p[1], 0);
+		tl_free(m, p[3], 0);
+		tl_free(m, p[2], 0);
+		assert_int_equal(tl_pcp_count(m, ZONE_DMA32, 0), 5);
+		assert_int_equal(tl_pfn(m, tl_alloc(m, MOV, 0)), tl_pfn(m, p[2]));
+		assert_int_equal(tl_pfn(m, tl_alloc(m, MOV, 0)), tl_pfn(m, p[3]));
+		assert_int_equal(tl_pfn(m, tl_alloc(m, MOV, 0)), tl_pfn(m, p[1]));
+		assert_int_equal(tl_pfn(m, tl_alloc(m, MOV, 0)), tl_pfn(m, p[0]) + 5);
+		assert_int_equal(tl_pfn(m, tl_alloc(m, MOV, 0)), tl_pfn(m, p[0]) + 6);
+		assert_int_equal(tl_pcp_count(m, ZONE_DMA32, 0), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -426,6 +485,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_pcp_refill_by_order, tl_teardown),
 		cmocka_unit_test_teardown(test_pcp_high_and_bulk_free, tl_teardown),
 		cmocka_unit_test_teardown(test_drain_all_pages, tl_teardown),
+		cmocka_unit_test_teardown(test_pcp_list_ring, tl_teardown),
 		cmocka_unit_test_teardown(test_bad_input, tl_teardown),
 		cmocka_unit_test_teardown(test_counters, tl_teardown),
 	};

@@ -62,12 +62,31 @@ struct free_area {
 #define NR_LOWORDER_PCP_LISTS (MIGRATE_PCPTYPES * (PAGE_ALLOC_COSTLY_ORDER + 1))
 #define NR_PCP_LISTS          (NR_LOWORDER_PCP_LISTS + 1)
 
+/* A per-cpu list: a ring of pfns, first entry at pfns[first & mask].  The
+ * kernel's pcp lists are only ever added to and taken from at their ends
+ * (free: head; refill: tail; allocation: head; bulk free: tail), so a
+ * ring keeps their order exactly, without writing a neighbour's struct
+ * page per add and take, and lets free_pcppages_bulk see the pages it will
+ * free next (and prefetch them and their buddies) without walking links. */
+struct pcp_list {
+	uint32_t *pfns;
+	uint32_t first;                 /* wraps: only (first & mask) is an index */
+	uint32_t len;                   /* entries (pages of the list's order) */
+	uint32_t mask;                  /* capacity - 1; capacity a power of two, grown when full */
+};
+
+/* entry i of a pcp list, counted from its head */
+static inline uint32_t pcp_list_at(const struct pcp_list *l, uint32_t i)
+{
+	return l->pfns[(l->first + i) & l->mask];
+}
+
 struct per_cpu_pages {
 	int count;                      /* pages on the lists */
 	int high;                       /* free down when count reaches this */
 	int batch;                      /* chunk moved to and from the buddy lists */
 	short free_factor;              /* batch scaling while freeing without allocating */
-	uint32_t lists[NR_PCP_LISTS];   /* sentinels */
+	struct pcp_list lists[NR_PCP_LISTS];
 };
 
 struct pglist_data;

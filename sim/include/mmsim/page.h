@@ -7,8 +7,8 @@
  *   offset size field     free (buddy)        on a pcp list      allocated
  *   0      4    flags     PG_buddy|order|zone PG_pcp|order|zone  PG_* state|order|zone
  *   4      4    private   list migratetype    pcp migratetype    swap entry / slab objects
- *   8      4    next      free list link      pcp list link      LRU link; tail: head pfn
- *   12     4    prev      free list link      pcp list link      LRU link
+ *   8      4    next      free list link      PFN_NONE           LRU link; tail: head pfn
+ *   12     4    prev      free list link      PFN_NONE           LRU link
  *   16     4    mapping   -                   -                  owner: mm, inode or cache id
  *   20     4    index     -                   -                  offset in the owner
  *   24     4    refcount  0                   0                  references (>= 1 on a head)
@@ -21,7 +21,9 @@
  * Page frame numbers are 32-bit: 16 TiB of 4 KiB pages, enough for any
  * machine a single simulation models.  List links are pfns; the list heads
  * are sentinel entries stored past the last real pfn (see mm_init.c), so a
- * page can be unlinked in O(1) without knowing which list it is on.
+ * page can be unlinked in O(1) without knowing which list it is on.  The
+ * per-cpu lists are the exception: only their ends change, so they are
+ * rings of pfns (struct pcp_list, mmzone.h) and their pages keep no links.
  */
 #ifndef MMSIM_PAGE_H
 #define MMSIM_PAGE_H

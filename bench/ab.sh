@@ -1,0 +1,53 @@
+#!/bin/sh
+# ab.sh OLD NEW PAIRS SCENARIO [ARGS...]: a paired A/B benchmark of two
+# mmsim binaries (docs/benchmarks.md, "Paired A/B benchmarks").
+#
+# Runs `mmsim run SCENARIO ARGS -o DB` with OLD and NEW alternately (OLD
+# first in odd pairs, NEW first in even ones, so that a drift of the
+# machine's load falls on both), PAIRS times each, pinned to one core
+# (taskset -c ${AB_CPU:-1}).  Prints each run's CPU time (user + system,
+# /usr/bin/time: on a shared core the wall time also counts the time the
+# run waited for the CPU) and wall time, their medians and the ratios of
+# the medians OLD/NEW (> 1: NEW is faster).  Every run's database is
+# compared with the first OLD run's (scripts/cmp-runs.sh): a speed change
+# must leave the results identical, and the script fails if they are not.
+set -e
+old=$1 new=$2 pairs=$3 scen=$4
+shift 4
+cpu=${AB_CPU:-1}
+here=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+run() {         # run BIN TAG ARGS...: prints "cpu wall" seconds
+	bin=$1 db="$tmp/$2.db"
+	shift 2
+	rm -f "$db"
+	/usr/bin/time -f '%U %S %e' -o "$tmp/time" taskset -c "$cpu" "$bin" run "$scen" "$@" -o "$db" \
+		>/dev/null 2>"$tmp/err" || { echo "run failed: $bin" >&2; cat "$tmp/err" >&2; exit 1; }
+	awk '{printf "%.2f %.2f\n", $1 + $2, $3}' "$tmp/time"
+}
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+i=1
+while [ "$i" -le "$pairs" ]; do
+	if [ $((i % 2)) -eq 1 ]; then
+		a=$(run "$old" "old$i" "$@"); b=$(run "$new" "new$i" "$@")
+	else
+		b=$(run "$new" "new$i" "$@"); a=$(run "$old" "old$i" "$@")
+	fi
+	echo "$a" | cut -d' ' -f1 >>"$tmp/old.cpu"; echo "$a" | cut -d' ' -f2 >>"$tmp/old.wall"
+	echo "$b" | cut -d' ' -f1 >>"$tmp/new.cpu"; echo "$b" | cut -d' ' -f2 >>"$tmp/new.wall"
+	echo "pair $i: old cpu/wall $a s, new $b s, cpu old/new" \
+	     "$(echo "$a $b" | awk '{printf "%.3f", $1 / $3}')"
+	for t in old new; do
+		"$here/scripts/cmp-runs.sh" "$tmp/old1.db" "$tmp/$t$i.db" >/dev/null ||
+			{ echo "RESULTS DIFFER: $t$i vs old1" >&2; exit 1; }
+	done
+	i=$((i + 1))
+done
+med() { sort -n "$1" | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+for k in cpu wall; do
+	mo=$(med "$tmp/old.$k"); mn=$(med "$tmp/new.$k")
+	echo "median $k: old $mo s, new $mn s, ratio old/new $(echo "$mo $mn" | awk '{printf "%.3f", $1 / $2}')"
+done
+echo "all $((2 * pairs)) runs' results identical (scripts/cmp-runs.sh)"
