@@ -2,10 +2,10 @@
  *
  * Control flow, names and decisions follow v6.2.  Where the RFC changes a
  * decision the core asks the node's policy (policy.h); MIGRATE_FREE blocks
- * (patch 005) are handled here wherever they appear, and appear only when
+ * (RFC 11/26) are handled here wherever they appear, and appear only when
  * the policy creates them.  Free pages are counted where they enter and
- * leave the free lists, per migratetype, for every policy (patches 003 and
- * 006, which change no behaviour).
+ * leave the free lists, per migratetype, for every policy (RFC 06/26 and
+ * 12/26, which change no behaviour).
  *
  * Kernel time: every operation adds its cost to the calling context
  * (cur_ctx, set for the duration of an entry point: the model runs on one
@@ -51,7 +51,7 @@ static inline void charge(double ns)
 }
 
 /* ------------------------------------------------------------------ */
-/* free lists: accounting where pages enter and leave them (patch 003) */
+/* free lists: accounting where pages enter and leave them (RFC 06/26) */
 
 static inline void account_freepages(struct zone *zone, long nr_pages, int mt)
 {
@@ -175,9 +175,29 @@ struct capture_control *task_capc(const struct zone *zone)
 	return capc;
 }
 
+/* v6.2's compaction_capture() test: a page of exactly the order compaction
+ * works for, never a piece of a movable block smaller than the block */
+int __compaction_capture(const struct mm_policy *p, const struct capture_control *capc, unsigned order, int mt)
+{
+	(void)p;
+	if ((int)order != capc->compact_order)
+		return -1;
+	/* do not let lower order allocations pollute a movable pageblock */
+	if (order < pageblock_order && mt == MIGRATE_MOVABLE)
+		return -1;
+	return mt;
+}
+
+/* v6.2's done_merging: a merged buddy keeps the type it was freed as */
+int free_one_page_migratetype(const struct mm_policy *p, unsigned order, int mt)
+{
+	(void)p, (void)order;
+	return mt;
+}
+
 /* compaction_capture(): hand a freed page of the order compaction works
  * for to the task (the policy says which pages qualify); a larger page is
- * split down to the request (patch 009) */
+ * split down to the request (RFC 22/26) */
 static bool compaction_capture(struct zone *zone, struct capture_control *capc, unsigned long pfn,
                                unsigned order, int mt)
 {
@@ -229,7 +249,7 @@ void __free_one_page(struct zone *zone, unsigned long pfn, unsigned order, int m
 		order++;
 		charge(pgdat->costs.buddy_per_order_ns);
 	}
-	/* done_merging: patch 005 returns wholly free blocks to MIGRATE_FREE */
+	/* done_merging: RFC 11/26 returns wholly free blocks to MIGRATE_FREE */
 	new_mt = ops->free_one_page_migratetype(pgdat->policy, order, mt);
 	if (new_mt != mt) {
 		change_pageblock_range(pgdat, pfn, order, new_mt);
@@ -391,7 +411,7 @@ static void free_unref_page(struct pglist_data *pgdat, unsigned cpu, unsigned lo
 
 	pgdat->mem_map[pfn].private = (uint32_t)mt;
 	if (mt >= MIGRATE_PCPTYPES) {
-		/* isolated and (patch 005) free blocks bypass the lists;
+		/* isolated and (RFC 11/26) free blocks bypass the lists;
 		 * highatomic pages ride the movable list */
 		if (is_migrate_isolate(mt) || mt == MIGRATE_FREE) {
 			pgdat->mem_map[pfn].private = 0;
@@ -520,16 +540,18 @@ static const int v62_fallback_rows[MIGRATE_TYPES][3] = {
 	[MIGRATE_RECLAIMABLE] = { MIGRATE_UNMOVABLE,   MIGRATE_MOVABLE,   MIGRATE_TYPES },
 };
 
-const int *v62_fallbacks(int start_mt)
+const int *fallbacks(const struct mm_policy *p, int start_mt, unsigned alloc_flags)
 {
+	(void)p, (void)alloc_flags;
 	return v62_fallback_rows[start_mt];
 }
 
 /* can_steal_fallback() of v6.2: when stealing from another type's block,
  * take the whole block's free pages?  Large orders, and unmovable or
  * reclaimable requests (which would otherwise scatter), do. */
-bool v62_can_steal_fallback(unsigned order, int start_mt)
+bool can_steal_fallback(const struct mm_policy *p, unsigned order, int start_mt, int fallback_mt)
 {
+	(void)p, (void)fallback_mt;
 	if (order >= pageblock_order)
 		return true;
 	if (order >= pageblock_order / 2 || start_mt == MIGRATE_RECLAIMABLE ||
@@ -582,7 +604,7 @@ static void steal_suitable_fallback(struct zone *zone, unsigned long pfn, unsign
 	}
 
 	/* boost the watermarks so that reclaim reduces future fallbacks;
-	 * kswapd is woken from rmqueue() (patch 011 removes this) */
+	 * kswapd is woken from rmqueue() (RFC 24/26 removes this) */
 	if (ops->boost_watermark && ops->boost_watermark(zone) && (alloc_flags & ALLOC_KSWAPD))
 		zone->flags |= 1ul << ZONE_BOOSTED_WATERMARK;
 
@@ -591,7 +613,7 @@ static void steal_suitable_fallback(struct zone *zone, unsigned long pfn, unsign
 
 	free_pages = move_freepages_block(zone, pfn, start_type, &movable_pages);
 
-	/* patch 005: the first allocation in a free block claims all of it */
+	/* RFC 11/26: the first allocation in a free block claims all of it */
 	if (old_block_type == MIGRATE_FREE) {
 		set_pageblock_migratetype(pgdat, pfn, start_type);
 		if (!free_pages)
@@ -902,7 +924,7 @@ unsigned long rmqueue(struct zone *zone, unsigned cpu, unsigned order, int mt, u
 }
 
 /* ------------------------------------------------------------------ */
-/* the highatomic reserve (removed by patch 010) */
+/* the highatomic reserve (removed by RFC 23/26) */
 
 void reserve_highatomic_pageblock(struct zone *zone, unsigned long pfn, unsigned order)
 {
@@ -957,6 +979,32 @@ bool unreserve_highatomic_pageblock(struct pglist_data *pgdat, int migratetype,
 
 /* ------------------------------------------------------------------ */
 /* watermarks */
+
+/* v6.2: the free pages less __zone_watermark_unusable_free(): callers
+ * without ALLOC_HARDER may not count the highatomic reserve
+ * (over-estimated: the whole reservation) */
+long zone_free_pages(const struct mm_policy *p, const struct zone *z, unsigned alloc_flags)
+{
+	long free_pages = zone_page_state(z, NR_FREE_PAGES);
+	(void)p;
+	if (!(alloc_flags & (ALLOC_HARDER | ALLOC_OOM)))
+		free_pages -= (long)z->nr_reserved_highatomic;
+	return free_pages;
+}
+
+/* v6.2's tail of __zone_watermark_ok(): a page on a PCPTYPES list, or on
+ * the highatomic list for ALLOC_HARDER (while the reserve exists) */
+bool watermark_area_ok(const struct mm_policy *p, const struct free_area *area, unsigned alloc_flags)
+{
+	const struct pglist_data *pgdat = p->pgdat;
+	for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
+		if (!list_empty_pfn(pgdat, area->free_list[mt]))
+			return true;
+	if ((alloc_flags & (ALLOC_HARDER | ALLOC_OOM)) && p->ops.reserve_highatomic_pageblock &&
+	    !list_empty_pfn(pgdat, area->free_list[MIGRATE_HIGHATOMIC]))
+		return true;
+	return false;
+}
 
 static bool __zone_watermark_ok(const struct zone *z, unsigned order, unsigned long mark,
                                 enum zone_type highest_zoneidx, unsigned alloc_flags, long free_pages)
@@ -1102,6 +1150,13 @@ static unsigned long get_page_from_freelist(struct pglist_data *pgdat, gfp_t gfp
 	return __get_page_from_freelist(pgdat, gfp, order, alloc_flags, ac);
 }
 
+/* v6.2: reclaim and compaction work for the order requested */
+unsigned requested_order(const struct mm_policy *p, unsigned order)
+{
+	(void)p;
+	return order;
+}
+
 static unsigned gfp_to_alloc_flags(gfp_t gfp)
 {
 	unsigned alloc_flags = ALLOC_WMARK_MIN | ALLOC_CPUSET;
@@ -1118,7 +1173,7 @@ static unsigned gfp_to_alloc_flags(gfp_t gfp)
 static void wake_all_kswapds(struct pglist_data *pgdat, unsigned order, gfp_t gfp,
                              const struct alloc_context *ac)
 {
-	/* patch 009: reclaim to produce neutral blocks */
+	/* RFC 22/26: reclaim to produce neutral blocks */
 	order = pol(pgdat)->reclaim_order(pgdat->policy, order);
 	/* one node: the first populated zone of the zonelist names it */
 	for (int zi = (int)ac->highest_zoneidx; zi >= 0; zi--) {
@@ -1153,7 +1208,7 @@ static bool unreserve_highatomic(struct pglist_data *pgdat, const struct alloc_c
 
 /* should_reclaim_retry(): keep reclaiming while reclaiming everything
  * reclaimable could meet the min watermark, at most MAX_RECLAIM_RETRIES
- * times without progress; patch 009 leaves the decision to compaction */
+ * times without progress; RFC 22/26 leaves the decision to compaction */
 static bool should_reclaim_retry(struct pglist_data *pgdat, unsigned order, const struct alloc_context *ac,
                                  unsigned alloc_flags, bool did_some_progress, int *no_progress_loops)
 {
@@ -1166,7 +1221,7 @@ static bool should_reclaim_retry(struct pglist_data *pgdat, unsigned order, cons
 		(*no_progress_loops)++;
 	if (*no_progress_loops > MAX_RECLAIM_RETRIES)
 		return unreserve_highatomic(pgdat, ac, true);
-	if (!ops->reclaim_retry_defers_to_compaction(pgdat->policy)) {
+	if (!mm_policy_has(pgdat->policy, MMF_RECLAIM_RETRY_DEFERS_TO_COMPACTION)) {
 		for (int zi = (int)ac->highest_zoneidx; zi >= 0; zi--) {
 			struct zone *zone = &pgdat->node_zones[zi];
 			long available;
@@ -1207,7 +1262,7 @@ static unsigned long __alloc_pages_direct_reclaim(struct pglist_data *pgdat, gfp
 }
 
 /* __alloc_pages_direct_compact(): compact, capturing a page freed for the
- * request (patch 004: the capture control is the allocator's), then try
+ * request (RFC 07/26: the capture control is the allocator's), then try
  * the free lists; counts compact_stall/success/fail as v6.2 does */
 static unsigned long __alloc_pages_direct_compact(struct pglist_data *pgdat, gfp_t gfp, unsigned order,
                                                   unsigned alloc_flags, const struct alloc_context *ac,
@@ -1248,7 +1303,7 @@ static unsigned long __alloc_pages_direct_compact(struct pglist_data *pgdat, gfp
 		 * migrate, which it must not touch; at the highest priority it
 		 * takes from the reserves */
 		if (prio == MIN_COMPACT_PRIORITY && !(gfp & __GFP_FS) &&
-		    pol(pgdat)->direct_compact_nofs_reserves(pgdat->policy))
+		    mm_policy_has(pgdat->policy, MMF_DIRECT_COMPACT_NOFS_RESERVES))
 			alloc_flags |= ALLOC_NO_WATERMARKS;
 		pfn = get_page_from_freelist(pgdat, gfp, order, alloc_flags, ac);
 	}
@@ -1270,19 +1325,19 @@ static bool should_compact_retry(struct pglist_data *pgdat, const struct alloc_c
                                  enum compact_priority *compact_priority, int *compaction_retries)
 {
 	const struct mm_policy_ops *ops = pol(pgdat);
-	bool costly_limits = ops->compact_retry_costly_limits(pgdat->policy);
+	bool costly_limits = !mm_policy_has(pgdat->policy, MMF_NO_COMPACT_RETRY_COSTLY_LIMITS);
 	int max_retries = MAX_COMPACT_RETRIES, min_priority;
 
 	if (!pgdat->config_compaction)
 		return false;
-	/* patch 009: compaction works toward pageblocks for every order */
+	/* RFC 22/26: compaction works toward pageblocks for every order */
 	order = ops->compact_order(pgdat->policy, order);
 	if (!order)
 		return false;
 	/* RFC 14/26: progress retries up to MAX_COMPACT_RETRIES (the costly
 	 * quarter it computes goes unused), a skip retries if reclaim can
 	 * help, anything else raises the priority */
-	if (ops->compact_retry_three_outcomes(pgdat->policy)) {
+	if (mm_policy_has(pgdat->policy, MMF_COMPACT_RETRY_THREE_OUTCOMES)) {
 		if (compact_result == COMPACT_SUCCESS)
 			return ++(*compaction_retries) <= MAX_COMPACT_RETRIES;
 		if (compact_result == COMPACT_SKIPPED)
@@ -1345,7 +1400,6 @@ static unsigned long __alloc_pages_may_oom(struct pglist_data *pgdat, gfp_t gfp,
 static unsigned long __alloc_pages_slowpath(struct pglist_data *pgdat, gfp_t gfp, unsigned order,
                                             struct alloc_context *ac)
 {
-	const struct mm_policy_ops *ops = pol(pgdat);
 	bool can_direct_reclaim = gfp & __GFP_DIRECT_RECLAIM;
 	bool costly_order = order > PAGE_ALLOC_COSTLY_ORDER;
 	unsigned alloc_flags = gfp_to_alloc_flags(gfp);
@@ -1421,7 +1475,7 @@ retry:
 
 	/* the policy's last resort before OOM: one pass that may fall back
 	 * into other types' blocks (the later upstream form of the RFC) */
-	if (!last_resort_tried && ops->last_resort_fallback(pgdat->policy)) {
+	if (!last_resort_tried && mm_policy_has(pgdat->policy, MMF_LAST_RESORT_FALLBACK)) {
 		last_resort_tried = true;
 		pfn = get_page_from_freelist(pgdat, gfp, order, alloc_flags | ALLOC_LAST_RESORT, ac);
 		if (pfn != PFN_NONE)

@@ -96,7 +96,7 @@ expect_exact(78 "--set hygiene.migrate_free: 'maybe' is not a boolean (yes or no
 expect_exact(78 "--policy: unknown policy 'hygeine' (valid: vanilla, hugealloc_rfc)"
 	run ${SMOKE} --policy hygeine -o ${OUT})
 expect_exact(78 "--seed: 'minus' is not a non-negative integer" run ${SMOKE} --seed minus -o ${OUT})
-expect_exact(78 "${SMOKE}: [policy.hugealloc_rfc]: policy hugealloc_rfc: wmark_free_blocks (009) needs migrate_free (005)"
+expect_exact(78 "${SMOKE}: [policy.hugealloc_rfc]: policy hugealloc_rfc: wmark_free_blocks (RFC 22/26) needs migrate_free (RFC 11/26)"
 	run ${SMOKE} --policy hygiene --set hygiene.migrate_free=no -o ${OUT})
 
 # ---- missing input 66, bad usage 64
