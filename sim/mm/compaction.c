@@ -330,6 +330,20 @@ static bool suitable_migration_target(const struct compact_control *cc, unsigned
 /* ------------------------------------------------------------------ */
 /* compaction_suitable */
 
+/* "the allocation can already succeed" at the policy's compaction mark;
+ * kcompactd under defrag_mode 5/5 counts NR_FREE_PAGES_BLOCKS */
+static bool compaction_wmark_ok(struct zone *zone, int order, bool direct, unsigned alloc_flags,
+                                enum zone_type highest_zoneidx)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	unsigned long mark = pol(pgdat)->compaction_wmark(pgdat->policy, zone, direct, alloc_flags);
+
+	if (!direct && mm_policy_has(pgdat->policy, MMF_KCOMPACTD_FREE_BLOCKS))
+		return zone_watermark_ok_free(zone, (unsigned)order, mark, highest_zoneidx, alloc_flags,
+		                              zone_free_pages_blocks(zone));
+	return zone_watermark_ok(pgdat, zone, (unsigned)order, mark, highest_zoneidx, alloc_flags);
+}
+
 /* the migration-target check: order-0 pages must be there for migration
  * targets, plus the gap (the pages in flight); costly orders ask for the
  * low watermark.  RFC 17/26 leaves only this in __compaction_suitable()
@@ -340,8 +354,14 @@ static enum compact_result compaction_targets_ok(struct zone *zone, int order, e
 	unsigned long watermark;
 	long min;
 
-	watermark = (order > PAGE_ALLOC_COSTLY_ORDER ? low_wmark_pages(zone) : min_wmark_pages(zone)) +
-	            compact_gap((unsigned)order);
+	/* defrag_mode 1/5: the callers' mark (the model's all ask for min;
+	 * compaction_ready() checks high on its own), no low-watermark boost
+	 * for costly orders */
+	if (mm_policy_has(zone->zone_pgdat->policy, MMF_COMPACTION_SUITABLE_CALLER_WMARK))
+		watermark = min_wmark_pages(zone);
+	else
+		watermark = order > PAGE_ALLOC_COSTLY_ORDER ? low_wmark_pages(zone) : min_wmark_pages(zone);
+	watermark += compact_gap((unsigned)order);
 	min = (long)watermark + zone->lowmem_reserve[highest_zoneidx];
 	if (wmark_target <= min)
 		return COMPACT_SKIPPED;
@@ -1146,14 +1166,12 @@ static enum compact_result compact_zone(struct compact_control *cc, struct captu
 	cc->fast_start_pfn = 0;
 	cc->migratetype = gfp_migratetype(cc->gfp_mask);
 	if (!is_via_compact_memory(cc->order)) {
-		unsigned long mark = pol(pgdat)->compaction_wmark(pgdat->policy, zone, cc->direct_compaction,
-		                                                  cc->alloc_flags);
 		/* the allocation can already succeed: nothing to do (at the
 		 * policy's mark: kcompactd works to the high watermark under
 		 * RFC 22/26); then, as RFC 17/26 splits it, are there
 		 * migration targets? */
-		if (zone_watermark_ok(pgdat, zone, (unsigned)cc->order, mark, cc->highest_zoneidx,
-		                      cc->alloc_flags))
+		if (compaction_wmark_ok(zone, cc->order, cc->direct_compaction, cc->alloc_flags,
+		                        cc->highest_zoneidx))
 			return COMPACT_SUCCESS;
 		ret = compaction_suitable_targets(zone, cc->order, cc->highest_zoneidx);
 		if (ret == COMPACT_SKIPPED)
@@ -1336,7 +1354,6 @@ enum compact_result try_to_compact_pages(struct pglist_data *pgdat, struct mm_ct
 
 static bool kcompactd_node_suitable(struct pglist_data *pgdat)
 {
-	const struct mm_policy_ops *ops = pol(pgdat);
 	int order = pgdat->kcompactd_max_order;
 
 	for (int zi = 0; zi <= (int)pgdat->kcompactd_highest_zoneidx; zi++) {
@@ -1344,8 +1361,7 @@ static bool kcompactd_node_suitable(struct pglist_data *pgdat)
 		if (!populated_zone(zone))
 			continue;
 		/* the allocation can already succeed here */
-		if (zone_watermark_ok(pgdat, zone, (unsigned)order, ops->compaction_wmark(pgdat->policy, zone, false, 0),
-		                      pgdat->kcompactd_highest_zoneidx, 0))
+		if (compaction_wmark_ok(zone, order, false, 0, pgdat->kcompactd_highest_zoneidx))
 			continue;
 		if (compaction_suitable_targets(zone, order, pgdat->kcompactd_highest_zoneidx) == COMPACT_CONTINUE)
 			return true;
@@ -1376,7 +1392,6 @@ void wakeup_kcompactd(struct pglist_data *pgdat, int order, enum zone_type highe
 
 void kcompactd_do_work(struct pglist_data *pgdat, struct mm_ctx *ctx)
 {
-	const struct mm_policy_ops *ops = pol(pgdat);
 	int order = pgdat->kcompactd_max_order;
 	enum zone_type highest_zoneidx = pgdat->kcompactd_highest_zoneidx;
 	struct mm_ctx *saved = mm_current();
@@ -1399,8 +1414,7 @@ void kcompactd_do_work(struct pglist_data *pgdat, struct mm_ctx *ctx)
 			continue;
 		if (compaction_deferred(zone, order))
 			continue;
-		if (zone_watermark_ok(pgdat, zone, (unsigned)order, ops->compaction_wmark(pgdat->policy, zone, false, 0),
-		                      (enum zone_type)zi, 0))
+		if (compaction_wmark_ok(zone, order, false, 0, (enum zone_type)zi))
 			continue;
 		if (compaction_suitable_targets(zone, order, (enum zone_type)zi) != COMPACT_CONTINUE)
 			continue;

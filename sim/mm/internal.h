@@ -63,6 +63,11 @@ bool wakeup_kswapd_wakes_kcompactd(const struct mm_policy *, gfp_t gfp);
 /* filemap.c */
 gfp_t bdev_mapping_gfp(const struct mm_policy *);
 
+/* NR_FREE_PAGES_BLOCKS (6.15) and a watermark check against a given count */
+long zone_free_pages_blocks(const struct zone *z);
+bool zone_watermark_ok_free(const struct zone *z, unsigned order, unsigned long mark,
+                            enum zone_type highest_zoneidx, unsigned alloc_flags, long free_pages);
+
 /* the context of the allocator entry point running now (page_alloc.c);
  * an actor that blocks inside the model puts its own back on waking */
 struct mm_ctx *mm_current(void);

@@ -491,7 +491,8 @@ static unsigned long __rmqueue_smallest(struct zone *zone, unsigned order, int m
 }
 
 /* move_freepages(): move the free buddies in [start, end] to mt's lists,
- * counting pages that look movable (LRU or __PageMovable) on the way */
+ * counting pages that look movable (LRU or __PageMovable) on the way;
+ * mt < 0 only counts (6.10's prep_move_freepages_block) */
 static int move_freepages(struct zone *zone, unsigned long start, unsigned long end, int mt,
                           int *num_movable)
 {
@@ -512,7 +513,8 @@ static int move_freepages(struct zone *zone, unsigned long start, unsigned long 
 			pfn++;
 			continue;
 		}
-		move_to_free_list(zone, pfn, page_order(page), mt);
+		if (mt >= 0)
+			move_to_free_list(zone, pfn, page_order(page), mt);
 		moved += 1 << page_order(page);
 		pfn += 1ul << page_order(page);
 	}
@@ -768,6 +770,115 @@ do_steal:
 	return true;
 }
 
+/* ------------------------------------------------------------------ */
+/* fallbacks as Linux 6.10's freelist hygiene and 6.15 take them
+ * (MMF_RMQUEUE_CLAIM_STEAL): a free page stays on the list of its block's
+ * type; a block is claimed whole or not at all (__rmqueue_claim, largest
+ * page first); failing that, one page is stolen, smallest first, its
+ * remainder left on the block's own lists (__rmqueue_steal) */
+
+static void count_extfrag(struct zone *zone, unsigned long pfn, unsigned order, unsigned current_order,
+                          int start_mt, int fallback_mt)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	struct extfrag_stats *ef = &pgdat->extfrag;
+	bool change_ownership = start_mt == get_pageblock_migratetype(pgdat, pfn);
+
+	ef->events++;
+	if (current_order < pageblock_order)
+		ef->fragmenting++;
+	if (change_ownership)
+		ef->change_ownership++;
+	ef->by_type[start_mt][fallback_mt]++;
+	if (ef->trace)
+		ef->trace(ef->trace_arg, pfn, order, current_order, start_mt, fallback_mt, change_ownership);
+}
+
+/* try_to_claim_block(): take the block for start_type if the free page
+ * is a whole block, or if half of the block is free or alike; else leave
+ * it alone (v6.2 moved its free pages to start_type's lists regardless) */
+static bool try_to_claim_block(struct zone *zone, unsigned long pfn, unsigned current_order, int start_type,
+                               unsigned alloc_flags)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	int block_type = get_pageblock_migratetype(pgdat, pfn);
+	int free_pages, movable_pages, alike_pages;
+
+	if (is_migrate_highatomic(block_type))
+		return false;
+	if (current_order >= pageblock_order) {
+		change_pageblock_range(pgdat, pfn, current_order, start_type);
+		move_to_free_list(zone, pfn, current_order, start_type);
+		return true;
+	}
+	if (pol(pgdat)->boost_watermark && pol(pgdat)->boost_watermark(zone) && (alloc_flags & ALLOC_KSWAPD))
+		zone->flags |= 1ul << ZONE_BOOSTED_WATERMARK;
+	free_pages = move_freepages_block(zone, pfn, -1, &movable_pages);
+	if (!free_pages)
+		return false;           /* the block crosses the zone's end */
+	if (start_type == MIGRATE_MOVABLE)
+		alike_pages = movable_pages;
+	else if (block_type == MIGRATE_MOVABLE)
+		alike_pages = (int)pageblock_nr_pages - (free_pages + movable_pages);
+	else
+		alike_pages = 0;
+	if (free_pages + alike_pages < (int)(pageblock_nr_pages >> 1))
+		return false;
+	move_freepages_block(zone, pfn, start_type, NULL);
+	set_pageblock_migratetype(pgdat, pfn, start_type);
+	return true;
+}
+
+/* __rmqueue_claim(): true once a block's free pages are on start_mt's lists */
+static bool __rmqueue_claim(struct zone *zone, unsigned order, int start_mt, unsigned alloc_flags)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	int min_order = (int)order;
+	bool can_steal;
+
+	if (order < pageblock_order && (alloc_flags & ALLOC_NOFRAGMENT))
+		min_order = pageblock_order;
+	for (int current_order = MAX_ORDER - 1; current_order >= min_order; current_order--) {
+		int fallback_mt = find_suitable_fallback(pgdat, &zone->free_area[current_order],
+		                                         (unsigned)current_order, start_mt, alloc_flags, &can_steal);
+		unsigned long pfn;
+
+		if (fallback_mt == -1)
+			continue;
+		if (!can_steal)
+			break;
+		pfn = first_free_pfn(zone, (unsigned)current_order, fallback_mt);
+		if (try_to_claim_block(zone, pfn, (unsigned)current_order, start_mt, alloc_flags)) {
+			count_extfrag(zone, pfn, order, (unsigned)current_order, start_mt, fallback_mt);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* __rmqueue_steal(): one page of the order, split off the smallest
+ * fallback page; the rest stays on its block's lists */
+static unsigned long __rmqueue_steal(struct zone *zone, unsigned order, int start_mt)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	bool can_steal;
+
+	for (unsigned current_order = order; current_order < MAX_ORDER; current_order++) {
+		int fallback_mt = find_suitable_fallback(pgdat, &zone->free_area[current_order], current_order,
+		                                         start_mt, 0, &can_steal);
+		unsigned long pfn;
+
+		if (fallback_mt == -1)
+			continue;
+		pfn = first_free_pfn(zone, current_order, fallback_mt);
+		__del_page_from_free_list(zone, pfn, current_order);
+		expand(zone, pfn, order, current_order, fallback_mt);
+		count_extfrag(zone, pfn, order, current_order, start_mt, fallback_mt);
+		return pfn;
+	}
+	return PFN_NONE;
+}
+
 /* __rmqueue() up to the split (see __rmqueue_smallest_block) */
 static unsigned long __rmqueue_block(struct zone *zone, unsigned order, int mt, unsigned alloc_flags,
                                      unsigned *block_order)
@@ -777,7 +888,15 @@ static unsigned long __rmqueue_block(struct zone *zone, unsigned order, int mt, 
 	charge(zone->zone_pgdat->costs.buddy_ns);
 	for (;;) {
 		pfn = __rmqueue_smallest_block(zone, order, mt, block_order);
-		if (pfn != PFN_NONE || !__rmqueue_fallback(zone, order, mt, alloc_flags))
+		if (pfn != PFN_NONE)
+			return pfn;
+		if (mm_policy_has(zone->zone_pgdat->policy, MMF_RMQUEUE_CLAIM_STEAL)) {
+			if (__rmqueue_claim(zone, order, mt, alloc_flags))
+				continue;
+			*block_order = order;   /* a stolen page comes split */
+			return alloc_flags & ALLOC_NOFRAGMENT ? PFN_NONE : __rmqueue_steal(zone, order, mt);
+		}
+		if (!__rmqueue_fallback(zone, order, mt, alloc_flags))
 			return pfn;
 	}
 }
@@ -1037,6 +1156,25 @@ static bool __zone_watermark_ok(const struct zone *z, unsigned order, unsigned l
 	return false;
 }
 
+/* NR_FREE_PAGES_BLOCKS (6.15, defrag_mode 5/5): the free pages in buddies
+ * of pageblock order or more, which no fallback has broken into; summed
+ * over those orders' counts here (the kernel keeps it in the freelist
+ * helpers) */
+long zone_free_pages_blocks(const struct zone *z)
+{
+	long nr = 0;
+	for (unsigned o = pageblock_order; o < MAX_ORDER; o++)
+		nr += (long)z->free_area[o].nr_free << o;
+	return nr;
+}
+
+/* __zone_watermark_ok() against a given count of free pages */
+bool zone_watermark_ok_free(const struct zone *z, unsigned order, unsigned long mark,
+                            enum zone_type highest_zoneidx, unsigned alloc_flags, long free_pages)
+{
+	return __zone_watermark_ok(z, order, mark, highest_zoneidx, alloc_flags, free_pages);
+}
+
 bool zone_watermark_ok(struct pglist_data *pgdat, struct zone *z, unsigned order,
                        unsigned long mark, enum zone_type highest_zoneidx, unsigned alloc_flags)
 {
@@ -1100,6 +1238,10 @@ static unsigned alloc_flags_nofragment(const struct zone *preferred, gfp_t gfp)
 {
 	unsigned alloc_flags = gfp & __GFP_KSWAPD_RECLAIM;
 
+	/* defrag_mode 3/5: no fallback below pageblock order, anywhere */
+	if (preferred && mm_policy_has(preferred->zone_pgdat->policy, MMF_ALLOC_NOFRAGMENT))
+		return alloc_flags | ALLOC_NOFRAGMENT;
+
 	if (!preferred || preferred->idx != ZONE_NORMAL)
 		return alloc_flags;
 	return alloc_flags | ALLOC_NOFRAGMENT;
@@ -1136,8 +1278,9 @@ retry:
 			return pfn;
 		}
 	}
-	/* all zones fragmented: allow fallbacks below pageblock order */
-	if (no_fallback) {
+	/* all zones fragmented: allow fallbacks below pageblock order
+	 * (defrag_mode 3/5: only on the slow path's last attempt) */
+	if (no_fallback && !mm_policy_has(pgdat->policy, MMF_ALLOC_NOFRAGMENT)) {
 		alloc_flags &= ~ALLOC_NOFRAGMENT;
 		goto retry;
 	}
@@ -1175,6 +1318,9 @@ static void wake_all_kswapds(struct pglist_data *pgdat, unsigned order, gfp_t gf
 {
 	/* RFC 22/26: reclaim to produce neutral blocks */
 	order = pol(pgdat)->reclaim_order(pgdat->policy, order);
+	/* defrag_mode 4/5: kswapd and kcompactd work for whole blocks */
+	if (order < pageblock_order && mm_policy_has(pgdat->policy, MMF_KSWAPD_WAKE_PAGEBLOCK))
+		order = pageblock_order;
 	/* one node: the first populated zone of the zonelist names it */
 	for (int zi = (int)ac->highest_zoneidx; zi >= 0; zi--) {
 		if (populated_zone(&pgdat->node_zones[zi])) {
@@ -1411,6 +1557,9 @@ static unsigned long __alloc_pages_slowpath(struct pglist_data *pgdat, gfp_t gfp
 	bool pfmemalloc = !(gfp & __GFP_NOMEMALLOC) &&
 	                  ((gfp & __GFP_MEMALLOC) || (cur_ctx->flags & PF_MEMALLOC));
 
+	/* defrag_mode 3/5: the slow path keeps to whole blocks too */
+	if (mm_policy_has(pgdat->policy, MMF_ALLOC_NOFRAGMENT))
+		alloc_flags |= ALLOC_NOFRAGMENT;
 	if (alloc_flags & ALLOC_KSWAPD)
 		wake_all_kswapds(pgdat, order, gfp, ac);
 	pfn = get_page_from_freelist(pgdat, gfp, order, alloc_flags, ac);
@@ -1481,6 +1630,13 @@ retry:
 		if (pfn != PFN_NONE)
 			return pfn;
 	}
+	/* defrag_mode: reclaim and compaction could not avoid the fallback;
+	 * retry once without ALLOC_NOFRAGMENT before the OOM killer */
+	if ((alloc_flags & ALLOC_NOFRAGMENT) && mm_policy_has(pgdat->policy, MMF_ALLOC_NOFRAGMENT) &&
+	    !mm_policy_has(pgdat->policy, MMF_NOFRAGMENT_RETRY_UNFIXED)) {
+		alloc_flags &= ~ALLOC_NOFRAGMENT;
+		goto retry;
+	}
 	pfn = __alloc_pages_may_oom(pgdat, gfp, order, ac, &did_some_progress);
 	if (pfn != PFN_NONE)
 		return pfn;
@@ -1489,6 +1645,14 @@ retry:
 	/* retry as long as the OOM killer makes progress */
 	if (did_some_progress) {
 		no_progress_loops = 0;
+		goto retry;
+	}
+	/* defrag_mode 3/5 as posted: the retry after the OOM killer, and its
+	 * mask keeps ALLOC_NOFRAGMENT (and drops the rest); once here, the
+	 * kernel's loop is unbounded */
+	if (mm_policy_has(pgdat->policy, MMF_NOFRAGMENT_RETRY_UNFIXED) && !last_resort_tried) {
+		last_resort_tried = true;
+		alloc_flags &= ALLOC_NOFRAGMENT;
 		goto retry;
 	}
 	return PFN_NONE;

@@ -724,7 +724,13 @@ bool pgdat_balanced(struct pglist_data *pgdat, int order, enum zone_type highest
 		if (!populated_zone(zone))
 			continue;
 		any = true;
-		if (zone_watermark_ok(pgdat, zone, (unsigned)order, high_wmark_pages(zone), highest_zoneidx, 0))
+		/* defrag_mode 5/5: a high order is balanced only by whole free
+		 * blocks (NR_FREE_PAGES_BLOCKS) */
+		if (order && mm_policy_has(pgdat->policy, MMF_KSWAPD_BALANCE_FREE_BLOCKS)) {
+			if (zone_watermark_ok_free(zone, (unsigned)order, high_wmark_pages(zone), highest_zoneidx, 0,
+			                           zone_free_pages_blocks(zone)))
+				return true;
+		} else if (zone_watermark_ok(pgdat, zone, (unsigned)order, high_wmark_pages(zone), highest_zoneidx, 0))
 			return true;
 		/* RFC 20/26: the allocation can't succeed, but there is
 		 * enough order-0 memory for compaction to go on (RFC 17/26's
@@ -882,7 +888,7 @@ void balance_pgdat_step(struct pglist_data *pgdat, struct mm_ctx *ctx, struct ks
 	nr_reclaimed = sc.nr_reclaimed;
 	r->nr_reclaimed += nr_reclaimed;
 	if (r->order && r->nr_reclaimed >= compact_gap((unsigned)r->order) &&
-	    !mm_policy_has(pgdat->policy, MMF_KSWAPD_COMPACTION_SUITABLE))
+	    !mm_policy_has(pgdat->policy, MMF_KSWAPD_COMPACTION_SUITABLE | MMF_KSWAPD_NO_ORDER_DROP))
 		r->order = 0;
 	if (sc.nr_scanned >= sc.nr_to_reclaim)
 		raise_priority = false;

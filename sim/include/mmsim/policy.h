@@ -61,6 +61,36 @@ enum mm_policy_feature {
 	MMF_NO_HIGHATOMIC                      = 1u << 10,
 	/* watermark boosting is compiled out (RFC 24/26) */
 	MMF_NO_WATERMARK_BOOST                 = 1u << 11,
+
+	/* ---- post-v6.2 code paths (the 6.15 base, defrag_mode) ---- */
+	/* __rmqueue(): 6.10's freelist hygiene and 6.15's claim/steal split:
+	 * a block is claimed whole or not at all, else one page is stolen
+	 * and the rest stays on the block's lists */
+	MMF_RMQUEUE_CLAIM_STEAL                = 1u << 12,
+	/* __compaction_suitable(): the caller's watermark (min), not the low
+	 * watermark for costly orders (defrag_mode 1/5) */
+	MMF_COMPACTION_SUITABLE_CALLER_WMARK   = 1u << 13,
+	/* ALLOC_NOFRAGMENT on every allocation, not dropped by
+	 * get_page_from_freelist(); dropped once before OOM (defrag_mode 3/5,
+	 * with "fix defrag_mode's retry & OOM path") */
+	MMF_ALLOC_NOFRAGMENT                   = 1u << 14,
+	/* defrag_mode 3/5 as posted: the retry comes after the OOM killer and
+	 * keeps ALLOC_NOFRAGMENT (what the retry & OOM fix corrects) */
+	MMF_NOFRAGMENT_RETRY_UNFIXED           = 1u << 15,
+	/* wake_all_kswapds(): kswapd (and so kcompactd) woken at pageblock
+	 * order at least (defrag_mode 4/5) */
+	MMF_KSWAPD_WAKE_PAGEBLOCK              = 1u << 16,
+	/* pgdat_balanced(): for order > 0, the high watermark must be met by
+	 * NR_FREE_PAGES_BLOCKS (defrag_mode 5/5; hugealloc_rfc's storm
+	 * ablation) */
+	MMF_KSWAPD_BALANCE_FREE_BLOCKS         = 1u << 17,
+	/* kcompactd works until the high watermark is met by
+	 * NR_FREE_PAGES_BLOCKS (defrag_mode 5/5) */
+	MMF_KCOMPACTD_FREE_BLOCKS              = 1u << 18,
+	/* kswapd_shrink_node(): no drop to order 0 after compact_gap pages
+	 * (defrag_mode 5/5 as posted; "fix kswapd exit condition in
+	 * defrag_mode" restores the drop) */
+	MMF_KSWAPD_NO_ORDER_DROP               = 1u << 19,
 };
 
 struct mm_policy;
