@@ -7,10 +7,14 @@
 
 extern const struct mm_policy_ops vanilla_policy_ops;
 extern const struct mm_policy_ops hugealloc_rfc_policy_ops;
+extern const struct mm_policy_ops v6_15_policy_ops;
+extern const struct mm_policy_ops defrag_mode_policy_ops;
 
 const struct mm_policy_ops *const mm_policy_table[] = {
 	&vanilla_policy_ops,
 	&hugealloc_rfc_policy_ops,
+	&v6_15_policy_ops,
+	&defrag_mode_policy_ops,
 	NULL,
 };
 
@@ -44,60 +48,79 @@ const char *mm_policy_names(void)
 	return buf;
 }
 
-/* Every hook is mandatory but the three that stand for features the RFC
- * deletes; a table that breaks this is a programming error. */
-static int policy_table_check(const struct mm_policy_ops *o, char *err, size_t errlen)
+/* The hooks a policy may leave NULL, each taken from the base then.  A
+ * hook added to struct mm_policy_ops is added here too (test_policy
+ * checks that a resolved table has no NULL hook). */
+#define MM_POLICY_HOOKS(X) \
+	X(boot_pageblock_migratetype) X(fallbacks) X(can_steal_fallback) X(free_one_page_migratetype) \
+	X(zone_free_pages) X(watermark_area_ok) X(wmark_gap) X(reclaim_order) X(compact_order) \
+	X(compaction_suitable_free_pages) X(isolate_free_page_free_pages) X(suitable_migration_source) \
+	X(suitable_migration_target) X(compact_finished) X(compaction_wmark) X(compaction_capture) \
+	X(wakeup_kswapd_wakes_kcompactd) X(bdev_mapping_gfp)
+
+/* fill what o leaves unset from the resolved base b */
+static void policy_inherit(struct mm_policy_ops *o, const struct mm_policy_ops *b)
 {
-	const void *mandatory[] = {
-		(const void *)o->validate,
-		(const void *)o->boot_pageblock_migratetype, (const void *)o->fallbacks,
-		(const void *)o->can_steal_fallback, (const void *)o->free_one_page_migratetype,
-		(const void *)o->zone_free_pages, (const void *)o->watermark_area_ok,
-		(const void *)o->wmark_gap, (const void *)o->reclaim_order,
-		(const void *)o->compact_order, (const void *)o->last_resort_fallback,
-		(const void *)o->bdev_mapping_gfp, (const void *)o->reclaim_retry_defers_to_compaction,
-		(const void *)o->compaction_suitable_free_pages, (const void *)o->isolate_free_page_free_pages,
-		(const void *)o->suitable_migration_source, (const void *)o->compact_finished,
-		(const void *)o->compaction_wmark, (const void *)o->compaction_capture,
-		(const void *)o->compact_retry_costly_limits, (const void *)o->wakeup_kswapd_wakes_kcompactd,
-		(const void *)o->kswapd_compaction_suitable, (const void *)o->suitable_migration_target,
-		(const void *)o->compact_retry_three_outcomes, (const void *)o->zonelist_suitable_targets_only,
-		(const void *)o->direct_compact_nofs_reserves, (const void *)o->fast_find_migrateblock_any_type,
-		(const void *)o->compaction_ready_before_zones, (const void *)o->proactive_compact_counts_daemon,
-	};
-	for (size_t i = 0; i < sizeof(mandatory) / sizeof(mandatory[0]); i++)
-		if (!mandatory[i]) {
-			snprintf(err, errlen, "policy '%s': mandatory hook %zu missing", o->name, i);
-			return -1;
-		}
-	if (!o->reserve_highatomic_pageblock != !o->unreserve_highatomic_pageblock) {
-		snprintf(err, errlen, "policy '%s': highatomic reserve and release come together",
-		         o->name);
-		return -1;
-	}
-	return 0;
+#define INHERIT(h) if (!o->h) o->h = b->h;
+	MM_POLICY_HOOKS(INHERIT)
+#undef INHERIT
+}
+
+/* a policy's table with its chain of bases folded in; features add up */
+static void policy_resolve(const struct mm_policy_ops *ops, struct mm_policy_ops *out)
+{
+	struct mm_policy_ops base;
+
+	if (ops->base)
+		policy_resolve(ops->base, &base);
+	else
+		base = mm_v6_2_ops;
+	*out = *ops;
+	out->features |= base.features;
+	policy_inherit(out, &base);
+}
+
+/* the kernel's own functions, present unless a feature compiles them out */
+static void policy_compile(struct mm_policy *p)
+{
+	struct mm_policy_ops *o = &p->ops;
+	bool highatomic = !(o->features & MMF_NO_HIGHATOMIC);
+
+	policy_inherit(o, p->base);
+	o->reserve_highatomic_pageblock = highatomic ? mm_v6_2_ops.reserve_highatomic_pageblock : NULL;
+	o->unreserve_highatomic_pageblock = highatomic ? mm_v6_2_ops.unreserve_highatomic_pageblock : NULL;
+	o->boost_watermark = o->features & MMF_NO_WATERMARK_BOOST ? NULL : mm_v6_2_ops.boost_watermark;
 }
 
 int mm_policy_create(const char *name, struct mm_policy **out, char *err, size_t errlen)
 {
 	const struct mm_policy_ops *ops = mm_policy_find(name);
-	struct mm_policy *p;
 
 	if (!ops) {
 		snprintf(err, errlen, "unknown policy '%s' (valid: %s)", name, mm_policy_names());
 		return -1;
 	}
-	if (policy_table_check(ops, err, errlen))
-		return -1;
-	p = calloc(1, sizeof(*p));
+	return mm_policy_create_ops(ops, out, err, errlen);
+}
+
+int mm_policy_create_ops(const struct mm_policy_ops *ops, struct mm_policy **out, char *err, size_t errlen)
+{
+	struct mm_policy *p = calloc(1, sizeof(*p));
+
 	if (!p || (ops->priv_size && !(p->priv = calloc(1, ops->priv_size)))) {
 		free(p);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	p->ops = *ops;
-	/* every switch starts at its documented default */
-	if (param_set_defaults(ops->params, p->priv, err, errlen)) {
+	policy_resolve(ops, &p->ops);
+	if (ops->base)
+		policy_resolve(ops->base, &p->base_ops);
+	else
+		p->base_ops = mm_v6_2_ops;
+	p->base = &p->base_ops;
+	policy_compile(p);
+	/* every switch starts at its documented default, the table with it */
+	if (param_set_defaults(ops->params, p->priv, err, errlen) || mm_policy_validate(p, err, errlen)) {
 		mm_policy_destroy(p);
 		return -1;
 	}
@@ -108,7 +131,7 @@ int mm_policy_create(const char *name, struct mm_policy **out, char *err, size_t
 int mm_policy_set(struct mm_policy *p, const char *key, const char *value, char *err, size_t errlen)
 {
 	const struct param *d = param_find(p->ops.params, key);
-	char names[256];
+	char names[1024];
 
 	if (!d) {
 		param_names(p->ops.params, names, sizeof(names));
@@ -121,9 +144,18 @@ int mm_policy_set(struct mm_policy *p, const char *key, const char *value, char 
 
 int mm_policy_validate(struct mm_policy *p, char *err, size_t errlen)
 {
-	if (p->ops.validate(p, err, errlen))
+	if (p->ops.validate && p->ops.validate(p, err, errlen))
 		return -1;
-	return policy_table_check(&p->ops, err, errlen);
+	policy_compile(p);
+	return 0;
+}
+
+void mm_policy_attach(struct mm_policy *p, struct pglist_data *pgdat)
+{
+	p->pgdat = pgdat;
+	if (p->ops.attach)
+		p->ops.attach(p);
+	policy_compile(p);
 }
 
 void mm_policy_destroy(struct mm_policy *p)

@@ -13,7 +13,7 @@ int run_build_scenario(const char *path, char *const *sets, int nr_sets, const c
                        const char *seed, struct scenario **out)
 {
 	struct scenario *s = scenario_new();
-	char err[512];
+	char err[1536];
 	int rc;
 
 	*out = NULL;
@@ -168,7 +168,7 @@ int cmd_run(int argc, char **argv)
 	struct manifest_line ml = { 0 };
 	struct scenario *s;
 	unsigned long index = 0;
-	char err[512], sweep_id[40];
+	char err[1536], sweep_id[40];
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:s:p:h", opts, NULL)) != -1) {

@@ -115,7 +115,7 @@ int machine_opt(struct machine_opts *m, const char *opt, const char *arg)
  * named before the dot. */
 static int apply_set(const char *kv, struct vm_sysctl *s, struct mm_policy *policy)
 {
-	char key[128], err[256];
+	char key[128], err[1280];
 	const char *val = strchr(kv, '=') + 1;
 	size_t klen = (size_t)(val - 1 - kv);
 	int rc;
@@ -162,7 +162,7 @@ int machine_opts_boot(const struct machine_opts *m, const char *policy_name,
                       struct pglist_data *pgdat, struct mm_policy **policy)
 {
 	struct machine_desc d;
-	char err[256];
+	char err[1280];
 
 	machine_desc_defaults(&d);
 	d.ram = m->ram;

@@ -51,7 +51,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o)
 	struct results_db *db = NULL;
 	struct run_record rec;
 	struct run *r;
-	char err[512], started[32], finished[32];
+	char err[1536], started[32], finished[32];
 	double wall0 = wall_now();
 
 	iso_time(started, sizeof(started));

@@ -412,7 +412,7 @@ static int check_module_value(const char *section, const char *key, const char *
                               const char *where, char *err, size_t errlen)
 {
 	const char *name;
-	char m[320], names[256];
+	char m[1280], names[1024];
 
 	if ((name = module_of(section, "policy"))) {
 		const struct mm_policy_ops *ops = mm_policy_find(name);
@@ -1145,7 +1145,7 @@ int scenario_apply_sysctl(struct vm_sysctl *sysctl, const char *key, const char 
 	const char *dot = strchr(key, '.');
 	struct scenario_config c;
 	const struct key_desc *d;
-	char m[256];
+	char m[1280];
 	size_t n;
 	int i;
 

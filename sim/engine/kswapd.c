@@ -142,7 +142,7 @@ void kswapd_main(int argc, char **argv)
 	for (;;) {
 		/* v6.2 looks at the pending request again here: 0 unless a
 		 * wake came during the balance, so after a high-order balance
-		 * kswapd tries to sleep at order 0.  RFC patch 20 keeps the
+		 * kswapd tries to sleep at order 0.  RFC 20/26 keeps the
 		 * order it balanced for (balance_pgdat no longer drops to 0),
 		 * so it sleeps where compaction can go on and kcompactd gets
 		 * that order. */

@@ -258,10 +258,11 @@ static bool pageblock_skip_persistent(const struct pglist_data *pgdat, unsigned 
 }
 
 /* ------------------------------------------------------------------ */
-/* the policy's decisions in v6.2's form (exported for the policies) */
+/* v6.2's decisions where a policy may differ (policies/README.md) */
 
-bool v62_suitable_migration_source(const struct compact_control *cc, int block_mt)
+bool suitable_migration_source(const struct mm_policy *p, const struct compact_control *cc, int block_mt)
 {
+	(void)p;
 	/* only async direct compaction is choosy: blocks of the request's
 	 * type (movable requests take CMA too) */
 	if (cc->mode != MIGRATE_ASYNC || !cc->direct_compaction)
@@ -271,10 +272,11 @@ bool v62_suitable_migration_source(const struct compact_control *cc, int block_m
 
 /* the tail of __compact_finished(): is a page of the order free in the
  * request's lists, or could the allocation steal one? */
-bool v62_compact_finished(const struct compact_control *cc)
+bool compact_finished(const struct mm_policy *p, const struct compact_control *cc)
 {
 	const struct pglist_data *pgdat = cc->zone->zone_pgdat;
 
+	(void)p;
 	for (unsigned order = (unsigned)cc->order; order < MAX_ORDER; order++) {
 		const struct free_area *area = &cc->zone->free_area[order];
 		if (!list_empty_pfn(pgdat, area->free_list[cc->migratetype]))
@@ -285,26 +287,35 @@ bool v62_compact_finished(const struct compact_control *cc)
 	return false;
 }
 
-int v62_compaction_capture(const struct capture_control *capc, unsigned order, int mt)
-{
-	if ((int)order != capc->compact_order)
-		return -1;
-	/* do not let lower order allocations pollute a movable pageblock */
-	if (order < pageblock_order && mt == MIGRATE_MOVABLE)
-		return -1;
-	return mt;
-}
-
 /* v6.2 suitable_migration_target(): free pages of movable blocks (of any
  * block at the highest priority), never a free page of pageblock order or
  * more (that would undo compaction's work) */
-bool v62_suitable_migration_target(const struct compact_control *cc, int block_mt, unsigned buddy_order)
+bool __suitable_migration_target(const struct mm_policy *p, const struct compact_control *cc, int block_mt,
+                                 unsigned buddy_order)
 {
+	(void)p;
 	if (buddy_order >= pageblock_order)
 		return false;
 	if (cc->ignore_block_suitable)
 		return true;
 	return block_mt == MIGRATE_MOVABLE;
+}
+
+/* v6.2 compaction_suitable() and __isolate_free_page() check the order-0
+ * watermark against NR_FREE_PAGES less what __zone_watermark_ok() calls
+ * unusable (the highatomic reserve) */
+long compaction_free_pages(const struct mm_policy *p, const struct zone *z)
+{
+	return zone_free_pages(p, z, ALLOC_CMA);
+}
+
+/* v6.2: direct compaction checks the request's watermark, kcompactd (no
+ * alloc_flags) the min watermark */
+unsigned long compaction_wmark(const struct mm_policy *p, const struct zone *z, bool direct,
+                               unsigned alloc_flags)
+{
+	(void)p, (void)direct;
+	return wmark_pages(z, alloc_flags & ALLOC_WMARK_MASK);
 }
 
 static bool suitable_migration_target(const struct compact_control *cc, unsigned long pfn)
@@ -319,9 +330,23 @@ static bool suitable_migration_target(const struct compact_control *cc, unsigned
 /* ------------------------------------------------------------------ */
 /* compaction_suitable */
 
+/* "the allocation can already succeed" at the policy's compaction mark;
+ * kcompactd under defrag_mode 5/5 counts NR_FREE_PAGES_BLOCKS */
+static bool compaction_wmark_ok(struct zone *zone, int order, bool direct, unsigned alloc_flags,
+                                enum zone_type highest_zoneidx)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	unsigned long mark = pol(pgdat)->compaction_wmark(pgdat->policy, zone, direct, alloc_flags);
+
+	if (!direct && mm_policy_has(pgdat->policy, MMF_KCOMPACTD_FREE_BLOCKS))
+		return zone_watermark_ok_free(zone, (unsigned)order, mark, highest_zoneidx, alloc_flags,
+		                              zone_free_pages_blocks(zone));
+	return zone_watermark_ok(pgdat, zone, (unsigned)order, mark, highest_zoneidx, alloc_flags);
+}
+
 /* the migration-target check: order-0 pages must be there for migration
  * targets, plus the gap (the pages in flight); costly orders ask for the
- * low watermark.  RFC patch 008 leaves only this in __compaction_suitable()
+ * low watermark.  RFC 17/26 leaves only this in __compaction_suitable()
  * and moves the "can already succeed" check out to the callers. */
 static enum compact_result compaction_targets_ok(struct zone *zone, int order, enum zone_type highest_zoneidx,
                                                  long wmark_target)
@@ -329,8 +354,14 @@ static enum compact_result compaction_targets_ok(struct zone *zone, int order, e
 	unsigned long watermark;
 	long min;
 
-	watermark = (order > PAGE_ALLOC_COSTLY_ORDER ? low_wmark_pages(zone) : min_wmark_pages(zone)) +
-	            compact_gap((unsigned)order);
+	/* defrag_mode 1/5: the callers' mark (the model's all ask for min;
+	 * compaction_ready() checks high on its own), no low-watermark boost
+	 * for costly orders */
+	if (mm_policy_has(zone->zone_pgdat->policy, MMF_COMPACTION_SUITABLE_CALLER_WMARK))
+		watermark = min_wmark_pages(zone);
+	else
+		watermark = order > PAGE_ALLOC_COSTLY_ORDER ? low_wmark_pages(zone) : min_wmark_pages(zone);
+	watermark += compact_gap((unsigned)order);
 	min = (long)watermark + zone->lowmem_reserve[highest_zoneidx];
 	if (wmark_target <= min)
 		return COMPACT_SKIPPED;
@@ -375,7 +406,7 @@ enum compact_result compaction_suitable(struct zone *zone, int order, unsigned a
 	                               __compaction_suitable(zone, order, alloc_flags, highest_zoneidx, free_pages));
 }
 
-/* compaction_suitable() as RFC patch 008 leaves it: are there migration
+/* compaction_suitable() as RFC 17/26 leaves it: are there migration
  * targets (and is a costly failure fragmentation)?  Without the "can
  * already succeed" check, which its callers make with their own marks. */
 enum compact_result compaction_suitable_targets(struct zone *zone, int order, enum zone_type highest_zoneidx)
@@ -407,7 +438,7 @@ bool compaction_zonelist_suitable(struct pglist_data *pgdat, const struct alloc_
 		                    (order ? order : 1));
 		/* RFC 19/26: the targets alone; v6.2 also runs the "already
 		 * succeeds" check, and a zone that passes it does not count */
-		if (pol(pgdat)->zonelist_suitable_targets_only(pgdat->policy)
+		if (mm_policy_has(pgdat->policy, MMF_ZONELIST_SUITABLE_TARGETS_ONLY)
 		    ? compaction_targets_ok(zone, order, ac->highest_zoneidx, available) == COMPACT_CONTINUE
 		    : __compaction_suitable(zone, order, alloc_flags, ac->highest_zoneidx, available) ==
 		      COMPACT_CONTINUE)
@@ -955,7 +986,7 @@ static unsigned long fast_find_migrateblock(struct compact_control *cc)
 	if (cc->order <= (int)PAGE_ALLOC_COSTLY_ORDER)
 		return pfn;
 	if (cc->direct_compaction && cc->migratetype != MIGRATE_MOVABLE &&
-	    !pol(pgdat)->fast_find_migrateblock_any_type(pgdat->policy))
+	    !mm_policy_has(pgdat->policy, MMF_FAST_FIND_MIGRATEBLOCK_ANY_TYPE))
 		return pfn;
 	/* the first half of the search space when starting, then the
 	 * first eighth (a target block should not become a source) */
@@ -1135,14 +1166,12 @@ static enum compact_result compact_zone(struct compact_control *cc, struct captu
 	cc->fast_start_pfn = 0;
 	cc->migratetype = gfp_migratetype(cc->gfp_mask);
 	if (!is_via_compact_memory(cc->order)) {
-		unsigned long mark = pol(pgdat)->compaction_wmark(pgdat->policy, zone, cc->direct_compaction,
-		                                                  cc->alloc_flags);
 		/* the allocation can already succeed: nothing to do (at the
 		 * policy's mark: kcompactd works to the high watermark under
-		 * patch 009); then, as patch 008 splits it, are there
+		 * RFC 22/26); then, as RFC 17/26 splits it, are there
 		 * migration targets? */
-		if (zone_watermark_ok(pgdat, zone, (unsigned)cc->order, mark, cc->highest_zoneidx,
-		                      cc->alloc_flags))
+		if (compaction_wmark_ok(zone, cc->order, cc->direct_compaction, cc->alloc_flags,
+		                        cc->highest_zoneidx))
 			return COMPACT_SUCCESS;
 		ret = compaction_suitable_targets(zone, cc->order, cc->highest_zoneidx);
 		if (ret == COMPACT_SKIPPED)
@@ -1325,7 +1354,6 @@ enum compact_result try_to_compact_pages(struct pglist_data *pgdat, struct mm_ct
 
 static bool kcompactd_node_suitable(struct pglist_data *pgdat)
 {
-	const struct mm_policy_ops *ops = pol(pgdat);
 	int order = pgdat->kcompactd_max_order;
 
 	for (int zi = 0; zi <= (int)pgdat->kcompactd_highest_zoneidx; zi++) {
@@ -1333,8 +1361,7 @@ static bool kcompactd_node_suitable(struct pglist_data *pgdat)
 		if (!populated_zone(zone))
 			continue;
 		/* the allocation can already succeed here */
-		if (zone_watermark_ok(pgdat, zone, (unsigned)order, ops->compaction_wmark(pgdat->policy, zone, false, 0),
-		                      pgdat->kcompactd_highest_zoneidx, 0))
+		if (compaction_wmark_ok(zone, order, false, 0, pgdat->kcompactd_highest_zoneidx))
 			continue;
 		if (compaction_suitable_targets(zone, order, pgdat->kcompactd_highest_zoneidx) == COMPACT_CONTINUE)
 			return true;
@@ -1365,7 +1392,6 @@ void wakeup_kcompactd(struct pglist_data *pgdat, int order, enum zone_type highe
 
 void kcompactd_do_work(struct pglist_data *pgdat, struct mm_ctx *ctx)
 {
-	const struct mm_policy_ops *ops = pol(pgdat);
 	int order = pgdat->kcompactd_max_order;
 	enum zone_type highest_zoneidx = pgdat->kcompactd_highest_zoneidx;
 	struct mm_ctx *saved = mm_current();
@@ -1388,8 +1414,7 @@ void kcompactd_do_work(struct pglist_data *pgdat, struct mm_ctx *ctx)
 			continue;
 		if (compaction_deferred(zone, order))
 			continue;
-		if (zone_watermark_ok(pgdat, zone, (unsigned)order, ops->compaction_wmark(pgdat->policy, zone, false, 0),
-		                      (enum zone_type)zi, 0))
+		if (compaction_wmark_ok(zone, order, false, 0, (enum zone_type)zi))
 			continue;
 		if (compaction_suitable_targets(zone, order, (enum zone_type)zi) != COMPACT_CONTINUE)
 			continue;
@@ -1444,7 +1469,7 @@ bool proactive_compact_node(struct pglist_data *pgdat, struct mm_ctx *ctx)
 		compact_zone(&cc, NULL);
 		/* compact_zone() counted the scan in compact_*_scanned; the
 		 * daemon counters take it only from v6.3 on */
-		if (pol(pgdat)->proactive_compact_counts_daemon(pgdat->policy)) {
+		if (mm_policy_has(pgdat->policy, MMF_PROACTIVE_COMPACT_COUNTS_DAEMON)) {
 			count_vm_events(pgdat, KCOMPACTD_MIGRATE_SCANNED, cc.total_migrate_scanned);
 			count_vm_events(pgdat, KCOMPACTD_FREE_SCANNED, cc.total_free_scanned);
 		}

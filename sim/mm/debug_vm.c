@@ -14,9 +14,9 @@
  *      zone's memmap, and whole: [pfn, pfn + 2^order) lies in the zone.  The
  *      prev links mirror the next links, and a buddy is on one list only.
  *      Entries per order == free_area[order].nr_free.  Pages per
- *      migratetype == NR_FREE_<TYPE> (patch 006; MIGRATE_ISOLATE has no
+ *      migratetype == NR_FREE_<TYPE> (RFC 12/26; MIGRATE_ISOLATE has no
  *      counter) and their sum == NR_FREE_PAGES (isolated pages are not free
- *      pages, patch 003).
+ *      pages, RFC 06/26).
  *  (b) Pages.  A PageBuddy page is on a free list.  The pages of a free
  *      buddy are not PG_reserved; those after the head have no PG_buddy or
  *      PG_pcp and a zero refcount.  No page is both PG_buddy and PG_pcp, or
@@ -39,7 +39,7 @@
  *      page that is on no pcp list is a leak.
  *  (e) Pageblocks.  Every block's migratetype < MIGRATE_TYPES.  A
  *      MIGRATE_FREE block holds free buddy pages only (its PG_reserved
- *      pages excepted: patch 005 types every block FREE at boot, also the
+ *      pages excepted: RFC 11/26 types every block FREE at boot, also the
  *      ones that hold the kernel image or a hole).  nr_reserved_highatomic
  *      == pageblock_nr_pages * the zone's MIGRATE_HIGHATOMIC blocks.
  *  (f) Reverse maps.  Every page on an LRU list is PG_lru, not isolated,

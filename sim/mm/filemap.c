@@ -6,7 +6,7 @@
  * with the mapping's gfp mask, check the shadow entry for a refault, and
  * read from the disk (the reader waits).  Regular files use
  * GFP_HIGHUSER_MOVABLE; the block-device cache (filesystem metadata) uses
- * the policy's bdev mapping gfp, GFP_USER in v6.2 (patch 002 makes it
+ * the policy's bdev mapping gfp, GFP_USER in v6.2 (RFC 01/26 makes it
  * movable), and carries a buffer_head per page.  Opening a file the first
  * time, or after the shrinkers dropped its dentry and inode, allocates
  * them from the reclaimable slab caches.
@@ -212,6 +212,14 @@ static void page_cache_discard(struct pglist_data *pgdat, struct mm_ctx *ctx, st
 	p->owner = PGOWN_NONE;
 	p->mapping = p->index = 0;
 	__free_pages(pgdat, ctx, p, 0);
+}
+
+/* v6.2 block/bdev.c bdev_alloc_inode(): the block-device cache is
+ * GFP_USER, unmovable */
+gfp_t bdev_mapping_gfp(const struct mm_policy *p)
+{
+	(void)p;
+	return GFP_USER;
 }
 
 /* filemap_add_folio() + folio_add_lru(), with the refault check, which

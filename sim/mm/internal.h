@@ -38,6 +38,36 @@ static inline const struct mm_policy_ops *pol(const struct pglist_data *pgdat)
 	return &pgdat->policy->ops;
 }
 
+/* v6.2's decisions where a policy may differ: the hooks' defaults
+ * (mm_v6_2_ops, policy_v6_2.c), each beside the code that asks */
+/* page_alloc.c */
+const int *fallbacks(const struct mm_policy *, int start_mt, unsigned alloc_flags);
+bool can_steal_fallback(const struct mm_policy *, unsigned order, int start_mt, int fallback_mt);
+int  free_one_page_migratetype(const struct mm_policy *, unsigned order, int mt);
+long zone_free_pages(const struct mm_policy *, const struct zone *, unsigned alloc_flags);
+bool watermark_area_ok(const struct mm_policy *, const struct free_area *, unsigned alloc_flags);
+unsigned requested_order(const struct mm_policy *, unsigned order);
+int  __compaction_capture(const struct mm_policy *, const struct capture_control *, unsigned order, int mt);
+/* mm_init.c */
+unsigned long wmark_gap(const struct mm_policy *, const struct zone *, unsigned long gap);
+int  memmap_init_migratetype(const struct mm_policy *);
+/* compaction.c */
+long compaction_free_pages(const struct mm_policy *, const struct zone *);
+bool suitable_migration_source(const struct mm_policy *, const struct compact_control *, int block_mt);
+bool __suitable_migration_target(const struct mm_policy *, const struct compact_control *, int block_mt,
+                                 unsigned buddy_order);
+bool compact_finished(const struct mm_policy *, const struct compact_control *);
+unsigned long compaction_wmark(const struct mm_policy *, const struct zone *, bool direct, unsigned alloc_flags);
+/* vmscan.c */
+bool wakeup_kswapd_wakes_kcompactd(const struct mm_policy *, gfp_t gfp);
+/* filemap.c */
+gfp_t bdev_mapping_gfp(const struct mm_policy *);
+
+/* NR_FREE_PAGES_BLOCKS (6.15) and a watermark check against a given count */
+long zone_free_pages_blocks(const struct zone *z);
+bool zone_watermark_ok_free(const struct zone *z, unsigned order, unsigned long mark,
+                            enum zone_type highest_zoneidx, unsigned alloc_flags, long free_pages);
+
 /* the context of the allocator entry point running now (page_alloc.c);
  * an actor that blocks inside the model puts its own back on waking */
 struct mm_ctx *mm_current(void);
@@ -377,7 +407,7 @@ struct compact_control {
 
 /* struct capture_control: a page freed during direct compaction that
  * satisfies the request goes straight to the compacting task (set up by
- * the page allocator, as patch 004 moves it) */
+ * the page allocator, as RFC 07/26 moves it) */
 struct capture_control {
 	struct zone *zone;              /* set while compact_zone runs (capc->cc) */
 	unsigned order;                 /* the request's order */
@@ -393,7 +423,7 @@ static inline bool is_via_compact_memory(int order) { return order == -1; }
  * when the fragmentation index says failure is for lack of memory */
 enum compact_result compaction_suitable(struct zone *zone, int order, unsigned alloc_flags,
                                         enum zone_type highest_zoneidx);
-/* the migration-target half of it (RFC patch 008's compaction_suitable()) */
+/* the migration-target half of it (RFC 17/26's compaction_suitable()) */
 enum compact_result compaction_suitable_targets(struct zone *zone, int order, enum zone_type highest_zoneidx);
 /* try_to_compact_pages(): direct compaction over the zonelist */
 enum compact_result try_to_compact_pages(struct pglist_data *pgdat, struct mm_ctx *ctx, gfp_t gfp,

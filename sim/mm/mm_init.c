@@ -189,6 +189,20 @@ void calculate_min_free_kbytes(struct pglist_data *pgdat)
 	}
 }
 
+/* v6.2 __setup_per_zone_wmarks(): the distance as the scale factor gives it */
+unsigned long wmark_gap(const struct mm_policy *p, const struct zone *z, unsigned long gap)
+{
+	(void)p, (void)z;
+	return gap;
+}
+
+/* v6.2 memmap_init_range(): every pageblock boots MIGRATE_MOVABLE */
+int memmap_init_migratetype(const struct mm_policy *p)
+{
+	(void)p;
+	return MIGRATE_MOVABLE;
+}
+
 void setup_per_zone_wmarks(struct pglist_data *pgdat)
 {
 	unsigned long pages_min = (unsigned long)pgdat->sysctl.min_free_kbytes >> (PAGE_SHIFT - 10);
@@ -380,7 +394,6 @@ int pgdat_init(struct pglist_data *pgdat, const struct mm_layout *layout,
 	}
 
 	pgdat->policy = policy;
-	policy->pgdat = pgdat;
 	pgdat->sysctl = *sysctl;
 	pgdat->sysctl.user_min_free_kbytes = -1;        /* sysctl.conf is applied after boot */
 	pgdat->nr_cpus = nr_cpus;
@@ -389,6 +402,7 @@ int pgdat_init(struct pglist_data *pgdat, const struct mm_layout *layout,
 	pgdat->kswapd_highest_zoneidx = MAX_NR_ZONES;
 	pgdat->config_compaction = sysctl->config_compaction;
 	pgdat->config_numa = sysctl->config_numa;
+	mm_policy_attach(policy, pgdat);        /* the kernel's configuration is known */
 	mm_costs_defaults(&pgdat->costs);
 	pgdat->mem_map = calloc_huge(end + nr_sentinels, sizeof(struct page));
 	pgdat->pageblock_flags = calloc(pgdat->nr_pageblocks, 1);
@@ -402,7 +416,7 @@ int pgdat_init(struct pglist_data *pgdat, const struct mm_layout *layout,
 
 	/* memmap_init: every pfn reserved until freed; zone links; every
 	 * pageblock gets the boot migratetype (set_pageblock_migratetype in
-	 * memmap_init_range, MIGRATE_MOVABLE in v6.2, MIGRATE_FREE with 005) */
+	 * memmap_init_range, MIGRATE_MOVABLE in v6.2, MIGRATE_FREE with RFC 11/26) */
 	for (unsigned long pfn = 0; pfn < end; pfn++)
 		pgdat->mem_map[pfn].flags = 1u << PG_reserved;
 	for (unsigned long b = 0; b < pgdat->nr_pageblocks; b++)

@@ -2,10 +2,10 @@
  *
  * Control flow, names and decisions follow v6.2.  Where the RFC changes a
  * decision the core asks the node's policy (policy.h); MIGRATE_FREE blocks
- * (patch 005) are handled here wherever they appear, and appear only when
+ * (RFC 11/26) are handled here wherever they appear, and appear only when
  * the policy creates them.  Free pages are counted where they enter and
- * leave the free lists, per migratetype, for every policy (patches 003 and
- * 006, which change no behaviour).
+ * leave the free lists, per migratetype, for every policy (RFC 06/26 and
+ * 12/26, which change no behaviour).
  *
  * Kernel time: every operation adds its cost to the calling context
  * (cur_ctx, set for the duration of an entry point: the model runs on one
@@ -52,7 +52,7 @@ static inline void charge(double ns)
 }
 
 /* ------------------------------------------------------------------ */
-/* free lists: accounting where pages enter and leave them (patch 003) */
+/* free lists: accounting where pages enter and leave them (RFC 06/26) */
 
 static inline void account_freepages(struct zone *zone, long nr_pages, int mt)
 {
@@ -176,9 +176,29 @@ struct capture_control *task_capc(const struct zone *zone)
 	return capc;
 }
 
+/* v6.2's compaction_capture() test: a page of exactly the order compaction
+ * works for, never a piece of a movable block smaller than the block */
+int __compaction_capture(const struct mm_policy *p, const struct capture_control *capc, unsigned order, int mt)
+{
+	(void)p;
+	if ((int)order != capc->compact_order)
+		return -1;
+	/* do not let lower order allocations pollute a movable pageblock */
+	if (order < pageblock_order && mt == MIGRATE_MOVABLE)
+		return -1;
+	return mt;
+}
+
+/* v6.2's done_merging: a merged buddy keeps the type it was freed as */
+int free_one_page_migratetype(const struct mm_policy *p, unsigned order, int mt)
+{
+	(void)p, (void)order;
+	return mt;
+}
+
 /* compaction_capture(): hand a freed page of the order compaction works
  * for to the task (the policy says which pages qualify); a larger page is
- * split down to the request (patch 009) */
+ * split down to the request (RFC 22/26) */
 static bool compaction_capture(struct zone *zone, struct capture_control *capc, unsigned long pfn,
                                unsigned order, int mt)
 {
@@ -230,7 +250,7 @@ void __free_one_page(struct zone *zone, unsigned long pfn, unsigned order, int m
 		order++;
 		charge(pgdat->costs.buddy_per_order_ns);
 	}
-	/* done_merging: patch 005 returns wholly free blocks to MIGRATE_FREE */
+	/* done_merging: RFC 11/26 returns wholly free blocks to MIGRATE_FREE */
 	new_mt = ops->free_one_page_migratetype(pgdat->policy, order, mt);
 	if (new_mt != mt) {
 		change_pageblock_range(pgdat, pfn, order, new_mt);
@@ -412,7 +432,7 @@ static void free_unref_page(struct pglist_data *pgdat, unsigned cpu, unsigned lo
 
 	pgdat->mem_map[pfn].private = (uint32_t)mt;
 	if (mt >= MIGRATE_PCPTYPES) {
-		/* isolated and (patch 005) free blocks bypass the lists;
+		/* isolated and (RFC 11/26) free blocks bypass the lists;
 		 * highatomic pages ride the movable list */
 		if (is_migrate_isolate(mt) || mt == MIGRATE_FREE) {
 			pgdat->mem_map[pfn].private = 0;
@@ -492,7 +512,8 @@ static unsigned long __rmqueue_smallest(struct zone *zone, unsigned order, int m
 }
 
 /* move_freepages(): move the free buddies in [start, end] to mt's lists,
- * counting pages that look movable (LRU or __PageMovable) on the way */
+ * counting pages that look movable (LRU or __PageMovable) on the way;
+ * mt < 0 only counts (6.10's prep_move_freepages_block) */
 static int move_freepages(struct zone *zone, unsigned long start, unsigned long end, int mt,
                           int *num_movable)
 {
@@ -513,7 +534,8 @@ static int move_freepages(struct zone *zone, unsigned long start, unsigned long 
 			pfn++;
 			continue;
 		}
-		move_to_free_list(zone, pfn, page_order(page), mt);
+		if (mt >= 0)
+			move_to_free_list(zone, pfn, page_order(page), mt);
 		moved += 1 << page_order(page);
 		pfn += 1ul << page_order(page);
 	}
@@ -541,16 +563,18 @@ static const int v62_fallback_rows[MIGRATE_TYPES][3] = {
 	[MIGRATE_RECLAIMABLE] = { MIGRATE_UNMOVABLE,   MIGRATE_MOVABLE,   MIGRATE_TYPES },
 };
 
-const int *v62_fallbacks(int start_mt)
+const int *fallbacks(const struct mm_policy *p, int start_mt, unsigned alloc_flags)
 {
+	(void)p, (void)alloc_flags;
 	return v62_fallback_rows[start_mt];
 }
 
 /* can_steal_fallback() of v6.2: when stealing from another type's block,
  * take the whole block's free pages?  Large orders, and unmovable or
  * reclaimable requests (which would otherwise scatter), do. */
-bool v62_can_steal_fallback(unsigned order, int start_mt)
+bool can_steal_fallback(const struct mm_policy *p, unsigned order, int start_mt, int fallback_mt)
 {
+	(void)p, (void)fallback_mt;
 	if (order >= pageblock_order)
 		return true;
 	if (order >= pageblock_order / 2 || start_mt == MIGRATE_RECLAIMABLE ||
@@ -603,7 +627,7 @@ static void steal_suitable_fallback(struct zone *zone, unsigned long pfn, unsign
 	}
 
 	/* boost the watermarks so that reclaim reduces future fallbacks;
-	 * kswapd is woken from rmqueue() (patch 011 removes this) */
+	 * kswapd is woken from rmqueue() (RFC 24/26 removes this) */
 	if (ops->boost_watermark && ops->boost_watermark(zone) && (alloc_flags & ALLOC_KSWAPD))
 		zone->flags |= 1ul << ZONE_BOOSTED_WATERMARK;
 
@@ -612,7 +636,7 @@ static void steal_suitable_fallback(struct zone *zone, unsigned long pfn, unsign
 
 	free_pages = move_freepages_block(zone, pfn, start_type, &movable_pages);
 
-	/* patch 005: the first allocation in a free block claims all of it */
+	/* RFC 11/26: the first allocation in a free block claims all of it */
 	if (old_block_type == MIGRATE_FREE) {
 		set_pageblock_migratetype(pgdat, pfn, start_type);
 		if (!free_pages)
@@ -767,6 +791,115 @@ do_steal:
 	return true;
 }
 
+/* ------------------------------------------------------------------ */
+/* fallbacks as Linux 6.10's freelist hygiene and 6.15 take them
+ * (MMF_RMQUEUE_CLAIM_STEAL): a free page stays on the list of its block's
+ * type; a block is claimed whole or not at all (__rmqueue_claim, largest
+ * page first); failing that, one page is stolen, smallest first, its
+ * remainder left on the block's own lists (__rmqueue_steal) */
+
+static void count_extfrag(struct zone *zone, unsigned long pfn, unsigned order, unsigned current_order,
+                          int start_mt, int fallback_mt)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	struct extfrag_stats *ef = &pgdat->extfrag;
+	bool change_ownership = start_mt == get_pageblock_migratetype(pgdat, pfn);
+
+	ef->events++;
+	if (current_order < pageblock_order)
+		ef->fragmenting++;
+	if (change_ownership)
+		ef->change_ownership++;
+	ef->by_type[start_mt][fallback_mt]++;
+	if (ef->trace)
+		ef->trace(ef->trace_arg, pfn, order, current_order, start_mt, fallback_mt, change_ownership);
+}
+
+/* try_to_claim_block(): take the block for start_type if the free page
+ * is a whole block, or if half of the block is free or alike; else leave
+ * it alone (v6.2 moved its free pages to start_type's lists regardless) */
+static bool try_to_claim_block(struct zone *zone, unsigned long pfn, unsigned current_order, int start_type,
+                               unsigned alloc_flags)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	int block_type = get_pageblock_migratetype(pgdat, pfn);
+	int free_pages, movable_pages, alike_pages;
+
+	if (is_migrate_highatomic(block_type))
+		return false;
+	if (current_order >= pageblock_order) {
+		change_pageblock_range(pgdat, pfn, current_order, start_type);
+		move_to_free_list(zone, pfn, current_order, start_type);
+		return true;
+	}
+	if (pol(pgdat)->boost_watermark && pol(pgdat)->boost_watermark(zone) && (alloc_flags & ALLOC_KSWAPD))
+		zone->flags |= 1ul << ZONE_BOOSTED_WATERMARK;
+	free_pages = move_freepages_block(zone, pfn, -1, &movable_pages);
+	if (!free_pages)
+		return false;           /* the block crosses the zone's end */
+	if (start_type == MIGRATE_MOVABLE)
+		alike_pages = movable_pages;
+	else if (block_type == MIGRATE_MOVABLE)
+		alike_pages = (int)pageblock_nr_pages - (free_pages + movable_pages);
+	else
+		alike_pages = 0;
+	if (free_pages + alike_pages < (int)(pageblock_nr_pages >> 1))
+		return false;
+	move_freepages_block(zone, pfn, start_type, NULL);
+	set_pageblock_migratetype(pgdat, pfn, start_type);
+	return true;
+}
+
+/* __rmqueue_claim(): true once a block's free pages are on start_mt's lists */
+static bool __rmqueue_claim(struct zone *zone, unsigned order, int start_mt, unsigned alloc_flags)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	int min_order = (int)order;
+	bool can_steal;
+
+	if (order < pageblock_order && (alloc_flags & ALLOC_NOFRAGMENT))
+		min_order = pageblock_order;
+	for (int current_order = MAX_ORDER - 1; current_order >= min_order; current_order--) {
+		int fallback_mt = find_suitable_fallback(pgdat, &zone->free_area[current_order],
+		                                         (unsigned)current_order, start_mt, alloc_flags, &can_steal);
+		unsigned long pfn;
+
+		if (fallback_mt == -1)
+			continue;
+		if (!can_steal)
+			break;
+		pfn = first_free_pfn(zone, (unsigned)current_order, fallback_mt);
+		if (try_to_claim_block(zone, pfn, (unsigned)current_order, start_mt, alloc_flags)) {
+			count_extfrag(zone, pfn, order, (unsigned)current_order, start_mt, fallback_mt);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* __rmqueue_steal(): one page of the order, split off the smallest
+ * fallback page; the rest stays on its block's lists */
+static unsigned long __rmqueue_steal(struct zone *zone, unsigned order, int start_mt)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	bool can_steal;
+
+	for (unsigned current_order = order; current_order < MAX_ORDER; current_order++) {
+		int fallback_mt = find_suitable_fallback(pgdat, &zone->free_area[current_order], current_order,
+		                                         start_mt, 0, &can_steal);
+		unsigned long pfn;
+
+		if (fallback_mt == -1)
+			continue;
+		pfn = first_free_pfn(zone, current_order, fallback_mt);
+		__del_page_from_free_list(zone, pfn, current_order);
+		expand(zone, pfn, order, current_order, fallback_mt);
+		count_extfrag(zone, pfn, order, current_order, start_mt, fallback_mt);
+		return pfn;
+	}
+	return PFN_NONE;
+}
+
 /* __rmqueue() up to the split (see __rmqueue_smallest_block) */
 static unsigned long __rmqueue_block(struct zone *zone, unsigned order, int mt, unsigned alloc_flags,
                                      unsigned *block_order)
@@ -776,7 +909,15 @@ static unsigned long __rmqueue_block(struct zone *zone, unsigned order, int mt, 
 	charge(zone->zone_pgdat->costs.buddy_ns);
 	for (;;) {
 		pfn = __rmqueue_smallest_block(zone, order, mt, block_order);
-		if (pfn != PFN_NONE || !__rmqueue_fallback(zone, order, mt, alloc_flags))
+		if (pfn != PFN_NONE)
+			return pfn;
+		if (mm_policy_has(zone->zone_pgdat->policy, MMF_RMQUEUE_CLAIM_STEAL)) {
+			if (__rmqueue_claim(zone, order, mt, alloc_flags))
+				continue;
+			*block_order = order;   /* a stolen page comes split */
+			return alloc_flags & ALLOC_NOFRAGMENT ? PFN_NONE : __rmqueue_steal(zone, order, mt);
+		}
+		if (!__rmqueue_fallback(zone, order, mt, alloc_flags))
 			return pfn;
 	}
 }
@@ -925,7 +1066,7 @@ unsigned long rmqueue(struct zone *zone, unsigned cpu, unsigned order, int mt, u
 }
 
 /* ------------------------------------------------------------------ */
-/* the highatomic reserve (removed by patch 010) */
+/* the highatomic reserve (removed by RFC 23/26) */
 
 void reserve_highatomic_pageblock(struct zone *zone, unsigned long pfn, unsigned order)
 {
@@ -981,6 +1122,32 @@ bool unreserve_highatomic_pageblock(struct pglist_data *pgdat, int migratetype,
 /* ------------------------------------------------------------------ */
 /* watermarks */
 
+/* v6.2: the free pages less __zone_watermark_unusable_free(): callers
+ * without ALLOC_HARDER may not count the highatomic reserve
+ * (over-estimated: the whole reservation) */
+long zone_free_pages(const struct mm_policy *p, const struct zone *z, unsigned alloc_flags)
+{
+	long free_pages = zone_page_state(z, NR_FREE_PAGES);
+	(void)p;
+	if (!(alloc_flags & (ALLOC_HARDER | ALLOC_OOM)))
+		free_pages -= (long)z->nr_reserved_highatomic;
+	return free_pages;
+}
+
+/* v6.2's tail of __zone_watermark_ok(): a page on a PCPTYPES list, or on
+ * the highatomic list for ALLOC_HARDER (while the reserve exists) */
+bool watermark_area_ok(const struct mm_policy *p, const struct free_area *area, unsigned alloc_flags)
+{
+	const struct pglist_data *pgdat = p->pgdat;
+	for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
+		if (!list_empty_pfn(pgdat, area->free_list[mt]))
+			return true;
+	if ((alloc_flags & (ALLOC_HARDER | ALLOC_OOM)) && p->ops.reserve_highatomic_pageblock &&
+	    !list_empty_pfn(pgdat, area->free_list[MIGRATE_HIGHATOMIC]))
+		return true;
+	return false;
+}
+
 static bool __zone_watermark_ok(const struct zone *z, unsigned order, unsigned long mark,
                                 enum zone_type highest_zoneidx, unsigned alloc_flags, long free_pages)
 {
@@ -1010,6 +1177,25 @@ static bool __zone_watermark_ok(const struct zone *z, unsigned order, unsigned l
 			return true;
 	}
 	return false;
+}
+
+/* NR_FREE_PAGES_BLOCKS (6.15, defrag_mode 5/5): the free pages in buddies
+ * of pageblock order or more, which no fallback has broken into; summed
+ * over those orders' counts here (the kernel keeps it in the freelist
+ * helpers) */
+long zone_free_pages_blocks(const struct zone *z)
+{
+	long nr = 0;
+	for (unsigned o = pageblock_order; o < MAX_ORDER; o++)
+		nr += (long)z->free_area[o].nr_free << o;
+	return nr;
+}
+
+/* __zone_watermark_ok() against a given count of free pages */
+bool zone_watermark_ok_free(const struct zone *z, unsigned order, unsigned long mark,
+                            enum zone_type highest_zoneidx, unsigned alloc_flags, long free_pages)
+{
+	return __zone_watermark_ok(z, order, mark, highest_zoneidx, alloc_flags, free_pages);
 }
 
 bool zone_watermark_ok(struct pglist_data *pgdat, struct zone *z, unsigned order,
@@ -1075,6 +1261,10 @@ static unsigned alloc_flags_nofragment(const struct zone *preferred, gfp_t gfp)
 {
 	unsigned alloc_flags = gfp & __GFP_KSWAPD_RECLAIM;
 
+	/* defrag_mode 3/5: no fallback below pageblock order, anywhere */
+	if (preferred && mm_policy_has(preferred->zone_pgdat->policy, MMF_ALLOC_NOFRAGMENT))
+		return alloc_flags | ALLOC_NOFRAGMENT;
+
 	if (!preferred || preferred->idx != ZONE_NORMAL)
 		return alloc_flags;
 	return alloc_flags | ALLOC_NOFRAGMENT;
@@ -1111,8 +1301,9 @@ retry:
 			return pfn;
 		}
 	}
-	/* all zones fragmented: allow fallbacks below pageblock order */
-	if (no_fallback) {
+	/* all zones fragmented: allow fallbacks below pageblock order
+	 * (defrag_mode 3/5: only on the slow path's last attempt) */
+	if (no_fallback && !mm_policy_has(pgdat->policy, MMF_ALLOC_NOFRAGMENT)) {
 		alloc_flags &= ~ALLOC_NOFRAGMENT;
 		goto retry;
 	}
@@ -1123,6 +1314,13 @@ static unsigned long get_page_from_freelist(struct pglist_data *pgdat, gfp_t gfp
                                             unsigned alloc_flags, const struct alloc_context *ac)
 {
 	return __get_page_from_freelist(pgdat, gfp, order, alloc_flags, ac);
+}
+
+/* v6.2: reclaim and compaction work for the order requested */
+unsigned requested_order(const struct mm_policy *p, unsigned order)
+{
+	(void)p;
+	return order;
 }
 
 static unsigned gfp_to_alloc_flags(gfp_t gfp)
@@ -1141,8 +1339,11 @@ static unsigned gfp_to_alloc_flags(gfp_t gfp)
 static void wake_all_kswapds(struct pglist_data *pgdat, unsigned order, gfp_t gfp,
                              const struct alloc_context *ac)
 {
-	/* patch 009: reclaim to produce neutral blocks */
+	/* RFC 22/26: reclaim to produce neutral blocks */
 	order = pol(pgdat)->reclaim_order(pgdat->policy, order);
+	/* defrag_mode 4/5: kswapd and kcompactd work for whole blocks */
+	if (order < pageblock_order && mm_policy_has(pgdat->policy, MMF_KSWAPD_WAKE_PAGEBLOCK))
+		order = pageblock_order;
 	/* one node: the first populated zone of the zonelist names it */
 	for (int zi = (int)ac->highest_zoneidx; zi >= 0; zi--) {
 		if (populated_zone(&pgdat->node_zones[zi])) {
@@ -1176,7 +1377,7 @@ static bool unreserve_highatomic(struct pglist_data *pgdat, const struct alloc_c
 
 /* should_reclaim_retry(): keep reclaiming while reclaiming everything
  * reclaimable could meet the min watermark, at most MAX_RECLAIM_RETRIES
- * times without progress; patch 009 leaves the decision to compaction */
+ * times without progress; RFC 22/26 leaves the decision to compaction */
 static bool should_reclaim_retry(struct pglist_data *pgdat, unsigned order, const struct alloc_context *ac,
                                  unsigned alloc_flags, bool did_some_progress, int *no_progress_loops)
 {
@@ -1189,7 +1390,7 @@ static bool should_reclaim_retry(struct pglist_data *pgdat, unsigned order, cons
 		(*no_progress_loops)++;
 	if (*no_progress_loops > MAX_RECLAIM_RETRIES)
 		return unreserve_highatomic(pgdat, ac, true);
-	if (!ops->reclaim_retry_defers_to_compaction(pgdat->policy)) {
+	if (!mm_policy_has(pgdat->policy, MMF_RECLAIM_RETRY_DEFERS_TO_COMPACTION)) {
 		for (int zi = (int)ac->highest_zoneidx; zi >= 0; zi--) {
 			struct zone *zone = &pgdat->node_zones[zi];
 			long available;
@@ -1230,7 +1431,7 @@ static unsigned long __alloc_pages_direct_reclaim(struct pglist_data *pgdat, gfp
 }
 
 /* __alloc_pages_direct_compact(): compact, capturing a page freed for the
- * request (patch 004: the capture control is the allocator's), then try
+ * request (RFC 07/26: the capture control is the allocator's), then try
  * the free lists; counts compact_stall/success/fail as v6.2 does */
 static unsigned long __alloc_pages_direct_compact(struct pglist_data *pgdat, gfp_t gfp, unsigned order,
                                                   unsigned alloc_flags, const struct alloc_context *ac,
@@ -1271,7 +1472,7 @@ static unsigned long __alloc_pages_direct_compact(struct pglist_data *pgdat, gfp
 		 * migrate, which it must not touch; at the highest priority it
 		 * takes from the reserves */
 		if (prio == MIN_COMPACT_PRIORITY && !(gfp & __GFP_FS) &&
-		    pol(pgdat)->direct_compact_nofs_reserves(pgdat->policy))
+		    mm_policy_has(pgdat->policy, MMF_DIRECT_COMPACT_NOFS_RESERVES))
 			alloc_flags |= ALLOC_NO_WATERMARKS;
 		pfn = get_page_from_freelist(pgdat, gfp, order, alloc_flags, ac);
 	}
@@ -1293,19 +1494,19 @@ static bool should_compact_retry(struct pglist_data *pgdat, const struct alloc_c
                                  enum compact_priority *compact_priority, int *compaction_retries)
 {
 	const struct mm_policy_ops *ops = pol(pgdat);
-	bool costly_limits = ops->compact_retry_costly_limits(pgdat->policy);
+	bool costly_limits = !mm_policy_has(pgdat->policy, MMF_NO_COMPACT_RETRY_COSTLY_LIMITS);
 	int max_retries = MAX_COMPACT_RETRIES, min_priority;
 
 	if (!pgdat->config_compaction)
 		return false;
-	/* patch 009: compaction works toward pageblocks for every order */
+	/* RFC 22/26: compaction works toward pageblocks for every order */
 	order = ops->compact_order(pgdat->policy, order);
 	if (!order)
 		return false;
 	/* RFC 14/26: progress retries up to MAX_COMPACT_RETRIES (the costly
 	 * quarter it computes goes unused), a skip retries if reclaim can
 	 * help, anything else raises the priority */
-	if (ops->compact_retry_three_outcomes(pgdat->policy)) {
+	if (mm_policy_has(pgdat->policy, MMF_COMPACT_RETRY_THREE_OUTCOMES)) {
 		if (compact_result == COMPACT_SUCCESS)
 			return ++(*compaction_retries) <= MAX_COMPACT_RETRIES;
 		if (compact_result == COMPACT_SKIPPED)
@@ -1368,7 +1569,6 @@ static unsigned long __alloc_pages_may_oom(struct pglist_data *pgdat, gfp_t gfp,
 static unsigned long __alloc_pages_slowpath(struct pglist_data *pgdat, gfp_t gfp, unsigned order,
                                             struct alloc_context *ac)
 {
-	const struct mm_policy_ops *ops = pol(pgdat);
 	bool can_direct_reclaim = gfp & __GFP_DIRECT_RECLAIM;
 	bool costly_order = order > PAGE_ALLOC_COSTLY_ORDER;
 	unsigned alloc_flags = gfp_to_alloc_flags(gfp);
@@ -1380,6 +1580,9 @@ static unsigned long __alloc_pages_slowpath(struct pglist_data *pgdat, gfp_t gfp
 	bool pfmemalloc = !(gfp & __GFP_NOMEMALLOC) &&
 	                  ((gfp & __GFP_MEMALLOC) || (cur_ctx->flags & PF_MEMALLOC));
 
+	/* defrag_mode 3/5: the slow path keeps to whole blocks too */
+	if (mm_policy_has(pgdat->policy, MMF_ALLOC_NOFRAGMENT))
+		alloc_flags |= ALLOC_NOFRAGMENT;
 	if (alloc_flags & ALLOC_KSWAPD)
 		wake_all_kswapds(pgdat, order, gfp, ac);
 	pfn = get_page_from_freelist(pgdat, gfp, order, alloc_flags, ac);
@@ -1444,11 +1647,18 @@ retry:
 
 	/* the policy's last resort before OOM: one pass that may fall back
 	 * into other types' blocks (the later upstream form of the RFC) */
-	if (!last_resort_tried && ops->last_resort_fallback(pgdat->policy)) {
+	if (!last_resort_tried && mm_policy_has(pgdat->policy, MMF_LAST_RESORT_FALLBACK)) {
 		last_resort_tried = true;
 		pfn = get_page_from_freelist(pgdat, gfp, order, alloc_flags | ALLOC_LAST_RESORT, ac);
 		if (pfn != PFN_NONE)
 			return pfn;
+	}
+	/* defrag_mode: reclaim and compaction could not avoid the fallback;
+	 * retry once without ALLOC_NOFRAGMENT before the OOM killer */
+	if ((alloc_flags & ALLOC_NOFRAGMENT) && mm_policy_has(pgdat->policy, MMF_ALLOC_NOFRAGMENT) &&
+	    !mm_policy_has(pgdat->policy, MMF_NOFRAGMENT_RETRY_UNFIXED)) {
+		alloc_flags &= ~ALLOC_NOFRAGMENT;
+		goto retry;
 	}
 	pfn = __alloc_pages_may_oom(pgdat, gfp, order, ac, &did_some_progress);
 	if (pfn != PFN_NONE)
@@ -1458,6 +1668,14 @@ retry:
 	/* retry as long as the OOM killer makes progress */
 	if (did_some_progress) {
 		no_progress_loops = 0;
+		goto retry;
+	}
+	/* defrag_mode 3/5 as posted: the retry after the OOM killer, and its
+	 * mask keeps ALLOC_NOFRAGMENT (and drops the rest); once here, the
+	 * kernel's loop is unbounded */
+	if (mm_policy_has(pgdat->policy, MMF_NOFRAGMENT_RETRY_UNFIXED) && !last_resort_tried) {
+		last_resort_tried = true;
+		alloc_flags &= ALLOC_NOFRAGMENT;
 		goto retry;
 	}
 	return PFN_NONE;

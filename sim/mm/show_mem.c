@@ -15,7 +15,7 @@
  *   pagetypeinfo: the CONFIG_PAGE_OWNER mixed-block table;
  *   vmstat:     the NUMA, node and dirty-threshold items.
  *
- * MIGRATE_FREE (the RFC's patch 005) is a column only for policies that
+ * MIGRATE_FREE (RFC 11/26's) is a column only for policies that
  * create free blocks; other migratetypes print as on the real kernel.
  */
 #include <stdio.h>
@@ -38,7 +38,7 @@ static const char *zone_name(const struct pglist_data *pgdat, const struct zone 
 }
 
 /*
- * Does this node's policy ever create MIGRATE_FREE blocks?  Patch 005 makes
+ * Does this node's policy ever create MIGRATE_FREE blocks?  RFC 11/26 makes
  * every pageblock MIGRATE_FREE at boot (memmap_init_zone_range), so the
  * policy's boot type says it; no policy is recognised by name.
  */

@@ -649,7 +649,7 @@ static void shrink_zones(struct pglist_data *pgdat, struct scan_control *sc)
 	}
 	if (any_ready)
 		sc->compaction_ready = true;
-	if (all_ready || (any_ready && pol(pgdat)->compaction_ready_before_zones(pgdat->policy)))
+	if (all_ready || (any_ready && mm_policy_has(pgdat->policy, MMF_COMPACTION_READY_BEFORE_ZONES)))
 		return;
 	shrink_node(pgdat, sc);
 }
@@ -724,14 +724,20 @@ bool pgdat_balanced(struct pglist_data *pgdat, int order, enum zone_type highest
 		if (!populated_zone(zone))
 			continue;
 		any = true;
-		if (zone_watermark_ok(pgdat, zone, (unsigned)order, high_wmark_pages(zone), highest_zoneidx, 0))
+		/* defrag_mode 5/5: a high order is balanced only by whole free
+		 * blocks (NR_FREE_PAGES_BLOCKS) */
+		if (order && mm_policy_has(pgdat->policy, MMF_KSWAPD_BALANCE_FREE_BLOCKS)) {
+			if (zone_watermark_ok_free(zone, (unsigned)order, high_wmark_pages(zone), highest_zoneidx, 0,
+			                           zone_free_pages_blocks(zone)))
+				return true;
+		} else if (zone_watermark_ok(pgdat, zone, (unsigned)order, high_wmark_pages(zone), highest_zoneidx, 0))
 			return true;
-		/* RFC patch 20: the allocation can't succeed, but there is
-		 * enough order-0 memory for compaction to go on (patch 008's
+		/* RFC 20/26: the allocation can't succeed, but there is
+		 * enough order-0 memory for compaction to go on (RFC 17/26's
 		 * compaction_suitable(): the migration targets alone; the
 		 * v6.2 form says SUCCESS whenever the order is free at the
 		 * min watermark, and kswapd would reclaim on) */
-		if (order && pol(pgdat)->kswapd_compaction_suitable(pgdat->policy) &&
+		if (order && mm_policy_has(pgdat->policy, MMF_KSWAPD_COMPACTION_SUITABLE) &&
 		    compaction_suitable_targets(zone, order, highest_zoneidx) == COMPACT_CONTINUE)
 			return true;
 	}
@@ -744,6 +750,14 @@ static bool pgdat_watermark_boosted(const struct pglist_data *pgdat, enum zone_t
 		if (pgdat->node_zones[i].watermark_boost)
 			return true;
 	return false;
+}
+
+/* v6.2 wakeup_kswapd(): a balanced node wakes kcompactd only for requests
+ * that cannot compact by themselves */
+bool wakeup_kswapd_wakes_kcompactd(const struct mm_policy *p, gfp_t gfp)
+{
+	(void)p;
+	return !(gfp & __GFP_DIRECT_RECLAIM);
 }
 
 void wakeup_kswapd(struct zone *zone, gfp_t gfp, int order, enum zone_type highest_zoneidx)
@@ -778,7 +792,7 @@ void wakeup_kswapd(struct zone *zone, gfp_t gfp, int order, enum zone_type highe
 
 bool kswapd_keeps_order(const struct pglist_data *pgdat)
 {
-	return pol(pgdat)->kswapd_compaction_suitable(pgdat->policy);
+	return mm_policy_has(pgdat->policy, MMF_KSWAPD_COMPACTION_SUITABLE);
 }
 
 void kswapd_take_request(struct pglist_data *pgdat, int *order, enum zone_type *highest_zoneidx)
@@ -874,7 +888,7 @@ void balance_pgdat_step(struct pglist_data *pgdat, struct mm_ctx *ctx, struct ks
 	nr_reclaimed = sc.nr_reclaimed;
 	r->nr_reclaimed += nr_reclaimed;
 	if (r->order && r->nr_reclaimed >= compact_gap((unsigned)r->order) &&
-	    !pol(pgdat)->kswapd_compaction_suitable(pgdat->policy))
+	    !mm_policy_has(pgdat->policy, MMF_KSWAPD_COMPACTION_SUITABLE | MMF_KSWAPD_NO_ORDER_DROP))
 		r->order = 0;
 	if (sc.nr_scanned >= sc.nr_to_reclaim)
 		raise_priority = false;

@@ -19,7 +19,8 @@ if(NOT a_ERR STREQUAL "")
 endif()
 file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/demo.actual" "${a_OUT}")
 
-# the two sections, in mm_policy_table order
+# the sections, in mm_policy_table order: vanilla, hugealloc_rfc, then
+# v6_15 and defrag_mode (checked for presence below)
 string(FIND "${a_OUT}" "==== policy vanilla: 2048 MiB RAM, 4 CPUs, seed 1, 200000 allocation attempts ====" v)
 string(FIND "${a_OUT}" "==== policy hugealloc_rfc: 2048 MiB RAM, 4 CPUs, seed 1, 200000 allocation attempts ====" h)
 if(v EQUAL -1 OR h EQUAL -1 OR NOT v LESS h)
@@ -27,7 +28,10 @@ if(v EQUAL -1 OR h EQUAL -1 OR NOT v LESS h)
 else()
 	math(EXPR vlen "${h} - ${v}")
 	string(SUBSTRING "${a_OUT}" ${v} ${vlen} vanilla)
-	string(SUBSTRING "${a_OUT}" ${h} -1 hugealloc_rfc)
+	# up to the next policy's section (v6_15, defrag_mode follow it)
+	string(SUBSTRING "${a_OUT}" ${h} -1 rest)
+	string(FIND "${rest}" "==== policy v6_15:" next)
+	string(SUBSTRING "${rest}" 0 ${next} hugealloc_rfc)
 
 	foreach(policy vanilla hugealloc_rfc)
 		set(text "${${policy}}")

@@ -236,9 +236,9 @@ static void test_same_seed_same_counters(void **state)
 	assert_true(a.t == r->t);
 }
 
-/* hygiene measures watermarks against free pageblocks (patch 009): with
+/* hygiene measures watermarks against free pageblocks (RFC 22/26): with
  * kswapd balanced by the watermark alone, as in v6.2, it reclaims far
- * more than vanilla's to free whole blocks.  With RFC patch 20, kswapd
+ * more than vanilla's to free whole blocks.  With RFC 20/26, kswapd
  * stops where compaction can go on and kcompactd takes over: kcompactd
  * is woken, and kswapd sleeps at the order it balanced for.  The invariant checker runs throughout. */
 static void test_policies_reclaim_differently(void **state)
@@ -268,18 +268,18 @@ static void test_policies_reclaim_differently(void **state)
 	h.sw_value = "yes";
 	rh20 = *run(h);
 	assert_int_equal(rh20.vm_events[OOM_KILL], 0);
-	/* (how much kswapd scans with patch 20 against without it is not
+	/* (how much kswapd scans with RFC 20/26 against without it is not
 	 * asserted: it goes either way by seed, 4 % more to 19 % less over
 	 * seeds 1-4 with reclaim at one instant, and the stepped direct
 	 * reclaim, which competes with kswapd, moves it again; the mechanism
 	 * is what follows) */
 	assert_true(rh20.vm_events[KCOMPACTD_WAKE] > 0);
-	/* every wake asks for pageblock order (patch 009), and with patch
+	/* every wake asks for pageblock order (RFC 22/26), and with patch
 	 * 20 kswapd tries to sleep at the order it balanced for; it runs at
 	 * order 0 only when it could not sleep after a run and no new wake
 	 * came.  v6.2's loop looked at the request again after every run,
 	 * found 0, and reclaimed toward free blocks at order 0. */
-	fprintf(stderr, "kswapd runs (order 0): v6.2 loop %lu (%lu), patch 20 %lu (%lu)\n", rh.kswapd_runs,
+	fprintf(stderr, "kswapd runs (order 0): v6.2 loop %lu (%lu), RFC 20/26 %lu (%lu)\n", rh.kswapd_runs,
 	        rh.kswapd_order0_runs, rh20.kswapd_runs, rh20.kswapd_order0_runs);
 	assert_true(rh20.kswapd_runs > 0);
 	assert_true(rh20.kswapd_order0_runs * 4 < rh20.kswapd_runs);

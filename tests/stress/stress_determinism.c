@@ -74,10 +74,13 @@ static void test_same_seed_same_state(void **state)
 	d = load_and_hash(ops->name, 7, 25000, NULL);
 	assert_int_equal(a, d);
 
-	/* two policies, same seed, same machine: different states */
+	/* two policies, same seed, same machine: different states; except
+	 * v6_15, which differs from v6.2 only where a fallback meets a block
+	 * it cannot claim whole, which this load does not reach (its claim
+	 * and steal paths: tests/unit/test_defrag_mode.c) */
 	if (ops == mm_policy_table[0])
 		first_policy_hash = a;
-	else
+	else if (strcmp(ops->name, "v6_15"))
 		assert_int_not_equal(a, first_policy_hash);
 }
 

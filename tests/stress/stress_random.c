@@ -19,7 +19,7 @@
  *       buddyinfo (all pages are free, and merging below pageblock order
  *       ignores migratetypes, so the decomposition is the canonical one);
  *   hygiene: every pageblock without reserved pages is MIGRATE_FREE again
- *       (patch 005) and buddyinfo equals the boot buddyinfo at every order;
+ *       (RFC 11/26) and buddyinfo equals the boot buddyinfo at every order;
  *   vanilla: highatomic blocks stay reserved (nothing unreserves them
  *       without direct reclaim) and v6.2 does not merge them with their
  *       neighbours at pageblock order, so only the free page count and the
@@ -137,7 +137,7 @@ static bool block_fully_managed(const struct pglist_data *pgdat, const struct zo
  * fallback takes a MIGRATE_FREE page and claims its block; a fallback below
  * pageblock order (the tracepoint's "fragmenting") may only take a piece of
  * a free block that is partly reserved (a hole or the kernel image: patch
- * 005 types every block FREE at boot, and such a block never frees whole).
+ * RFC 11/26 types every block FREE at boot, and such a block never frees whole).
  * Nothing is asserted here, in the middle of the allocator: violations are
  * counted and the first one described.
  */

@@ -439,7 +439,7 @@ static void test_free_scanner_targets_at_min_priority(void **state)
 }
 
 /* RFC 08/26: a smaller piece of a movable block is never captured, even
- * for a movable request, so an order-0 request's compaction (patch 009:
+ * for a movable request, so an order-0 request's compaction (RFC 22/26:
  * at pageblock order, capturing at the request's) goes on until a whole
  * block is free, claims it and takes one page; the rest of the block
  * goes back to the free lists */
@@ -474,11 +474,11 @@ static void test_hygiene_order0_capture_takes_a_block(void **state)
 	assert_int_equal(check_pgdat(pgdat, "after the order-0 capture"), 0);
 }
 
-/* patch 009: kcompactd compacts until the high watermark of free blocks
+/* RFC 22/26: kcompactd compacts until the high watermark of free blocks
  * is met.  With one free block, the order is free at the min watermark,
  * and v6.2's compaction_suitable() answered SUCCESS ("can already
  * succeed" at min): hygiene's kcompactd gave up between min and high.
- * Patch 008's form asks only for migration targets. */
+ * RFC 17/26's form asks only for migration targets. */
 static void test_hygiene_kcompactd_works_to_high(void **state)
 {
 	struct fragmented h;
@@ -564,12 +564,6 @@ static void test_skip_bits_avoid_rescans_until_reset(void **state)
  * nothing to the compact_daemon_* counters (kcompactd_do_work()'s alone);
  * a kernel from v6.3 on counts proactive runs there too.  Both policies
  * model a v6.2 tree. */
-static bool counts_daemon_as_v63(const struct mm_policy *p)
-{
-	(void)p;
-	return true;
-}
-
 static void proactive_counts(const char *policy, bool v63)
 {
 	struct fragmented f;
@@ -579,7 +573,7 @@ static void proactive_counts(const char *policy, bool v63)
 	build(&f, policy);
 	pgdat = &f.m->pgdat;
 	if (v63)
-		pgdat->policy->ops.proactive_compact_counts_daemon = counts_daemon_as_v63;
+		pgdat->policy->ops.features |= MMF_PROACTIVE_COMPACT_COUNTS_DAEMON;
 	proactive_compact_node(pgdat, &kctx);
 	assert_true(pgdat->vm_events[COMPACTMIGRATE_SCANNED] > 0);
 	assert_true(pgdat->vm_events[COMPACTFREE_SCANNED] > 0);

@@ -310,7 +310,7 @@ static void test_fallback_table(void **state)
 	(void)state;
 
 	for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++) {
-		const int *row = v62_fallbacks(mt);
+		const int *row = mm_v6_2_ops.fallbacks(NULL, mt, 0);
 		assert_int_equal(row[0], rows[mt][0]);
 		assert_int_equal(row[1], rows[mt][1]);
 		assert_int_equal(row[2], MIGRATE_TYPES);
@@ -318,9 +318,9 @@ static void test_fallback_table(void **state)
 	/* can_steal_fallback: unmovable/reclaimable always, movable from
 	 * pageblock_order / 2, everyone at pageblock order */
 	for (unsigned o = 0; o < MAX_ORDER; o++) {
-		assert_true(v62_can_steal_fallback(o, MIGRATE_UNMOVABLE));
-		assert_true(v62_can_steal_fallback(o, MIGRATE_RECLAIMABLE));
-		assert_int_equal(v62_can_steal_fallback(o, MIGRATE_MOVABLE), o >= 4);
+		assert_true(mm_v6_2_ops.can_steal_fallback(NULL, o, MIGRATE_UNMOVABLE, MIGRATE_MOVABLE));
+		assert_true(mm_v6_2_ops.can_steal_fallback(NULL, o, MIGRATE_RECLAIMABLE, MIGRATE_MOVABLE));
+		assert_int_equal(mm_v6_2_ops.can_steal_fallback(NULL, o, MIGRATE_MOVABLE, MIGRATE_UNMOVABLE), o >= 4);
 	}
 }
 

@@ -1,9 +1,9 @@
 /* test_hygiene.c - the RFC's pageblock hygiene ("mm: reliable huge page
  * allocator"): MIGRATE_FREE blocks at boot, claimed whole by their first
- * allocation and neutral again once wholly free (patch 005); no fallback
+ * allocation and neutral again once wholly free (RFC 11/26); no fallback
  * into another type's blocks (cover letter), and the last-resort switch;
- * watermarks counted on free blocks (patch 009); no highatomic reserve
- * (010) and no watermark boosting (011); the switches and their
+ * watermarks counted on free blocks (RFC 22/26); no highatomic reserve
+ * (RFC 23/26) and no watermark boosting (RFC 24/26); the switches and their
  * validation; CONFIG_COMPACTION=n keeping v6.2's fallbacks and counts.
  */
 #include "testlib.h"
@@ -24,7 +24,7 @@ static struct machine *boot_small(const char *policy, const char *const *sw, uns
 }
 
 /* ------------------------------------------------------------------ */
-/* patch 005: MIGRATE_FREE */
+/* RFC 11/26: MIGRATE_FREE */
 
 static void test_boot_free_blocks(void **state)
 {
@@ -53,7 +53,7 @@ static void test_boot_free_blocks(void **state)
 	/* every block of the node, also those without managed pages */
 	for (unsigned long b = 0; b < h->pgdat.nr_pageblocks; b++)
 		assert_int_equal(tl_block_mt(h, b << pageblock_order), MIGRATE_FREE);
-	/* patches 010, 011: the features are compiled out */
+	/* RFC 23/26, 24/26: the features are compiled out */
 	assert_null(h->policy->ops.reserve_highatomic_pageblock);
 	assert_null(h->policy->ops.unreserve_highatomic_pageblock);
 	assert_null(h->policy->ops.boost_watermark);
@@ -175,7 +175,7 @@ static void test_claim_partial_free_block(void **state)
 
 	/* freed again, its pages merge back only to order 3 (the reserved
 	 * pages are not free): below pageblock order nothing returns the
-	 * block to FREE, in the model as in patch 005's __free_one_page */
+	 * block to FREE, in the model as in RFC 11/26's __free_one_page */
 	tl_free(m, p, 0);
 	drain_all_pages(&m->pgdat);
 	assert_true(PageBuddy(p) && page_order(p) == 3);
@@ -367,7 +367,7 @@ static void test_no_fallback(void **state)
 	assert_non_null(alloc_pages(&m->pgdat, &memalloc, GFP_HIGHUSER_MOVABLE, 0));
 }
 
-/* With watermarks on all free pages (009 off), the fallback rule alone
+/* With watermarks on all free pages (RFC 22/26 off), the fallback rule alone
  * decides: fails without the last resort, succeeds with it. */
 static void test_last_resort_fallback_wmark_all(void **state)
 {
@@ -407,7 +407,7 @@ static void test_last_resort_fallback(void **state)
 	(void)state;
 
 	m = boot_small("hygiene", on, 4);
-	assert_true(m->policy->ops.last_resort_fallback(m->policy));
+	assert_true(mm_policy_has(m->policy, MMF_LAST_RESORT_FALLBACK));
 	pfn = claim_all_movable(m);
 	p = tl_alloc(m, GFP_KERNEL, 0);
 	if (!p)
@@ -420,7 +420,7 @@ static void test_last_resort_fallback(void **state)
 }
 
 /* ------------------------------------------------------------------ */
-/* patch 009: watermarks on free blocks */
+/* RFC 22/26: watermarks on free blocks */
 
 static void test_watermarks_count_free_blocks(void **state)
 {
@@ -456,7 +456,7 @@ static void test_watermarks_count_free_blocks(void **state)
 	assert_null(tl_alloc(m, GFP_HIGHUSER_MOVABLE, 0));
 }
 
-/* RFC patch 20 with 008's compaction_suitable(): kswapd is balanced for
+/* RFC 20/26 with RFC 17/26's compaction_suitable(): kswapd is balanced for
  * a THP once compaction has migration targets (free pages in movable
  * blocks above low + compact_gap), even though the order is free at the
  * min watermark.  v6.2's compaction_suitable() answers SUCCESS there
@@ -508,7 +508,7 @@ static void test_kswapd_compaction_suitable(void **state)
 	assert_true(kswapd_keeps_order(&m->pgdat));
 	tl_destroy(m);
 
-	/* without patch 20 kswapd reclaims on, and looks at the pending
+	/* without RFC 20/26 kswapd reclaims on, and looks at the pending
 	 * request (0 after a run) before it tries to sleep, as v6.2 */
 	m = boot_small("hygiene", off, 16);
 	kswapd_case(m, pages);
@@ -520,7 +520,7 @@ static void test_kswapd_compaction_suitable(void **state)
 }
 
 /* ------------------------------------------------------------------ */
-/* patches 010 and 011: no highatomic reserve, no boosting */
+/* RFC 23/26 and 24/26: no highatomic reserve, no boosting */
 
 static void test_no_highatomic(void **state)
 {
@@ -574,16 +574,16 @@ static void test_no_highatomic(void **state)
 static void test_switch_validation(void **state)
 {
 	struct mm_policy *p;
-	char err[512];
+	char err[1536];
 	(void)state;
 
 	/* all on by default but the last resort */
 	assert_int_equal(mm_policy_create("hygiene", &p, err, sizeof(err)), 0);
 	assert_int_equal(mm_policy_validate(p, err, sizeof(err)), 0);
-	assert_false(p->ops.last_resort_fallback(p));
+	assert_false(mm_policy_has(p, MMF_LAST_RESORT_FALLBACK));
 	assert_null(p->ops.reserve_highatomic_pageblock);
 
-	/* 009 without 005 */
+	/* RFC 22/26 without RFC 11/26 */
 	assert_int_equal(mm_policy_set(p, "migrate_free", "no", err, sizeof(err)), 0);
 	err[0] = 0;
 	assert_int_equal(mm_policy_validate(p, err, sizeof(err)), -1);
@@ -591,7 +591,7 @@ static void test_switch_validation(void **state)
 	assert_non_null(strstr(err, "migrate_free"));
 	mm_policy_destroy(p);
 
-	/* no_fallback without 005 */
+	/* no_fallback without RFC 11/26 */
 	assert_int_equal(mm_policy_create("hygiene", &p, err, sizeof(err)), 0);
 	assert_int_equal(mm_policy_set(p, "migrate_free", "no", err, sizeof(err)), 0);
 	assert_int_equal(mm_policy_set(p, "wmark_free_blocks", "no", err, sizeof(err)), 0);
@@ -608,7 +608,7 @@ static void test_switch_validation(void **state)
 	assert_non_null(p->ops.boost_watermark);
 	mm_policy_destroy(p);
 
-	/* 010 / 011 without 009 */
+	/* RFC 23/26 / RFC 24/26 without RFC 22/26 */
 	assert_int_equal(mm_policy_create("hygiene", &p, err, sizeof(err)), 0);
 	assert_int_equal(mm_policy_set(p, "wmark_free_blocks", "no", err, sizeof(err)), 0);
 	err[0] = 0;
@@ -664,7 +664,7 @@ static void test_no_compaction(void **state)
 	m = tl_boot_dma32("hygiene", NULL, 4, &s);
 	z = tl_zone(m, Z32);
 	assert_false(m->pgdat.config_compaction);
-	assert_int_equal(tl_count_blocks(m, Z32, MIGRATE_FREE), 4);     /* 005 still on */
+	assert_int_equal(tl_count_blocks(m, Z32, MIGRATE_FREE), 4);     /* RFC 11/26 still on */
 	pfn = claim_all_movable(m);
 
 	/* watermarks count every free page */
@@ -676,10 +676,10 @@ static void test_no_compaction(void **state)
 	assert_int_equal(tl_pfn(m, p), pfn);
 	assert_int_equal(m->pgdat.extfrag.by_type[MIGRATE_UNMOVABLE][MIGRATE_MOVABLE], 1);
 	assert_int_equal(m->pgdat.extfrag.fragmenting, 1);
-	/* 011: a fragmenting fallback without boosting */
+	/* RFC 24/26: a fragmenting fallback without boosting */
 	assert_int_equal(z->watermark_boost, 0);
 	assert_int_equal(m->pgdat.kswapd_wakeups, 0);
-	/* the reclaim order stays the request's order (009 needs compaction) */
+	/* the reclaim order stays the request's order (RFC 22/26 needs compaction) */
 	assert_int_equal(m->policy->ops.reclaim_order(m->policy, 0), 0);
 	tl_destroy(m);
 

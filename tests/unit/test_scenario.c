@@ -13,7 +13,7 @@
 #include "mmsim/policy.h"
 #include "mmsim/scenario.h"
 
-static char err[512];
+static char err[1536];
 
 /* a scenario from text that must load and resolve */
 static struct scenario *good(const char *text)
@@ -240,12 +240,15 @@ static void test_errors(void **state)
 	bad("[transparent_hugepage]\nenabled = sometimes\n",
 	    "t.ini:2: [transparent_hugepage] enabled: 'sometimes' is not one of always, madvise, never");
 	bad("[kernel]\nconfig_compaction = maybe\n", "t.ini:2: [kernel] config_compaction: 'maybe' is not a boolean (yes or no)");
-	bad("[policy]\nname = hygeine\n", "t.ini:2: [policy] name: unknown policy 'hygeine' (valid: vanilla, hugealloc_rfc)");
+	bad("[policy]\nname = hygeine\n", "t.ini:2: [policy] name: unknown policy 'hygeine' (valid: vanilla, hugealloc_rfc, v6_15, defrag_mode)");
 	bad("[policy.hygeine]\nx = 1\n",
-	    "t.ini:2: unknown policy 'hygeine' in [policy.hygeine] (valid: vanilla, hugealloc_rfc)");
+	    "t.ini:2: unknown policy 'hygeine' in [policy.hygeine] (valid: vanilla, hugealloc_rfc, v6_15, defrag_mode)");
 	bad("[policy.hygiene]\nbogus = yes\n",
-	    "t.ini:2: unknown key 'bogus' in [policy.hugealloc_rfc] (valid: bdev_cache_movable, migrate_free, "
-	    "wmark_free_blocks, no_highatomic, no_watermark_boost, no_fallback, last_resort_fallback, kswapd_compaction_suitable)");
+	    "t.ini:2: unknown key 'bogus' in [policy.hugealloc_rfc] (valid: bdev_cache_movable, "
+	    "nofs_compact_reserves, capture_claim_block, capture_larger, migrate_free, compact_retry_three_outcomes, "
+	    "compaction_suitable_movable, zonelist_suitable_targets_only, kswapd_compaction_suitable, "
+	    "compaction_ready_before_zones, wmark_free_blocks, no_highatomic, no_watermark_boost, no_fallback, "
+	    "last_resort_fallback)");
 	bad("[workload]\nnames = kbuild, thp_fauler\n",
 	    "t.ini:2: [workload] names: unknown workload 'thp_fauler' (valid: kbuild, thp_faulter)");
 	bad("[workload.thp_faulter]\nregion = 1M\n",

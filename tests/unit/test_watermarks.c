@@ -2,7 +2,7 @@
  * reserves and pcp limits (v6.2's calculate_min_free_kbytes,
  * __setup_per_zone_wmarks, setup_per_zone_lowmem_reserve, khugepaged's
  * set_recommended_min_free_kbytes, zone_batchsize/zone_highsize), patch
- * 009's pageblock-aligned watermark gap, and mm_layout_qemu().
+ * RFC 22/26's pageblock-aligned watermark gap, and mm_layout_qemu().
  *
  * The kernel fixture is a 24 GiB, 2-CPU QEMU guest running v6.2 with THP
  * enabled; its /proc/zoneinfo reads:
@@ -76,7 +76,7 @@ static void assert_wmarks(struct machine *m, enum zone_type zi, unsigned long mi
 }
 
 /* The watermarks __setup_per_zone_wmarks computes from min_free_kbytes,
- * written out independently of the model; align: patch 009's ALIGN(gap,
+ * written out independently of the model; align: RFC 22/26's ALIGN(gap,
  * pageblock_nr_pages). */
 static void assert_wmarks_formula(struct machine *m, unsigned long min_free_kbytes, unsigned wsf,
                                   bool align)
@@ -219,7 +219,7 @@ static void test_watermark_scale_factor(void **state)
 	}
 }
 
-/* Patch 009: the low-min and high-low distances are whole pageblocks,
+/* RFC 22/26: the low-min and high-low distances are whole pageblocks,
  * with CONFIG_COMPACTION; min itself is v6.2's. */
 static void test_hygiene_gap_aligned(void **state)
 {
@@ -235,7 +235,7 @@ static void test_hygiene_gap_aligned(void **state)
 	assert_wmarks_formula(m, 67584, 10, true);
 	tl_destroy(m);
 
-	/* without wmark_free_blocks (009), v6.2's distances */
+	/* without wmark_free_blocks (RFC 22/26), v6.2's distances */
 	{
 		static const char *const sw[] = { "wmark_free_blocks=no", "no_highatomic=no",
 		                                  "no_watermark_boost=no", NULL };
@@ -244,7 +244,7 @@ static void test_hygiene_gap_aligned(void **state)
 		assert_wmarks_formula(m, 67584, 10, false);
 		tl_destroy(m);
 	}
-	/* without CONFIG_COMPACTION, patch 009 keeps v6.2's distances */
+	/* without CONFIG_COMPACTION, RFC 22/26 keeps v6.2's distances */
 	s.config_compaction = false;
 	m = boot_fixture("hygiene", NULL, &s);
 	assert_wmarks(m, ZONE_NORMAL, 14769, 20163, 25557);

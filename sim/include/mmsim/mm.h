@@ -203,7 +203,7 @@ bool pgdat_balanced(struct pglist_data *pgdat, int order, enum zone_type highest
  * no request */
 void kswapd_take_request(struct pglist_data *pgdat, int *order, enum zone_type *highest_zoneidx);
 /* kswapd's loop: does it go back to sleep at the order it balanced for
- * (RFC patch 20), or look at the pending request first (v6.2)? */
+ * (RFC 20/26), or look at the pending request first (v6.2)? */
 bool kswapd_keeps_order(const struct pglist_data *pgdat);
 
 /* ---- compaction (compaction.c) ---- */

@@ -20,7 +20,7 @@ enum migratetype {
 	MIGRATE_RECLAIMABLE,
 	MIGRATE_PCPTYPES,               /* the number of types on the pcp lists */
 	MIGRATE_HIGHATOMIC = MIGRATE_PCPTYPES,
-	MIGRATE_FREE,                   /* the RFC's neutral block (patch 005); vanilla never sets it */
+	MIGRATE_FREE,                   /* the RFC's neutral block (RFC 11/26); vanilla never sets it */
 	MIGRATE_ISOLATE,
 	MIGRATE_TYPES
 };
@@ -350,7 +350,7 @@ static inline unsigned long pageblock_end_pfn(unsigned long pfn)   { return page
 
 static inline bool is_migrate_highatomic(int mt) { return mt == MIGRATE_HIGHATOMIC; }
 static inline bool is_migrate_isolate(int mt)    { return mt == MIGRATE_ISOLATE; }
-/* migratetype_is_mergeable(): patch 005 adds MIGRATE_FREE */
+/* migratetype_is_mergeable(): RFC 11/26 adds MIGRATE_FREE */
 static inline bool migratetype_is_mergeable(int mt)
 {
 	return mt < MIGRATE_PCPTYPES || mt == MIGRATE_FREE;

@@ -3,13 +3,18 @@
  * The core (sim/mm) is Linux v6.2's control flow.  Where a kernel version
  * makes a different decision, the core calls a hook of the node's policy,
  * named after the kernel function whose behaviour differs.  The table of
- * hooks, which kernel function each stands for, and which RFC patch changes
- * it is policies/README.md.
+ * hooks, which kernel function each stands for, and which patch changes it
+ * is policies/README.md.
  *
- * Rules: every hook is mandatory except the three that stand for kernel
- * features the RFC deletes (highatomic reserves, patch 010; watermark
- * boosting, patch 011); NULL there means the feature is compiled out.
- * mm_policy_create() rejects a table that breaks this.
+ * A policy states only what it changes:
+ * - a hook it leaves NULL is its base's (.base; NULL: v6.2, whose decisions
+ *   live in sim/mm beside the code that asks for them);
+ * - a change that is a yes/no in the kernel's code is a declared feature
+ *   (.features, MMF_*), read by the core where the kernel reads it;
+ * - validate() may trim the instance's copy (clear a hook so that a switch
+ *   that is off means "as the base does", add or drop features), and
+ *   attach() may once the kernel configuration is known (CONFIG_COMPACTION).
+ * Adding a policy is one file in policies/ and one line in policy.c.
  */
 #ifndef MMSIM_POLICY_H
 #define MMSIM_POLICY_H
@@ -20,6 +25,73 @@
 #include "mmsim/mmzone.h"
 #include "mmsim/param.h"
 
+/* Declared features: kernel behaviour that differs from v6.2 by a yes/no
+ * in the code.  Unset: as v6.2.  The patch each stands for is in
+ * policies/README.md. */
+enum mm_policy_feature {
+	/* should_reclaim_retry(): skip the zones' "would reclaiming everything
+	 * help" check, leave retrying to compaction (RFC 22/26) */
+	MMF_RECLAIM_RETRY_DEFERS_TO_COMPACTION = 1u << 0,
+	/* fast_find_migrateblock(): direct compaction for any request type
+	 * searches the free lists for a source block (RFC 22/26) */
+	MMF_FAST_FIND_MIGRATEBLOCK_ANY_TYPE    = 1u << 1,
+	/* should_compact_retry(): no smaller budget and priority floor for
+	 * costly orders (RFC 22/26) */
+	MMF_NO_COMPACT_RETRY_COSTLY_LIMITS     = 1u << 2,
+	/* should_compact_retry(): three outcomes instead of five (RFC 14/26) */
+	MMF_COMPACT_RETRY_THREE_OUTCOMES       = 1u << 3,
+	/* compaction_zonelist_suitable(): the migration-target check alone
+	 * (RFC 19/26) */
+	MMF_ZONELIST_SUITABLE_TARGETS_ONLY     = 1u << 4,
+	/* shrink_zones(): stop before shrinking when any zone is
+	 * compaction-ready (RFC 21/26) */
+	MMF_COMPACTION_READY_BEFORE_ZONES      = 1u << 5,
+	/* __alloc_pages_direct_compact(): GFP_NOFS at the highest priority
+	 * takes from the reserves (RFC 02/26) */
+	MMF_DIRECT_COMPACT_NOFS_RESERVES       = 1u << 6,
+	/* pgdat_balanced()/kswapd_shrink_node(): a zone where compaction can
+	 * go on is balanced; no order-0 drop (RFC 20/26) */
+	MMF_KSWAPD_COMPACTION_SUITABLE         = 1u << 7,
+	/* proactive_compact_node() counts in compact_daemon_* too (v6.3) */
+	MMF_PROACTIVE_COMPACT_COUNTS_DAEMON    = 1u << 8,
+	/* one pass that may fall back before OOM (upstream defrag_mode's
+	 * final retry, on the RFC) */
+	MMF_LAST_RESORT_FALLBACK               = 1u << 9,
+	/* the highatomic reserve is compiled out (RFC 23/26) */
+	MMF_NO_HIGHATOMIC                      = 1u << 10,
+	/* watermark boosting is compiled out (RFC 24/26) */
+	MMF_NO_WATERMARK_BOOST                 = 1u << 11,
+
+	/* ---- post-v6.2 code paths (the 6.15 base, defrag_mode) ---- */
+	/* __rmqueue(): 6.10's freelist hygiene and 6.15's claim/steal split:
+	 * a block is claimed whole or not at all, else one page is stolen
+	 * and the rest stays on the block's lists */
+	MMF_RMQUEUE_CLAIM_STEAL                = 1u << 12,
+	/* __compaction_suitable(): the caller's watermark (min), not the low
+	 * watermark for costly orders (defrag_mode 1/5) */
+	MMF_COMPACTION_SUITABLE_CALLER_WMARK   = 1u << 13,
+	/* ALLOC_NOFRAGMENT on every allocation, not dropped by
+	 * get_page_from_freelist(); dropped once before OOM (defrag_mode 3/5,
+	 * with "fix defrag_mode's retry & OOM path") */
+	MMF_ALLOC_NOFRAGMENT                   = 1u << 14,
+	/* defrag_mode 3/5 as posted: the retry comes after the OOM killer and
+	 * keeps ALLOC_NOFRAGMENT (what the retry & OOM fix corrects) */
+	MMF_NOFRAGMENT_RETRY_UNFIXED           = 1u << 15,
+	/* wake_all_kswapds(): kswapd (and so kcompactd) woken at pageblock
+	 * order at least (defrag_mode 4/5) */
+	MMF_KSWAPD_WAKE_PAGEBLOCK              = 1u << 16,
+	/* pgdat_balanced(): for order > 0, the high watermark must be met by
+	 * NR_FREE_PAGES_BLOCKS (defrag_mode 5/5; hugealloc_rfc's storm
+	 * ablation) */
+	MMF_KSWAPD_BALANCE_FREE_BLOCKS         = 1u << 17,
+	/* kcompactd works until the high watermark is met by
+	 * NR_FREE_PAGES_BLOCKS (defrag_mode 5/5) */
+	MMF_KCOMPACTD_FREE_BLOCKS              = 1u << 18,
+	/* kswapd_shrink_node(): no drop to order 0 after compact_gap pages
+	 * (defrag_mode 5/5 as posted; "fix kswapd exit condition in
+	 * defrag_mode" restores the drop) */
+	MMF_KSWAPD_NO_ORDER_DROP               = 1u << 19,
+};
 
 struct mm_policy;
 struct compact_control;         /* sim/mm/internal.h */
@@ -31,13 +103,23 @@ struct mm_policy_ops {
 	 * files, --policy, [policy.OLD] sections, databases); NULL-terminated */
 	const char *const *aliases;
 	const char *desc;
+	/* the policy this one changes; NULL: v6.2 (the core's decisions) */
+	const struct mm_policy_ops *base;
+	/* MMF_* this policy adds to its base's */
+	unsigned features;
 	/* the switches: a table (mmsim/param.h) whose fields are in priv;
 	 * adding a switch is one entry there.  NULL-name terminated */
 	const struct param *params;
 	size_t priv_size;
 
-	/* called once all switches are set: reject combinations never run */
+	/* Every hook below is optional: NULL is the base's decision. */
+
+	/* called once all switches are set: reject combinations never run,
+	 * trim the instance's table to the switches */
 	int  (*validate)(struct mm_policy *, char *err, size_t errlen);
+	/* called when the policy is attached to a node (p->pgdat set): trim
+	 * what the kernel configuration compiles out */
+	void (*attach)(struct mm_policy *);
 
 	/* ---- page_alloc.c: where free pages come from ---- */
 	/* memmap_init_zone_range(): type of every pageblock at boot */
@@ -51,15 +133,9 @@ struct mm_policy_ops {
 	 * order goes to (and its blocks become, if it differs) */
 	int  (*free_one_page_migratetype)(const struct mm_policy *, unsigned order, int mt);
 
-	/* ---- reserves: NULL = the feature is absent ---- */
-	void (*reserve_highatomic_pageblock)(struct zone *, unsigned long pfn, unsigned order);
-	bool (*unreserve_highatomic_pageblock)(struct pglist_data *, int migratetype,
-	                                       enum zone_type highest_zoneidx, bool force);
-	bool (*boost_watermark)(struct zone *);
-
 	/* ---- page_alloc.c: watermarks ---- */
 	/* free pages a watermark check may count (__zone_watermark_unusable_free
-	 * of v6.2, __zone_free_pages of patch 009) */
+	 * of v6.2, __zone_free_pages of RFC 22/26) */
 	long (*zone_free_pages)(const struct mm_policy *, const struct zone *, unsigned alloc_flags);
 	/* the tail of __zone_watermark_ok(): is a page of this order usable? */
 	bool (*watermark_area_ok)(const struct mm_policy *, const struct free_area *,
@@ -70,12 +146,6 @@ struct mm_policy_ops {
 	/* ---- slow path: the order reclaim and compaction work toward ---- */
 	unsigned (*reclaim_order)(const struct mm_policy *, unsigned order);
 	unsigned (*compact_order)(const struct mm_policy *, unsigned order);
-	/* the last attempt before OOM: may fallbacks into other types' blocks
-	 * be taken now?  (the later upstream form of the RFC does so) */
-	bool (*last_resort_fallback)(const struct mm_policy *);
-	/* should_reclaim_retry(): patch 009 skips the zones' "would reclaiming
-	 * everything help" check and leaves retrying to compaction */
-	bool (*reclaim_retry_defers_to_compaction)(const struct mm_policy *);
 
 	/* ---- compaction.c: what compaction scans, when it is done ---- */
 	/* compaction_suitable(): the free pages that must cover the order-0
@@ -87,11 +157,6 @@ struct mm_policy_ops {
 	 * from a block of this type? */
 	bool (*suitable_migration_source)(const struct mm_policy *, const struct compact_control *,
 	                                  int block_mt);
-	/* fast_find_migrateblock(): may direct compaction for a request that
-	 * is not movable look for a source block on the free lists?  (v6.2:
-	 * no, so that a movable block is not freed for a small unmovable
-	 * request; patch 009: yes, every request compacts toward a block) */
-	bool (*fast_find_migrateblock_any_type)(const struct mm_policy *);
 	/* suitable_migration_target(): may the free scanner take free pages
 	 * from this block?  buddy_order is the order of the free page at the
 	 * block's start, 0 if there is none */
@@ -108,48 +173,37 @@ struct mm_policy_ops {
 	 * during direct compaction is captured as, or -1 (not captured) */
 	int  (*compaction_capture)(const struct mm_policy *, const struct capture_control *,
 	                           unsigned order, int mt);
-	/* should_compact_retry(): v6.2's smaller budget and priority floor
-	 * for costly orders (patch 009 drops them) */
-	bool (*compact_retry_costly_limits)(const struct mm_policy *);
-	/* should_compact_retry(): RFC 14/26's three outcomes (progress: retry
-	 * up to MAX_COMPACT_RETRIES; skipped: if reclaim can help; anything
-	 * else: a higher priority) instead of v6.2's five */
-	bool (*compact_retry_three_outcomes)(const struct mm_policy *);
-	/* compaction_zonelist_suitable(): RFC 19/26 asks only for migration
-	 * targets (v6.2 also counts a zone whose watermark is already met) */
-	bool (*zonelist_suitable_targets_only)(const struct mm_policy *);
-	/* shrink_zones(): RFC 21/26 stops direct reclaim before shrinking
-	 * when any zone is compaction-ready (v6.2 skips the ready zones and
-	 * shrinks the node once for the others) */
-	bool (*compaction_ready_before_zones)(const struct mm_policy *);
-	/* __alloc_pages_direct_compact(): RFC 02/26 lets a GFP_NOFS request
-	 * that failed compaction at the highest priority use the reserves */
-	bool (*direct_compact_nofs_reserves)(const struct mm_policy *);
 	/* wakeup_kswapd() on a balanced node: wake kcompactd for this gfp?
-	 * (v6.2: only requests that cannot compact themselves; patch 009: all) */
+	 * (v6.2: only requests that cannot compact themselves) */
 	bool (*wakeup_kswapd_wakes_kcompactd)(const struct mm_policy *, gfp_t gfp);
-	/* pgdat_balanced()/kswapd_shrink_node(): v6.2 drops kswapd to order 0
-	 * after compact_gap pages; RFC patch 20 instead counts a zone where
-	 * compaction_suitable() says compaction can go on as balanced */
-	bool (*kswapd_compaction_suitable)(const struct mm_policy *);
-	/* proactive_compact_node(): does kcompactd's proactive scanning count
-	 * in compact_daemon_{migrate,free}_scanned too?  (v6.2: no, only
-	 * kcompactd_do_work() counts there; v6.3 added proactive runs) */
-	bool (*proactive_compact_counts_daemon)(const struct mm_policy *);
 
 	/* ---- users of memory ---- */
 	/* bdev_alloc_inode()'s mapping gfp for the block-device page cache */
 	gfp_t (*bdev_mapping_gfp)(const struct mm_policy *);
+
+	/* ---- the kernel's own functions, filled in by mm_policy_create()
+	 * from the features (a policy never sets them): NULL = compiled out */
+	void (*reserve_highatomic_pageblock)(struct zone *, unsigned long pfn, unsigned order);
+	bool (*unreserve_highatomic_pageblock)(struct pglist_data *, int migratetype,
+	                                       enum zone_type highest_zoneidx, bool force);
+	bool (*boost_watermark)(struct zone *);
 };
 
 /* An instance: a copy of the registry's table that the policy's validate()
  * may trim (a switch that removes a feature clears its hook), and the
  * policy's switches. */
 struct mm_policy {
-	struct mm_policy_ops ops;
-	struct pglist_data *pgdat;      /* set by pgdat_init */
+	struct mm_policy_ops ops;       /* resolved: no NULL hook but the compiled-out features */
+	const struct mm_policy_ops *base; /* the base's resolved table, for "as the base does" */
+	struct mm_policy_ops base_ops;  /* (its storage) */
+	struct pglist_data *pgdat;      /* set by mm_policy_attach */
 	void *priv;                     /* the policy's switches */
 };
+
+static inline bool mm_policy_has(const struct mm_policy *p, unsigned feature)
+{
+	return p->ops.features & feature;
+}
 
 /* Registry: the policies mmsim knows, by name. */
 extern const struct mm_policy_ops *const mm_policy_table[];
@@ -162,6 +216,8 @@ const char *mm_policy_canonical(const char *name);
 const char *mm_policy_names(void);
 
 int  mm_policy_create(const char *name, struct mm_policy **out, char *err, size_t errlen);
+/* from a table that need not be in the registry (tests) */
+int  mm_policy_create_ops(const struct mm_policy_ops *, struct mm_policy **out, char *err, size_t errlen);
 /* set a switch from text through the policy's table; -1 with the message
  * tail ("'maybe' is not a boolean (yes or no)", "policy P has no switch
  * 'x' (valid: ...)") */
@@ -169,12 +225,12 @@ int  mm_policy_set(struct mm_policy *, const char *key, const char *value, char 
 int  mm_policy_validate(struct mm_policy *, char *err, size_t errlen);
 void mm_policy_destroy(struct mm_policy *);
 
-/* v6.2 decisions, exported so that a policy can build on them */
-const int *v62_fallbacks(int start_mt);
-bool v62_can_steal_fallback(unsigned order, int start_mt);
-bool v62_compact_finished(const struct compact_control *cc);
-bool v62_suitable_migration_source(const struct compact_control *cc, int block_mt);
-bool v62_suitable_migration_target(const struct compact_control *cc, int block_mt, unsigned buddy_order);
-int  v62_compaction_capture(const struct capture_control *capc, unsigned order, int mt);
+/* pgdat_init: the node is known, so is its kernel configuration */
+void mm_policy_attach(struct mm_policy *, struct pglist_data *);
+
+/* v6.2's decisions: the table every chain of bases ends in.  Each entry
+ * lives in sim/mm beside the code that asks (page_alloc.c, compaction.c,
+ * vmscan.c, mm_init.c, filemap.c). */
+extern const struct mm_policy_ops mm_v6_2_ops;
 
 #endif

@@ -3,7 +3,7 @@
  * Each writes what the file of the same name would show on a kernel with
  * this state (v6.2 layout; where a later kernel differs the docs say so).
  * Migratetypes print only where the policy can create them: MIGRATE_FREE
- * appears as "Free" (the RFC's patch 005 name) only for policies that
+ * appears as "Free" (RFC 11/26's name) only for policies that
  * create free blocks.
  */
 #ifndef MMSIM_SHOW_MEM_H

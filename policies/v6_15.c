@@ -1,0 +1,21 @@
+/* v6_15.c - Linux 6.15's page allocator with vm.defrag_mode=0: the
+ * baseline defrag_mode is compared with.  What it changes against v6.2 is
+ * what the model carries of the kernels between (policies/README.md,
+ * "v6_15 and defrag_mode"):
+ * - 6.3: proactive compaction counts as daemon work;
+ * - 6.5: should_compact_retry() with three outcomes and
+ *   compaction_zonelist_suitable() asking only for migration targets (the
+ *   RFC's 14/26 and 19/26 as merged);
+ * - 6.10 freelist hygiene with 6.15's fallback split: a block is claimed
+ *   whole or not at all, else one page is stolen and its remainder stays on
+ *   its block's lists.
+ * Everything else is v6.2's: the table states nothing more. */
+#include "mmsim/policy.h"
+
+const struct mm_policy_ops v6_15_policy_ops = {
+	.name = "v6_15",
+	.desc = "Linux 6.15 with vm.defrag_mode=0: v6.2 plus freelist hygiene (block claim/steal), "
+	        "6.5's compaction retry rules, 6.3's proactive daemon counting",
+	.features = MMF_PROACTIVE_COMPACT_COUNTS_DAEMON | MMF_COMPACT_RETRY_THREE_OUTCOMES |
+	            MMF_ZONELIST_SUITABLE_TARGETS_ONLY | MMF_RMQUEUE_CLAIM_STEAL,
+};

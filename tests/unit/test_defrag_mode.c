@@ -1,0 +1,370 @@
+/* test_defrag_mode.c - Linux 6.15's base (policy v6_15) and vm.defrag_mode
+ * (policy defrag_mode), switch by switch: each test shows the mechanism of
+ * one patch in counters or states, against the same machine with the
+ * switch off (or against v6_15 / vanilla).
+ *
+ * The fixture: DMA32 blocks all claimed MOVABLE by order-0 LRU pages, a
+ * sixteenth of block 0's pages freed (scattered, no free block anywhere),
+ * so that any unmovable request must fall back into a movable block.
+ */
+#include "testlib.h"
+
+#define Z32 ZONE_DMA32
+#define BLOCK(i) (TL_DMA32_START + (unsigned long)(i) * pageblock_nr_pages)
+#define NBLOCKS 4
+
+static struct page *pages[16 * 512];
+
+static struct machine *boot(const char *policy, const char *const *sw, unsigned long nr_blocks)
+{
+	struct vm_sysctl s = tl_sysctl_nowmark();
+	struct machine *m = tl_boot_dma32(policy, sw, nr_blocks, &s);
+	m->pgdat.debug_check_interval = 0;
+	return m;
+}
+
+/* every page movable and on the LRU; then every 16th of block 0 freed */
+static unsigned long fragment(struct machine *m, unsigned long nr_blocks)
+{
+	unsigned long n = nr_blocks * pageblock_nr_pages, freed = 0;
+
+	for (unsigned long i = 0; i < n; i++) {
+		assert_non_null(pages[i] = tl_alloc(m, GFP_HIGHUSER_MOVABLE, 0));
+		tl_mark_lru(pages[i]);
+	}
+	for (unsigned long i = 0; i < pageblock_nr_pages; i += 16) {
+		pages[i]->flags &= ~(1u << PG_lru);
+		tl_free(m, pages[i], 0);
+		freed++;
+	}
+	drain_all_pages(&m->pgdat);
+	assert_int_equal(tl_count_blocks(m, Z32, MIGRATE_MOVABLE), nr_blocks);
+	assert_int_equal(tl_stat(m, Z32, NR_FREE_PAGES), (long)freed);
+	assert_int_equal(zone_free_pages_blocks(tl_zone(m, Z32)), 0);
+	return freed;
+}
+
+/* ------------------------------------------------------------------ */
+/* the 6.15 base: 6.10's freelist hygiene, 6.15's claim/steal split */
+
+/* An unmovable page from a movable block with too few free pages to
+ * claim: v6.2 moves the block's free pages to the unmovable lists and
+ * takes one (the rest stay there, in a movable block); 6.15 steals one
+ * page and leaves the others on the block's own lists. */
+static void test_claim_or_steal(void **state)
+{
+	static const char *const policies[] = { "vanilla", "v6_15" };
+	long on_unmovable[2];
+	(void)state;
+
+	for (int i = 0; i < 2; i++) {
+		struct machine *m = boot(policies[i], NULL, NBLOCKS);
+		unsigned long freed = fragment(m, NBLOCKS);
+
+		assert_non_null(tl_alloc(m, GFP_KERNEL, 0));
+		assert_int_equal(m->pgdat.extfrag.events, 1);
+		assert_int_equal(m->pgdat.extfrag.change_ownership, 0);
+		assert_int_equal(tl_block_mt(m, BLOCK(0)), MIGRATE_MOVABLE);
+		on_unmovable[i] = (long)tl_list_pages(m, Z32, MIGRATE_UNMOVABLE);
+		assert_int_equal(tl_list_pages(m, Z32, MIGRATE_MOVABLE) + (unsigned long)on_unmovable[i], freed - 1);
+		tl_check(m);
+		tl_destroy(m);
+	}
+	assert_int_equal(on_unmovable[0], (long)(pageblock_nr_pages / 16 - 1));
+	assert_int_equal(on_unmovable[1], 0);
+}
+
+/* A block that is half free is claimed whole by both (the claim rule did
+ * not change), and its free pages go to the request's lists. */
+static void test_claim_half_free_block(void **state)
+{
+	struct machine *m = boot("v6_15", NULL, NBLOCKS);
+	(void)state;
+
+	fragment(m, NBLOCKS);
+	for (unsigned long i = 1; i < pageblock_nr_pages; i += 2) {
+		pages[i]->flags &= ~(1u << PG_lru);
+		tl_free(m, pages[i], 0);
+	}
+	drain_all_pages(&m->pgdat);
+	assert_non_null(tl_alloc(m, GFP_KERNEL, 0));
+	assert_int_equal(m->pgdat.extfrag.change_ownership, 1);
+	assert_int_equal(tl_block_mt(m, BLOCK(0)), MIGRATE_UNMOVABLE);
+	assert_int_equal(tl_list_pages(m, Z32, MIGRATE_MOVABLE), 0);
+	tl_check(m);
+	tl_destroy(m);
+}
+
+/* ------------------------------------------------------------------ */
+/* 1/5: compaction_suitable() at the caller's watermark */
+
+static void test_compaction_suitable_wmark(void **state)
+{
+	static const char *const off[] = { "compaction_suitable_wmark=no", NULL };
+	const char *const *sw[3] = { NULL, NULL, off };
+	const char *pol[3] = { "v6_15", "defrag_mode", "defrag_mode" };
+	enum compact_result want[3] = { COMPACT_SKIPPED, COMPACT_CONTINUE, COMPACT_SKIPPED };
+	(void)state;
+
+	for (int i = 0; i < 3; i++) {
+		struct machine *m = boot(pol[i], sw[i], 16);
+		struct zone *z = tl_zone(m, Z32);
+		/* all 8192 pages free: above min + gap, below low + gap */
+		z->_watermark[WMARK_MIN] = pageblock_nr_pages;
+		z->_watermark[WMARK_LOW] = 16 * pageblock_nr_pages;
+		z->_watermark[WMARK_HIGH] = 16 * pageblock_nr_pages;
+		assert_int_equal(compaction_suitable_targets(z, pageblock_order, Z32), want[i]);
+		tl_destroy(m);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* 3/5: ALLOC_NOFRAGMENT everywhere */
+
+/* An atomic unmovable page with only partly used movable blocks free:
+ * the 6.15 baseline falls back below pageblock order; defrag_mode does
+ * not, and GFP_ATOMIC cannot reclaim or compact: it fails (the case the
+ * later "fix defrag_mode for non-reclaimable allocations" addresses). */
+static void test_nofragment(void **state)
+{
+	static const char *const off[] = { "nofragment=no", NULL };
+	struct machine *m;
+	(void)state;
+
+	m = boot("defrag_mode", NULL, NBLOCKS);
+	fragment(m, NBLOCKS);
+	assert_null(tl_alloc(m, GFP_ATOMIC, 0));
+	assert_int_equal(m->pgdat.extfrag.events, 0);
+	tl_destroy(m);
+
+	m = boot("defrag_mode", off, NBLOCKS);
+	fragment(m, NBLOCKS);
+	assert_non_null(tl_alloc(m, GFP_ATOMIC, 0));
+	assert_int_equal(m->pgdat.extfrag.fragmenting, 1);
+	tl_destroy(m);
+
+	m = boot("v6_15", NULL, NBLOCKS);
+	fragment(m, NBLOCKS);
+	assert_non_null(tl_alloc(m, GFP_ATOMIC, 0));
+	assert_int_equal(m->pgdat.extfrag.fragmenting, 1);
+	tl_destroy(m);
+}
+
+/* compaction for an order-2 unmovable request: an order-3 page in a
+ * movable block is "done" for v6.2's rule (the allocation could steal
+ * it), not under defrag_mode, whose allocation may not take it */
+static void test_nofragment_compact_finished(void **state)
+{
+	static const char *const off[] = { "nofragment=no", NULL };
+	const char *pol[3] = { "v6_15", "defrag_mode", "defrag_mode" };
+	const char *const *sw[3] = { NULL, NULL, off };
+	bool want[3] = { true, false, true };
+	(void)state;
+
+	for (int i = 0; i < 3; i++) {
+		struct machine *m = boot(pol[i], sw[i], NBLOCKS);
+		struct compact_control cc = { 0 };
+
+		fragment(m, NBLOCKS);
+		for (unsigned long p = 1; p < 8; p++) {
+			if (p % 16 == 0)
+				continue;
+			pages[pageblock_nr_pages + p]->flags &= ~(1u << PG_lru);
+			tl_free(m, pages[pageblock_nr_pages + p], 0);
+		}
+		pages[pageblock_nr_pages]->flags &= ~(1u << PG_lru);
+		tl_free(m, pages[pageblock_nr_pages], 0);
+		drain_all_pages(&m->pgdat);
+		assert_int_equal(tl_list_len(m, Z32, 3, MIGRATE_MOVABLE), 1);
+		cc.zone = tl_zone(m, Z32);
+		cc.order = 2;
+		cc.migratetype = MIGRATE_UNMOVABLE;
+		cc.highest_zoneidx = Z32;
+		cc.direct_compaction = true;
+		assert_int_equal(m->policy->ops.compact_finished(m->policy, &cc), want[i]);
+		tl_destroy(m);
+	}
+}
+
+/* The fix "mm: page_alloc: fix defrag_mode's retry & OOM path": nothing to
+ * reclaim, free pages between min and high, none in a free block.  With
+ * the fix the slow path retries without ALLOC_NOFRAGMENT before the OOM
+ * killer and the page comes from a fallback; as posted, the OOM path's
+ * high-watermark attempt fails and the retry keeps ALLOC_NOFRAGMENT: the
+ * request fails with free memory left. */
+static void test_fix_retry_oom(void **state)
+{
+	static const char *const unfixed[] = { "fix_retry_oom=no", NULL };
+	const char *const *sw[2] = { NULL, unfixed };
+	(void)state;
+
+	for (int i = 0; i < 2; i++) {
+		struct machine *m = boot("defrag_mode", sw[i], NBLOCKS);
+		struct zone *z = tl_zone(m, Z32);
+		struct page *p;
+
+		fragment(m, NBLOCKS);
+		z->_watermark[WMARK_MIN] = 8;
+		z->_watermark[WMARK_LOW] = 16;
+		z->_watermark[WMARK_HIGH] = 128;
+		p = tl_alloc(m, GFP_KERNEL, 0);
+		if (i == 0) {
+			assert_non_null(p);
+			assert_int_equal(m->pgdat.extfrag.fragmenting, 1);
+		} else {
+			assert_null(p);
+			assert_int_equal(m->pgdat.extfrag.events, 0);
+		}
+		tl_destroy(m);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* 4/5: kswapd woken at pageblock order */
+
+static void test_kswapd_pageblock(void **state)
+{
+	static const char *const off[] = { "kswapd_pageblock=no", NULL };
+	const char *pol[3] = { "v6_15", "defrag_mode", "defrag_mode" };
+	const char *const *sw[3] = { NULL, NULL, off };
+	int want[3] = { 0, pageblock_order, 0 };
+	(void)state;
+
+	for (int i = 0; i < 3; i++) {
+		struct machine *m = boot(pol[i], sw[i], NBLOCKS);
+		struct zone *z = tl_zone(m, Z32);
+
+		fragment(m, NBLOCKS);
+		z->_watermark[WMARK_MIN] = 8;
+		z->_watermark[WMARK_LOW] = 128;
+		z->_watermark[WMARK_HIGH] = 256;
+		m->pgdat.kswapd_order = 0;
+		(void)tl_alloc(m, GFP_ATOMIC, 0);
+		assert_int_equal(m->pgdat.kswapd_order, want[i]);
+		tl_destroy(m);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* 5/5: kswapd and kcompactd to the high watermark in whole free blocks */
+
+/* one free block and scattered pages: the high watermark is met in all
+ * free pages with an order-9 page among them (v6.2's balance for a THP),
+ * not in whole free blocks */
+static void blocks_case(struct machine *m)
+{
+	struct zone *z = tl_zone(m, Z32);
+
+	fragment(m, NBLOCKS);
+	for (unsigned long i = 0; i < pageblock_nr_pages; i++) {
+		pages[3 * pageblock_nr_pages + i]->flags &= ~(1u << PG_lru);
+		tl_free(m, pages[3 * pageblock_nr_pages + i], 0);
+	}
+	for (unsigned long i = 1; i < pageblock_nr_pages; i += 2) {
+		pages[pageblock_nr_pages + i]->flags &= ~(1u << PG_lru);
+		tl_free(m, pages[pageblock_nr_pages + i], 0);
+	}
+	drain_all_pages(&m->pgdat);
+	assert_int_equal(zone_free_pages_blocks(z), (long)pageblock_nr_pages);
+	z->_watermark[WMARK_MIN] = 64;
+	z->_watermark[WMARK_LOW] = 128;
+	z->_watermark[WMARK_HIGH] = 256;
+	/* __zone_watermark_ok() takes the requested page off first */
+	assert_true(tl_stat(m, Z32, NR_FREE_PAGES) - (long)(pageblock_nr_pages - 1) > (long)high_wmark_pages(z));
+	assert_false(zone_free_pages_blocks(z) - (long)(pageblock_nr_pages - 1) > (long)high_wmark_pages(z));
+}
+
+static void test_free_blocks_wmark(void **state)
+{
+	static const char *const off[] = { "free_blocks_wmark=no", NULL };
+	const char *pol[3] = { "v6_15", "defrag_mode", "defrag_mode" };
+	const char *const *sw[3] = { NULL, NULL, off };
+	bool balanced[3] = { true, false, true };
+	(void)state;
+
+	for (int i = 0; i < 3; i++) {
+		struct machine *m = boot(pol[i], sw[i], NBLOCKS);
+		struct compact_control cc = { 0 };
+
+		blocks_case(m);
+		assert_int_equal(pgdat_balanced(&m->pgdat, pageblock_order, Z32), balanced[i]);
+		/* order 0 is balanced by all free pages, in every mode */
+		assert_true(pgdat_balanced(&m->pgdat, 0, Z32));
+		/* kcompactd: done when the order is free (v6.2), or when the
+		 * high watermark is met in whole free blocks (5/5) */
+		cc.zone = tl_zone(m, Z32);
+		cc.order = pageblock_order;
+		cc.migratetype = MIGRATE_MOVABLE;
+		cc.highest_zoneidx = Z32;
+		cc.direct_compaction = false;
+		assert_int_equal(m->policy->ops.compact_finished(m->policy, &cc), balanced[i]);
+		assert_int_equal(m->policy->ops.compaction_wmark(m->policy, cc.zone, false, 0),
+		                 balanced[i] ? min_wmark_pages(cc.zone) : high_wmark_pages(cc.zone));
+		tl_destroy(m);
+	}
+}
+
+/* The fix "mm: vmscan: fix kswapd exit condition in defrag_mode": kswapd
+ * woken for a THP reclaims compact_gap pages and drops to order 0 (whole
+ * blocks are kcompactd's work); as posted it keeps the order and reclaims
+ * on. */
+static void test_fix_kswapd_exit(void **state)
+{
+	static const char *const unfixed[] = { "fix_kswapd_exit=no", NULL };
+	const char *const *sw[2] = { NULL, unfixed };
+	int want[2] = { 0, pageblock_order };
+	(void)state;
+
+	for (int i = 0; i < 2; i++) {
+		struct machine *m = boot("defrag_mode", sw[i], 16);
+		struct pglist_data *pgdat = &m->pgdat;
+		struct zone *z = tl_zone(m, Z32);
+		struct address_space *as = inode_create(pgdat, 6000, false);
+		struct kswapd_run r;
+
+		assert_non_null(as);
+		assert_int_equal(filemap_read(pgdat, &m->ctx, as, 0, 6000), 0);
+		z->_watermark[WMARK_MIN] = 1024;
+		z->_watermark[WMARK_LOW] = 2048;
+		z->_watermark[WMARK_HIGH] = 4096;
+		balance_pgdat_begin(pgdat, &r, pageblock_order, Z32);
+		for (int step = 0; step < 64 && !r.done && r.nr_reclaimed < 2 * compact_gap(pageblock_order); step++)
+			balance_pgdat_step(pgdat, &m->ctx, &r);
+		assert_true(r.nr_reclaimed >= compact_gap(pageblock_order));
+		assert_int_equal(r.order, want[i]);
+		balance_pgdat_end(pgdat, &r);
+		tl_destroy(m);
+	}
+}
+
+/* defrag_mode=no is v6_15: the same table */
+static void test_off_is_baseline(void **state)
+{
+	static const char *const off[] = { "defrag_mode=no", NULL };
+	struct machine *a = boot("defrag_mode", off, NBLOCKS), *b = boot("v6_15", NULL, NBLOCKS);
+	(void)state;
+
+	assert_int_equal(a->policy->ops.features, b->policy->ops.features);
+	assert_ptr_equal(a->policy->ops.compact_finished, b->policy->ops.compact_finished);
+	assert_ptr_equal(a->policy->ops.compaction_wmark, b->policy->ops.compaction_wmark);
+	assert_true(mm_policy_has(b->policy, MMF_PROACTIVE_COMPACT_COUNTS_DAEMON));
+	tl_destroy(a);
+	tl_destroy(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_claim_or_steal, tl_teardown),
+		cmocka_unit_test_teardown(test_claim_half_free_block, tl_teardown),
+		cmocka_unit_test_teardown(test_compaction_suitable_wmark, tl_teardown),
+		cmocka_unit_test_teardown(test_nofragment, tl_teardown),
+		cmocka_unit_test_teardown(test_nofragment_compact_finished, tl_teardown),
+		cmocka_unit_test_teardown(test_fix_retry_oom, tl_teardown),
+		cmocka_unit_test_teardown(test_kswapd_pageblock, tl_teardown),
+		cmocka_unit_test_teardown(test_free_blocks_wmark, tl_teardown),
+		cmocka_unit_test_teardown(test_fix_kswapd_exit, tl_teardown),
+		cmocka_unit_test_teardown(test_off_is_baseline, tl_teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
