@@ -306,10 +306,17 @@ int cmd_bench(int argc, char **argv)
 		printf("%-10s %18.0f %18.0f %18.0f\n", mm_policy_table[i]->name, o0, mixed, o9);
 		if (i == 0) {
 			double pages = (double)pgdat.node_spanned_pages;
-			double bytes = pages * sizeof(struct page) + (double)pgdat.nr_pageblocks;
-			printf("(model state: %zu bytes of struct page + %.4f bytes of pageblock flags "
-			       "= %.3f bytes per simulated page)\n",
-			       sizeof(struct page), (double)pgdat.nr_pageblocks / pages, bytes / pages);
+			/* struct page, the buddy tag byte per pfn (page_is_buddy's
+			 * index) and the pageblock flags byte per block, for every
+			 * spanned pfn: the PCI hole's too */
+			double bytes = pages * (sizeof(struct page) + 1) + (double)pgdat.nr_pageblocks;
+			double ram = 0;
+			for (int z = 0; z < MAX_NR_ZONES; z++)
+				ram += (double)pgdat.node_zones[z].present_pages;
+			printf("(model state: %zu bytes of struct page + 1 byte of buddy tag + %.4f bytes "
+			       "of pageblock flags = %.3f bytes per spanned pfn, %.3f per page of RAM)\n",
+			       sizeof(struct page), (double)pgdat.nr_pageblocks / pages, bytes / pages,
+			       bytes / ram);
 		}
 		machine_shutdown(&pgdat, policy);
 	}
