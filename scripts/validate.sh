@@ -13,8 +13,8 @@
 #   scripts/validate.sh 3 out/quick     3 seeds, into out/quick
 #
 # Each set is a resumable `mmsim reproduce` into OUT/<name>: run again, it
-# only runs what is missing.  Needs a built build/release/mmsim.  About 6 minutes
-# for 10 seeds on a 2-core machine.
+# only runs what is missing.  Needs a built build/release/mmsim.  One seed
+# took about 6 minutes on a shared 2-core machine (three builds a run).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

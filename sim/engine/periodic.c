@@ -15,6 +15,7 @@ static struct periodic {
 	double period;
 	void (*fn)(struct engine *, void *);
 	void *arg;
+	bool records;   /* each call stores a record: bounded by mmsim_max_samples() */
 } periodic[MAX_PERIODIC];
 static unsigned nr_periodic;
 
@@ -32,14 +33,14 @@ static void periodic_main(int argc, char **argv)
 		sg_actor_sleep_until(t0 + (double)++k * p->period);
 		if (engine_stalled(p->e))
 			return;         /* let SimGrid see the deadlock (P6) */
-		if (k > mmsim_max_samples())
+		if (p->records && k > mmsim_max_samples())
 			engine_too_many_records(p->name, p->period);
 		p->fn(p->e, p->arg);
 	}
 }
 
-int engine_every(struct engine *e, const char *name, double period,
-                 void (*fn)(struct engine *, void *), void *arg)
+static int start_periodic(struct engine *e, const char *name, double period,
+                          void (*fn)(struct engine *, void *), void *arg, bool records)
 {
 	struct periodic *p;
 	sg_actor_t a;
@@ -52,8 +53,21 @@ int engine_every(struct engine *e, const char *name, double period,
 	p->period = period;
 	p->fn = fn;
 	p->arg = arg;
+	p->records = records;
 	a = sg_actor_init(name, engine_host());
 	sg_actor_set_data(a, p);
 	sg_actor_start(a, periodic_main, 0, NULL);
 	return 0;
+}
+
+int engine_every(struct engine *e, const char *name, double period,
+                 void (*fn)(struct engine *, void *), void *arg)
+{
+	return start_periodic(e, name, period, fn, arg, true);
+}
+
+int engine_poll_every(struct engine *e, const char *name, double period,
+                      void (*fn)(struct engine *, void *), void *arg)
+{
+	return start_periodic(e, name, period, fn, arg, false);
 }

@@ -36,9 +36,10 @@ static bool pollutes(int mt, enum census_kind k, const struct page *head)
 }
 
 /* The pages of the block [start, end) of type mt that pollute it, by
- * kind, added to pages[]; true if there is any. */
-static bool block_foreign_pages(const struct pglist_data *pgdat, unsigned long start,
-                                unsigned long end, int mt, unsigned long pages[NR_CENSUS_KINDS])
+ * kind, added to pages[]; true if there is any.  With all non-NULL, every
+ * allocated page of the block is also counted there by kind. */
+static bool block_pages(const struct pglist_data *pgdat, unsigned long start, unsigned long end,
+                        int mt, unsigned long pages[NR_CENSUS_KINDS], unsigned long *all)
 {
 	bool mixed = false;
 
@@ -57,6 +58,8 @@ static bool block_foreign_pages(const struct pglist_data *pgdat, unsigned long s
 		}
 		head = PageTail(p) ? &pgdat->mem_map[p->next] : p;
 		k = page_census_kind(head);
+		if (all)
+			all[k]++;
 		if (pollutes(mt, k, head)) {
 			pages[k]++;
 			mixed = true;
@@ -64,6 +67,12 @@ static bool block_foreign_pages(const struct pglist_data *pgdat, unsigned long s
 		pfn++;
 	}
 	return mixed;
+}
+
+static bool block_foreign_pages(const struct pglist_data *pgdat, unsigned long start,
+                                unsigned long end, int mt, unsigned long pages[NR_CENSUS_KINDS])
+{
+	return block_pages(pgdat, start, end, mt, pages, NULL);
 }
 
 void pageblock_census(const struct pglist_data *pgdat, struct block_census *c)
@@ -76,15 +85,23 @@ void pageblock_census(const struct pglist_data *pgdat, struct block_census *c)
 		for (unsigned long start = pageblock_start_pfn(z->zone_start_pfn); start < zone_end_pfn(z);
 		     start += pageblock_nr_pages) {
 			int mt = get_pageblock_migratetype(pgdat, start);
-			unsigned long pages[NR_CENSUS_KINDS] = { 0 };
+			unsigned long pages[NR_CENSUS_KINDS] = { 0 }, all[NR_CENSUS_KINDS] = { 0 };
 			unsigned long end = start + pageblock_nr_pages;
+			unsigned long kernel;
 			bool mixed;
 
 			if (start < z->zone_start_pfn && zi > 0)
 				continue;       /* counted with the zone below */
 			c->blocks[mt]++;
-			mixed = block_foreign_pages(pgdat, start, end < zone_end_pfn(z) ? end : zone_end_pfn(z),
-			                            mt, pages);
+			mixed = block_pages(pgdat, start, end < zone_end_pfn(z) ? end : zone_end_pfn(z),
+			                    mt, pages, all);
+			if (all[CENSUS_SLAB])
+				c->slab_blocks[mt]++;
+			kernel = all[CENSUS_SLAB] + all[CENSUS_KMEM];
+			if (kernel) {
+				c->kernel_blocks++;
+				c->kernel_pages += kernel;
+			}
 			if (mixed) {
 				c->mixed_blocks[mt]++;
 				for (int k = 0; k < NR_CENSUS_KINDS; k++)

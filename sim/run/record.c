@@ -147,6 +147,26 @@ static int store(const struct run *r, struct results_db *db, const struct run_re
 					return -1;
 			}
 	}
+	/* the last census (the idle machine after the last iteration): how
+	 * far the kernel's pages are spread over the pageblocks */
+	if (r->nr_census) {
+		const struct block_census *c = &r->census[r->nr_census - 1].c;
+		unsigned long blocks = 0;
+		char name[64];
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
+			blocks += c->blocks[mt];
+			if (mt >= MIGRATE_PCPTYPES && !c->slab_blocks[mt])
+				continue;
+			snprintf(name, sizeof(name), "census_%s_slab_blocks", migratetype_names[mt]);
+			if (results_add_metric(db, id, name, (double)c->slab_blocks[mt]))
+				return -1;
+		}
+		if (results_add_metric(db, id, "census_blocks", (double)blocks) ||
+		    results_add_metric(db, id, "census_kernel_blocks", (double)c->kernel_blocks) ||
+		    results_add_metric(db, id, "census_kernel_pages", (double)c->kernel_pages) ||
+		    results_add_metric(db, id, "census_pages", (double)(blocks * pageblock_nr_pages)))
+			return -1;
+	}
 	if (results_add_metric(db, id, "window_seconds", r->whole.end.t - r->whole.start.t) ||
 	    results_add_metric(db, id, "sim_seconds", rec->sim_seconds) ||
 	    results_add_metric(db, id, "sim_wall_ratio",

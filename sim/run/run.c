@@ -249,7 +249,7 @@ struct run *run_create(const struct scenario *s, unsigned long check_every, char
 	    (c->sample_interval > 0 && engine_every(&r->e, "freeblocks", c->sample_interval, freeblocks_tick, r)) ||
 	    /* the iterations' observer only when there are several: a run
 	     * of one iteration has the actors it always had */
-	    (r->nr_windows > 1 && engine_every(&r->e, "iterations", RUN_ITERATION_POLL, iteration_tick, r))) {
+	    (r->nr_windows > 1 && engine_poll_every(&r->e, "iterations", RUN_ITERATION_POLL, iteration_tick, r))) {
 		snprintf(err, errlen, "engine: cannot start the observers");
 		create_failed_engine = true;
 		goto fail;

@@ -307,6 +307,28 @@ static void test_two_iterations(void **state)
 	assert_true(EV(r->final, PGFREE) > EV(r->whole.end, PGFREE));
 }
 
+/* The iterations' poll (every RUN_ITERATION_POLL of virtual time) stores
+ * nothing, so MMSIM_MAX_SAMPLES, the bound on what a run records, does not
+ * end a run whose iterations outlast max x RUN_ITERATION_POLL: with the
+ * bound at 200 (2 s of polls) a two-iteration run of some 30 s, sampled
+ * every 1 s and censused every 5 s, is complete.  (The poll used to count
+ * as a record: the default scenario's three 400 s builds exited 78.) */
+static void test_iterations_poll_is_not_a_record(void **state)
+{
+	static const char *const sets[] = { "run.iterations=2", "kbuild.cache=cold", NULL };
+	struct result *r;
+	(void)state;
+
+	setenv("MMSIM_MAX_SAMPLES", "200", 1);
+	r = run(small, sets);
+	unsetenv("MMSIM_MAX_SAMPLES");
+	assert_false(r->failed);
+	assert_int_equal(r->nr_windows, 2);
+	assert_true(r->sim_seconds > 200 * RUN_ITERATION_POLL * 4);
+	assert_true(r->sim_seconds < 200);      /* the samples stay under the bound */
+	assert_int_equal(r->stored_iterations, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -314,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_sample_clipping),
 		cmocka_unit_test(test_failed_build_status),
 		cmocka_unit_test(test_two_iterations),
+		cmocka_unit_test(test_iterations_poll_is_not_a_record),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

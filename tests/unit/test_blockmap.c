@@ -59,10 +59,92 @@ static void test_map_shows_mixed_blocks(void **state)
 	free(map);
 }
 
+/* The census's spread counts: blocks holding slab pages, per type, and
+ * blocks holding any kernel page (slab or other unmovable/reclaimable
+ * memory) with those pages' number, counted from every allocated page,
+ * not only the ones that make a block mixed (a slab page in an unmovable
+ * block counts too). */
+static void test_census_counts_kernel_spread(void **state)
+{
+	struct vm_sysctl s = tl_sysctl_nowmark();
+	struct machine *m = tl_boot_dma32("vanilla", NULL, 4, &s);
+	unsigned long nb = m->pgdat.nr_pageblocks;
+	unsigned char *kern = calloc(nb, 1), *slab = calloc(nb, 1);
+	unsigned long want_kblocks = 0, want_mslab = 0, want_uslab = 0, kpages = 0;
+	struct page *pg[2048];
+	struct block_census c;
+	int n = 0;
+
+	(void)state;
+	assert_non_null(kern);
+	assert_non_null(slab);
+	pageblock_census(&m->pgdat, &c);
+	assert_int_equal(c.kernel_blocks, 0);
+	assert_int_equal(c.kernel_pages, 0);
+
+	for (int i = 0; i < 2048; i++) {
+		struct page *p = tl_alloc(m, GFP_HIGHUSER_MOVABLE, 0);
+		if (!p)
+			break;
+		tl_mark_lru(p);
+		pg[n++] = p;
+	}
+	for (int i = 0; i < n; i += 2)
+		tl_free(m, pg[i], 0);
+	drain_all_pages(&m->pgdat);
+	/* kernel pages, every other one a slab page: they fall back into
+	 * the movable blocks and also take unmovable ones */
+	for (int i = 0; i < 64; i++) {
+		struct page *p = tl_alloc(m, i % 2 ? GFP_KERNEL : GFP_KERNEL | __GFP_RECLAIMABLE, 0);
+		unsigned long b;
+		if (!p)
+			continue;
+		if (i % 2) {
+			p->owner = PGOWN_KMEM;
+		} else {
+			SetPageFlag(p, PG_slab);
+			p->owner = PGOWN_SLAB_RECLAIMABLE;
+		}
+		b = tl_pfn(m, p) >> pageblock_order;
+		kpages++;
+		if (!kern[b]++)
+			want_kblocks++;
+		if (!(i % 2) && !slab[b]++) {
+			int mt = tl_block_mt(m, b << pageblock_order);
+			want_mslab += mt == MIGRATE_MOVABLE;
+			want_uslab += mt != MIGRATE_MOVABLE;
+		}
+	}
+	/* and a slab page in a movable block for sure: one of the LRU pages
+	 * left there becomes one */
+	{
+		struct page *p = pg[1];
+		unsigned long b = tl_pfn(m, p) >> pageblock_order;
+		assert_int_equal(tl_block_mt(m, b << pageblock_order), MIGRATE_MOVABLE);
+		ClearPageFlag(p, PG_lru);
+		SetPageFlag(p, PG_slab);
+		p->owner = PGOWN_SLAB_UNRECLAIMABLE;
+		kpages++;
+		if (!kern[b]++)
+			want_kblocks++;
+		if (!slab[b]++)
+			want_mslab++;
+	}
+	assert_true(kpages > 1);
+	pageblock_census(&m->pgdat, &c);
+	assert_int_equal(c.kernel_pages, kpages);
+	assert_int_equal(c.kernel_blocks, want_kblocks);
+	assert_int_equal(c.slab_blocks[MIGRATE_MOVABLE], want_mslab);
+	assert_int_equal(c.slab_blocks[MIGRATE_UNMOVABLE] + c.slab_blocks[MIGRATE_RECLAIMABLE], want_uslab);
+	free(kern);
+	free(slab);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_map_shows_mixed_blocks),
+		cmocka_unit_test_teardown(test_census_counts_kernel_spread, tl_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, tl_teardown);
 }

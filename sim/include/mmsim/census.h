@@ -20,6 +20,14 @@ struct block_census {
 	unsigned long mixed_blocks[MIGRATE_TYPES];    /* of those, mixed */
 	/* pages in mixed blocks that make them mixed, by kind */
 	unsigned long mixed_pages[MIGRATE_TYPES][NR_CENSUS_KINDS];
+	/* pageblocks per migratetype holding at least one slab page (of
+	 * either kind): "movable blocks holding slab pages" */
+	unsigned long slab_blocks[MIGRATE_TYPES];
+	/* pageblocks of any type holding at least one unmovable or
+	 * reclaimable kernel page (slab, page tables, kernel stacks, other
+	 * kernel memory), and those pages: how far the kernel's memory is
+	 * spread, against how much of it there is */
+	unsigned long kernel_blocks, kernel_pages;
 };
 
 void pageblock_census(const struct pglist_data *pgdat, struct block_census *c);

@@ -104,6 +104,11 @@ double engine_now(void);
  * engine_init(); at most 8 per engine; -1 on a bad argument. */
 int engine_every(struct engine *e, const char *name, double period,
                  void (*fn)(struct engine *, void *), void *arg);
+/* The same for an observer that stores nothing (it only looks, as the
+ * iterations' poll does): not bounded by MMSIM_MAX_SAMPLES, which limits
+ * what a run records, so a fine poll does not end a long run. */
+int engine_poll_every(struct engine *e, const char *name, double period,
+                      void (*fn)(struct engine *, void *), void *arg);
 
 /* From inside a task: wait for a child to exit (make -j waiting for jobs). */
 void task_wait(struct task *child);
