@@ -1080,6 +1080,21 @@ static bool step_ready(const struct kbuild *kb, unsigned step)
 	return kb->units_reaped == kb->nr_units && kb->archives_reaped == kb->nr_archives;
 }
 
+/* The next step make starts at or after from: the first pending one, in
+ * the recorded order, whose prerequisites are done; nr_steps if none is.
+ * make -j over kbuild's recursive makes does not stop at a target that is
+ * not ready: an archive waiting for its directory's objects holds no job
+ * slot, and the other directories' compiles go on (each sub-make works on
+ * whichever of its targets is ready, all sharing the jobserver's -j
+ * slots).  Only the final link, which needs every archive, drains them. */
+static unsigned next_ready_step(const struct kbuild *kb, unsigned from)
+{
+	for (unsigned i = from; i < kb->nr_steps; i++)
+		if (kb->status[i] == ST_PENDING && step_ready(kb, i))
+			return i;
+	return kb->nr_steps;
+}
+
 /* wait4(): the child's times go to the build's (RUSAGE_CHILDREN) */
 static void reap(struct kbuild *kb, struct kb_slot *s)
 {
@@ -1156,15 +1171,20 @@ static double make_quantum(struct task *t, struct mm_ctx *ctx, void *arg)
 	for (unsigned i = 0; i < kb->nr_jobs; i++)
 		if (kb->slots[i].t && kb->slots[i].t->exited)
 			reap(kb, &kb->slots[i]);
-	for (unsigned i = 0; i < kb->nr_jobs && kb->next_step < kb->nr_steps; i++) {
+	/* next_step: the first step not yet started */
+	while (kb->next_step < kb->nr_steps && kb->status[kb->next_step] != ST_PENDING)
+		kb->next_step++;
+	for (unsigned i = 0, from = kb->next_step; i < kb->nr_jobs && from < kb->nr_steps; i++) {
 		struct kb_slot *s = &kb->slots[i];
+		unsigned step;
 		if (s->t)
 			continue;
-		if (!step_ready(kb, kb->next_step))
+		if ((step = next_ready_step(kb, from)) == kb->nr_steps)
 			break;
-		if (step_is_unit(kb, kb->next_step) && make_stat_tree(kb, ctx))
+		if (step_is_unit(kb, step) && make_stat_tree(kb, ctx))
 			return -1;
-		s->step = kb->next_step++;
+		s->step = step;
+		from = step + 1;
 		s->proc = 0;
 		kb->status[s->step] = ST_RUNNING;
 		user += kb->make_target_ns;

@@ -374,6 +374,62 @@ static void test_measured_tree(void **state)
 	assert_int_equal(r->unit[1].as_peak_pages, 2000);
 }
 
+/* make does not stop at a target that is not ready: with -j2, when b.o's
+ * compile ends the archive of a.o and b.o still waits for a.o, and the
+ * free slot takes the compile recorded after the archive (c.o), as
+ * kbuild's recursive makes go on compiling other directories; the old
+ * model waited at the archive with a slot idle until a.o was done */
+static const char fixture_skip[] =
+	"# test fixture: a compile after an archive\n"
+	"M\ttree_files\t100\n"
+	"M\ttree_bytes\t1000000\n"
+	"F\t8192\ta.c\n"
+	"F\t40960\tinclude/h1.h\n"
+	"F\t4096\tinclude/h2.h\n"
+	"F\t12288\tb.c\n"
+	"S\t0\tcc\t0\t10000\t.tmp_1/tmp\t900\t-1\t0\t-\t-\n"
+	"P\t0\tgcc\t30000\t1000\t18000\t900\n"
+	"P\t0\tcc1\t20000\t1000\t18000\t2000\n"
+	"P\t0\tas\t5000\t1000\t4000\t900\n"
+	"S\t1\tcc\t10000\t900000\ta.o\t65536\t0\t2\t1,2\t-\n"
+	"P\t1\tgcc\t545000\t30000\t118000\t65536\n"
+	"P\t1\tcc1\t500000\t20000\t118000\t409600\n"
+	"P\t1\tas\t40000\t2000\t12000\t65536\n"
+	"S\t2\tcc\t20000\t400000\tb.o\t32768\t3\t1\t1\t-\n"
+	"P\t2\tgcc\t330000\t20000\t58000\t32768\n"
+	"P\t2\tcc1\t300000\t10000\t58000\t204800\n"
+	"P\t2\tas\t20000\t1000\t8000\t32768\n"
+	"S\t3\tar\t950000\t5000\tbuilt-in.a\t4096\t-1\t0\t-\t1,2\n"
+	"P\t3\tar\t1000\t1000\t3000\t4096\n"
+	"S\t4\tcc\t960000\t400000\tc.o\t32768\t3\t1\t1\t-\n"
+	"P\t4\tgcc\t330000\t20000\t58000\t32768\n"
+	"P\t4\tcc1\t300000\t10000\t58000\t204800\n"
+	"P\t4\tas\t20000\t1000\t8000\t32768\n"
+	"S\t5\tld\t1400000\t2000000\tvmlinux\t1048576\t-1\t0\t-\t3,4\n"
+	"P\t5\tld\t2000000\t100000\t204800\t1048576\n";
+
+static void test_make_skips_unready(void **state)
+{
+	char path[] = "/tmp/kbuild-fixture-XXXXXX";
+	const char *params[] = { "tree", path, "jobs", "2", NULL };
+	struct result *r;
+	(void)state;
+
+	write_file(path, fixture_skip);
+	r = run("vanilla", 1, params);
+	unlink(path);
+	assert_true(r->stats.finished);
+	assert_int_equal(r->stats.units_done, 4);
+	assert_true(r->traced[2][1] && r->traced[4][0] && r->traced[3][0] && r->traced[5][0]);
+	/* c.o's cc1 starts when b.o's as has ended, while a.o still compiles */
+	assert_true(r->trace[4][0].start >= r->trace[2][1].end);
+	assert_true(r->trace[4][0].start < r->trace[1][1].end);
+	assert_true(r->trace[4][0].start < r->trace[3][0].start);
+	/* the archive still waits for its members, the link for both */
+	assert_true(r->trace[3][0].start >= r->trace[1][1].end);
+	assert_true(r->trace[5][0].start >= r->trace[3][0].end && r->trace[5][0].start >= r->trace[4][1].end);
+}
+
 /* a bad dataset line is refused with the file, the line and what is wrong;
  * a synthetic-only key beside a measured tree is refused by name */
 static void test_measured_tree_errors(void **state)
@@ -470,6 +526,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_measured_tree),
+		cmocka_unit_test(test_make_skips_unready),
 		cmocka_unit_test(test_measured_tree_errors),
 		cmocka_unit_test(test_rss_base),
 		cmocka_unit_test(test_default_dataset),
