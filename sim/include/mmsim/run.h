@@ -109,6 +109,7 @@ struct run {
 	struct run_census *census;
 	size_t nr_census, cap_census;
 	unsigned groups;                /* pageblock map rows actually used */
+	bool census_at_end;             /* the last census is the one at the whole window's close */
 
 	double sim_seconds;             /* when the run ended (run_execute) */
 	bool engine_started;            /* once true, end the process after a failure (_exit):
@@ -124,8 +125,9 @@ struct run {
  * been started by then, run_create_failed_engine() is true and the
  * process should end (_exit). */
 struct run *run_create(const struct scenario *s, unsigned long check_every, char *err, size_t errlen);
-/* Start the workloads, run the measured window(s), the drain, the last
- * census, the invariant check; sets sim_seconds and the failure. */
+/* Start the workloads, run the measured window(s) (the last census when
+ * the last closes, the background workloads still running), the drain,
+ * the invariant check; sets sim_seconds and the failure. */
 int  run_execute(struct run *r, char *err, size_t errlen);
 /* The run's rows (rec: its identity and outcome, written first) into db:
  * params, the vmstat deltas of the whole window, workload metrics,
