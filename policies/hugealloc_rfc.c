@@ -6,7 +6,8 @@
  * Each behaviour-changing patch of the posting is a switch, named in its
  * help by the posting's number (RFC NN/26), so that an ablation can turn
  * them off one by one; all are on by default (the RFC as posted), except
- * last_resort_fallback, which is the later upstream form (defrag_mode).  A switch that is
+ * last_resort_fallback, which is the later upstream form (defrag_mode),
+ * and kswapd_balance_free_blocks, the storm ablation.  A switch that is
  * off leaves its hooks unset: v6.2's decision.  Switches that depend on
  * another are rejected without it, as the series was never run that way.
  * Where CONFIG_COMPACTION is off, RFC 22/26 keeps the old watermarks and
@@ -33,6 +34,7 @@ struct hugealloc_rfc {
 	bool no_watermark_boost;    /* RFC 24/26: kill watermark boosting */
 	bool no_fallback;           /* RFC 25/26: no fallback into other types' blocks */
 	bool last_resort_fallback;  /* one fallback pass before OOM (upstream defrag_mode) */
+	bool kswapd_balance_free_blocks; /* storm ablation: defrag_mode 5/5's balance check instead of RFC 20's */
 };
 
 #define SW(field, def_, help_) \
@@ -67,6 +69,9 @@ static const struct param hugealloc_rfc_params[] = {
 	   "compaction scans movable blocks only"),
 	SW(last_resort_fallback, "no", "not in the RFC: allow one fallback pass before OOM (the later upstream "
 	   "defrag_mode)"),
+	SW(kswapd_balance_free_blocks, "no", "storm ablation, not in the RFC: replaces RFC 20/26's kswapd with "
+	   "defrag_mode's (6.15): balanced for a high order only when the high watermark is met in whole free "
+	   "blocks (NR_FREE_PAGES_BLOCKS, 5/5), the order-0 drop after compact_gap pages kept"),
 	{ NULL },
 };
 
@@ -298,6 +303,11 @@ static int hugealloc_rfc_validate(struct mm_policy *p, char *err, size_t errlen)
 		snprintf(err, errlen, "policy hugealloc_rfc: last_resort_fallback only makes sense with no_fallback");
 		return -1;
 	}
+	if (h->kswapd_balance_free_blocks && !h->kswapd_compaction_suitable) {
+		snprintf(err, errlen, "policy hugealloc_rfc: kswapd_balance_free_blocks replaces RFC 20/26's check: "
+		         "it needs kswapd_compaction_suitable");
+		return -1;
+	}
 	HOOK(h->bdev_cache_movable, bdev_mapping_gfp, hugealloc_rfc_bdev_mapping_gfp);
 	HOOK(h->capture_claim_block || h->capture_larger, compaction_capture, hugealloc_rfc_compaction_capture);
 	HOOK(h->migrate_free, boot_pageblock_migratetype, hugealloc_rfc_boot_pageblock_migratetype);
@@ -325,7 +335,7 @@ static int hugealloc_rfc_validate(struct mm_policy *p, char *err, size_t errlen)
 	if (h->zonelist_suitable_targets_only)
 		f |= MMF_ZONELIST_SUITABLE_TARGETS_ONLY;
 	if (h->kswapd_compaction_suitable)
-		f |= MMF_KSWAPD_COMPACTION_SUITABLE;
+		f |= h->kswapd_balance_free_blocks ? MMF_KSWAPD_BALANCE_FREE_BLOCKS : MMF_KSWAPD_COMPACTION_SUITABLE;
 	if (h->compaction_ready_before_zones)
 		f |= MMF_COMPACTION_READY_BEFORE_ZONES;
 	if (h->wmark_free_blocks)
@@ -347,7 +357,7 @@ static void hugealloc_rfc_attach(struct mm_policy *p)
 {
 	if (!p->pgdat->config_compaction)
 		p->ops.features &= ~(unsigned)(MMF_COMPACT_RETRY_THREE_OUTCOMES | MMF_ZONELIST_SUITABLE_TARGETS_ONLY |
-		                               MMF_KSWAPD_COMPACTION_SUITABLE |
+		                               MMF_KSWAPD_COMPACTION_SUITABLE | MMF_KSWAPD_BALANCE_FREE_BLOCKS |
 		                               MMF_COMPACTION_READY_BEFORE_ZONES |
 		                               MMF_RECLAIM_RETRY_DEFERS_TO_COMPACTION |
 		                               MMF_FAST_FIND_MIGRATEBLOCK_ANY_TYPE | MMF_NO_COMPACT_RETRY_COSTLY_LIMITS);

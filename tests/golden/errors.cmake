@@ -72,7 +72,7 @@ expect_error(78 "vanilla, hugealloc_rfc" show buddyinfo --policy hygeine)
 
 # ---- --set: 78, naming the key; unknown switches list the valid ones
 expect_error(78 "bogus" demo --set hygiene.bogus=yes --policy hygiene)
-expect_error(78 "bdev_cache_movable, nofs_compact_reserves, capture_claim_block, capture_larger, migrate_free, compact_retry_three_outcomes, compaction_suitable_movable, zonelist_suitable_targets_only, kswapd_compaction_suitable, compaction_ready_before_zones, wmark_free_blocks, no_highatomic, no_watermark_boost, no_fallback, last_resort_fallback"
+expect_error(78 "bdev_cache_movable, nofs_compact_reserves, capture_claim_block, capture_larger, migrate_free, compact_retry_three_outcomes, compaction_suitable_movable, zonelist_suitable_targets_only, kswapd_compaction_suitable, compaction_ready_before_zones, wmark_free_blocks, no_highatomic, no_watermark_boost, no_fallback, last_resort_fallback, kswapd_balance_free_blocks"
 	demo --set hygiene.bogus=yes --policy hygiene)
 expect_error(78 "vm.watermark_scale_factor" demo --set vm.watermark_scale_factor=0)
 expect_error(78 "'nokey'" demo --set nokey)

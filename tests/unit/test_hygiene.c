@@ -519,6 +519,54 @@ static void test_kswapd_compaction_suitable(void **state)
 	assert_false(kswapd_keeps_order(&m->pgdat));
 }
 
+/* The storm ablation (kswapd_balance_free_blocks): RFC 20/26's kswapd
+ * replaced by defrag_mode's.  Two of the eight free blocks retyped
+ * MOVABLE (free whole, but not MIGRATE_FREE): the high watermark is met in
+ * whole free blocks of any type (NR_FREE_PAGES_BLOCKS, 5/5) but not in
+ * MIGRATE_FREE blocks (RFC 22/26's count, which v6.2's check reads under
+ * the RFC); RFC 20/26 calls it balanced by compaction_suitable(). */
+static void test_kswapd_balance_free_blocks(void **state)
+{
+	static struct page *pages[8 * 512];
+	const char *const ablation[] = { "kswapd_balance_free_blocks=yes", NULL };
+	const char *const rfc20_off[] = { "kswapd_compaction_suitable=no", NULL };
+	const char *const *sw[3] = { NULL, ablation, rfc20_off };
+	bool balanced[3] = { true, true, false }, keeps_order[3] = { true, false, false };
+	(void)state;
+
+	for (int i = 0; i < 3; i++) {
+		struct machine *m = boot_small("hugealloc_rfc", sw[i], 16);
+		struct zone *z = tl_zone(m, Z32);
+
+		kswapd_case(m, pages);
+		tl_retype_block(m, BLOCK(8), MIGRATE_MOVABLE);
+		tl_retype_block(m, BLOCK(9), MIGRATE_MOVABLE);
+		assert_int_equal(tl_stat(m, Z32, NR_FREE_FREE), 6 * pageblock_nr_pages);
+		assert_int_equal(zone_free_pages_blocks(z), 8 * pageblock_nr_pages);
+		z->_watermark[WMARK_HIGH] = 7 * pageblock_nr_pages;
+		assert_int_equal(pgdat_balanced(&m->pgdat, pageblock_order, Z32), balanced[i]);
+		assert_int_equal(kswapd_keeps_order(&m->pgdat), keeps_order[i]);
+		tl_destroy(m);
+	}
+	/* it replaces RFC 20/26, so it needs it */
+	{
+		const char *const bad[] = { "kswapd_compaction_suitable=no", "kswapd_balance_free_blocks=yes", NULL };
+		struct mm_policy *p;
+		char err[512];
+		assert_int_equal(mm_policy_create("hugealloc_rfc", &p, err, sizeof(err)), 0);
+		for (int k = 0; bad[k]; k++) {
+			char key[64];
+			const char *eq = strchr(bad[k], '=');
+			memcpy(key, bad[k], (size_t)(eq - bad[k]));
+			key[eq - bad[k]] = 0;
+			assert_int_equal(mm_policy_set(p, key, eq + 1, err, sizeof(err)), 0);
+		}
+		assert_int_equal(mm_policy_validate(p, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "kswapd_compaction_suitable"));
+		mm_policy_destroy(p);
+	}
+}
+
 /* ------------------------------------------------------------------ */
 /* RFC 23/26 and 24/26: no highatomic reserve, no boosting */
 
@@ -703,6 +751,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_last_resort_fallback, tl_teardown),
 		cmocka_unit_test_teardown(test_watermarks_count_free_blocks, tl_teardown),
 		cmocka_unit_test_teardown(test_kswapd_compaction_suitable, tl_teardown),
+		cmocka_unit_test_teardown(test_kswapd_balance_free_blocks, tl_teardown),
 		cmocka_unit_test_teardown(test_no_highatomic, tl_teardown),
 		cmocka_unit_test_teardown(test_switch_validation, tl_teardown),
 		cmocka_unit_test_teardown(test_no_compaction, tl_teardown),

@@ -248,7 +248,7 @@ static void test_errors(void **state)
 	    "nofs_compact_reserves, capture_claim_block, capture_larger, migrate_free, compact_retry_three_outcomes, "
 	    "compaction_suitable_movable, zonelist_suitable_targets_only, kswapd_compaction_suitable, "
 	    "compaction_ready_before_zones, wmark_free_blocks, no_highatomic, no_watermark_boost, no_fallback, "
-	    "last_resort_fallback)");
+	    "last_resort_fallback, kswapd_balance_free_blocks)");
 	bad("[workload]\nnames = kbuild, thp_fauler\n",
 	    "t.ini:2: [workload] names: unknown workload 'thp_fauler' (valid: kbuild, thp_faulter)");
 	bad("[workload.thp_faulter]\nregion = 1M\n",
