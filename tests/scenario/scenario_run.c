@@ -188,13 +188,14 @@ static struct result *run(const char *text, const char *const *sets)
 }
 
 /* a 1 GiB, 2-CPU guest with swap; 2% of the build (54 units) with 2 jobs
- * from a warm tree, and the THP faulter beside it */
+ * from a warm tree, and the THP faulter beside it; a census every 20 ms,
+ * so that ticks fall in the drain after the window (about 60 ms) */
 static const char small[] =
 	"[machine]\nram = 1G\ncpus = 2\nswap = 512M\n"
 	"[workload]\nnames = kbuild, thp_faulter\n"
 	"[workload.kbuild]\ntree = synthetic\nscale = 0.02\njobs = 2\ncache = warm\n"
 	"[workload.thp_faulter]\nregion = 128M\nhold = 0.5\npause = 0.1\n"
-	"[run]\nseed = 1\ncensus_interval = 5\nblockmap_groups = 16\n";
+	"[run]\nseed = 1\ncensus_interval = 0.02\nblockmap_groups = 16\n";
 
 #define EV(s, i) ((s).vm_events[i])
 
@@ -318,7 +319,7 @@ static void test_two_iterations(void **state)
  * as a record: the default scenario's three 400 s builds exited 78.) */
 static void test_iterations_poll_is_not_a_record(void **state)
 {
-	static const char *const sets[] = { "run.iterations=2", "kbuild.cache=cold", NULL };
+	static const char *const sets[] = { "run.iterations=2", "kbuild.cache=cold", "run.census_interval=5", NULL };
 	struct result *r;
 	(void)state;
 
