@@ -280,26 +280,30 @@ static void test_bad_params(void **state)
 /* ---- a measured tree: a small dataset written here, in the format of
  * workloads/data/kbuild/README.md: a probe (cc1 of /dev/null and as), two
  * compile units with their headers, an archive of both, a link */
+/* the files, the probe and the two compiles every fixture starts with */
+#define FIXTURE_COMPILES \
+	"M\ttree_files\t100\n" \
+	"M\ttree_bytes\t1000000\n" \
+	"F\t8192\ta.c\n" \
+	"F\t40960\tinclude/h1.h\n" \
+	"F\t4096\tinclude/h2.h\n" \
+	"F\t12288\tb.c\n" \
+	"S\t0\tcc\t0\t10000\t.tmp_1/tmp\t900\t-1\t0\t-\t-\n" \
+	"P\t0\tgcc\t30000\t1000\t18000\t900\n" \
+	"P\t0\tcc1\t20000\t1000\t18000\t2000\n" \
+	"P\t0\tas\t5000\t1000\t4000\t900\n" \
+	"S\t1\tcc\t10000\t900000\ta.o\t65536\t0\t2\t1,2\t-\n" \
+	"P\t1\tgcc\t545000\t30000\t118000\t65536\n" \
+	"P\t1\tcc1\t500000\t20000\t118000\t409600\n" \
+	"P\t1\tas\t40000\t2000\t12000\t65536\n" \
+	"S\t2\tcc\t20000\t400000\tb.o\t32768\t3\t1\t1\t-\n" \
+	"P\t2\tgcc\t330000\t20000\t58000\t32768\n" \
+	"P\t2\tcc1\t300000\t10000\t58000\t204800\n" \
+	"P\t2\tas\t20000\t1000\t8000\t32768\n"
+
 static const char fixture[] =
 	"# test fixture\n"
-	"M\ttree_files\t100\n"
-	"M\ttree_bytes\t1000000\n"
-	"F\t8192\ta.c\n"
-	"F\t40960\tinclude/h1.h\n"
-	"F\t4096\tinclude/h2.h\n"
-	"F\t12288\tb.c\n"
-	"S\t0\tcc\t0\t10000\t.tmp_1/tmp\t900\t-1\t0\t-\t-\n"
-	"P\t0\tgcc\t30000\t1000\t18000\t900\n"
-	"P\t0\tcc1\t20000\t1000\t18000\t2000\n"
-	"P\t0\tas\t5000\t1000\t4000\t900\n"
-	"S\t1\tcc\t10000\t900000\ta.o\t65536\t0\t2\t1,2\t-\n"
-	"P\t1\tgcc\t545000\t30000\t118000\t65536\n"
-	"P\t1\tcc1\t500000\t20000\t118000\t409600\n"
-	"P\t1\tas\t40000\t2000\t12000\t65536\n"
-	"S\t2\tcc\t20000\t400000\tb.o\t32768\t3\t1\t1\t-\n"
-	"P\t2\tgcc\t330000\t20000\t58000\t32768\n"
-	"P\t2\tcc1\t300000\t10000\t58000\t204800\n"
-	"P\t2\tas\t20000\t1000\t8000\t32768\n"
+	FIXTURE_COMPILES
 	"S\t3\tar\t950000\t5000\tbuilt-in.a\t4096\t-1\t0\t-\t1,2\n"
 	"P\t3\tar\t1000\t1000\t3000\t4096\n"
 	"S\t4\tld\t960000\t2000000\tvmlinux\t1048576\t-1\t0\t-\t3\n"
@@ -381,24 +385,7 @@ static void test_measured_tree(void **state)
  * model waited at the archive with a slot idle until a.o was done */
 static const char fixture_skip[] =
 	"# test fixture: a compile after an archive\n"
-	"M\ttree_files\t100\n"
-	"M\ttree_bytes\t1000000\n"
-	"F\t8192\ta.c\n"
-	"F\t40960\tinclude/h1.h\n"
-	"F\t4096\tinclude/h2.h\n"
-	"F\t12288\tb.c\n"
-	"S\t0\tcc\t0\t10000\t.tmp_1/tmp\t900\t-1\t0\t-\t-\n"
-	"P\t0\tgcc\t30000\t1000\t18000\t900\n"
-	"P\t0\tcc1\t20000\t1000\t18000\t2000\n"
-	"P\t0\tas\t5000\t1000\t4000\t900\n"
-	"S\t1\tcc\t10000\t900000\ta.o\t65536\t0\t2\t1,2\t-\n"
-	"P\t1\tgcc\t545000\t30000\t118000\t65536\n"
-	"P\t1\tcc1\t500000\t20000\t118000\t409600\n"
-	"P\t1\tas\t40000\t2000\t12000\t65536\n"
-	"S\t2\tcc\t20000\t400000\tb.o\t32768\t3\t1\t1\t-\n"
-	"P\t2\tgcc\t330000\t20000\t58000\t32768\n"
-	"P\t2\tcc1\t300000\t10000\t58000\t204800\n"
-	"P\t2\tas\t20000\t1000\t8000\t32768\n"
+	FIXTURE_COMPILES
 	"S\t3\tar\t950000\t5000\tbuilt-in.a\t4096\t-1\t0\t-\t1,2\n"
 	"P\t3\tar\t1000\t1000\t3000\t4096\n"
 	"S\t4\tcc\t960000\t400000\tc.o\t32768\t3\t1\t1\t-\n"
