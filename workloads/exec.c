@@ -12,6 +12,7 @@
  * 0.5, 1.0, 1.0: estimates).  Fault-around maps 16 pages a fault, so the
  * Rss is the touched windows, which is what the model touches. */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include "exec.h"
 
@@ -59,13 +60,13 @@ static bool window_hot(const struct exec_image *img, uint64_t h, unsigned long w
 	return (double)(h >> 11) * 0x1.0p-53 < img->hot;
 }
 
-/* touch the hot windows, a run of consecutive hot windows at a time (one
- * mm_access() each: the touch runs every quantum of every job) */
-static int touch_hot(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm,
-                     const struct exec_image *img, unsigned long vpage)
+/* the image's hot text as runs of consecutive hot windows: [start, end)
+ * in pages of its segment; out NULL counts them */
+static unsigned hot_runs(const struct exec_image *img, uint32_t (*out)[2])
 {
 	unsigned long nw = (img->pages + WINDOW - 1) / WINDOW, run = 0;
 	uint64_t h = name_hash(img);
+	unsigned n = 0;
 
 	for (unsigned long w = 0; w <= nw; w++) {
 		if (w < nw && window_hot(img, h, w)) {
@@ -73,13 +74,54 @@ static int touch_hot(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_st
 			continue;
 		}
 		if (run) {
-			unsigned long s = (w - run) * WINDOW, e = w * WINDOW < img->pages ? w * WINDOW : img->pages;
-			if (mm_access(pgdat, ctx, mm, vpage + s, e - s, false))
-				return -1;
+			if (out) {
+				out[n][0] = (uint32_t)((w - run) * WINDOW);
+				out[n][1] = (uint32_t)(w * WINDOW < img->pages ? w * WINDOW : img->pages);
+			}
+			n++;
 			run = 0;
 		}
 	}
-	return 0;
+	return n;
+}
+
+/* the table's images' runs, found once (they are the same in every
+ * process and every run: the touch runs every quantum of every job) */
+static struct {
+	unsigned n;
+	uint32_t (*runs)[2];
+} table_runs[NR_IMAGES];
+
+/* touch the hot windows, a run of consecutive hot windows at a time (one
+ * mm_access() each) */
+static int touch_hot(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm,
+                     const struct exec_image *img, unsigned long vpage)
+{
+	size_t i = (size_t)(img - images);
+	uint32_t (*runs)[2], (*own)[2] = NULL;
+	unsigned n;
+	int ret = 0;
+
+	if (img >= images && img < images + NR_IMAGES) {
+		if (!table_runs[i].runs) {
+			table_runs[i].n = hot_runs(img, NULL);
+			if (!(table_runs[i].runs = malloc((table_runs[i].n + 1) * sizeof(*runs))))
+				abort();
+			hot_runs(img, table_runs[i].runs);
+		}
+		runs = table_runs[i].runs;
+		n = table_runs[i].n;
+	} else {                        /* an image of the caller's own */
+		n = hot_runs(img, NULL);
+		if (!(own = runs = malloc((n + 1) * sizeof(*runs))))
+			abort();
+		hot_runs(img, runs);
+	}
+	for (unsigned r = 0; r < n && !ret; r++)
+		if (mm_access(pgdat, ctx, mm, vpage + runs[r][0], runs[r][1] - runs[r][0], false))
+			ret = -1;
+	free(own);
+	return ret;
 }
 
 /* the image's file: inode_get_named() scans every inode (a kernel tree
