@@ -545,6 +545,28 @@ static void check_zone_pages(struct vm_checker *c, const struct zone *z)
 
 static void check_lru_lists(struct vm_checker *c);
 
+/* Each process's count of present ptes per pmd (mm->pmd_present, which
+ * mm_access trusts to skip reading a fully mapped pmd's ptes) is the
+ * count of its present ptes. */
+static void check_pmd_present(struct vm_checker *c)
+{
+	const struct pglist_data *pgdat = c->pgdat;
+
+	for (uint32_t id = 0; id < pgdat->nr_mms; id++) {
+		const struct mm_struct *mm = pgdat->mms[id];
+		if (!mm)
+			continue;
+		for (unsigned long pmd = 0; pmd < mm->cap_vpages / PTRS_PER_PTE; pmd++) {
+			unsigned n = 0;
+			for (unsigned long v = pmd * PTRS_PER_PTE; v < (pmd + 1) * PTRS_PER_PTE; v++)
+				n += entry_present(mm->pte[v]);
+			if (n != mm->pmd_present[pmd])
+				violation(c, NULL, NO_PFN, "mm %u pmd %lu: %u present ptes, pmd_present %u",
+				          (unsigned)id, pmd, n, (unsigned)mm->pmd_present[pmd]);
+		}
+	}
+}
+
 unsigned long check_pgdat(const struct pglist_data *pgdat, const char *what)
 {
 	const size_t words = (pgdat->node_spanned_pages + 63) / 64;
@@ -578,6 +600,7 @@ unsigned long check_pgdat(const struct pglist_data *pgdat, const char *what)
 			check_zone_pages(&c, z);
 	}
 	check_lru_lists(&c);
+	check_pmd_present(&c);
 	if (c.violations > CHECK_PRINT_MAX)
 		fprintf(stderr, "%s: %lu more violations not shown\n", c.what,
 		        c.violations - CHECK_PRINT_MAX);

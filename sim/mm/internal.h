@@ -190,6 +190,14 @@ bool unreserve_highatomic_pageblock(struct pglist_data *pgdat, int migratetype,
 bool boost_watermark(struct zone *zone);
 
 
+/* set_pte_at(): every write of a pte goes through here, which keeps the
+ * pmd's count of present ptes (mm->pmd_present) */
+static inline void set_pte(struct mm_struct *mm, unsigned long v, uint32_t e)
+{
+	mm->pmd_present[v / PTRS_PER_PTE] += (uint16_t)((int)entry_present(e) - (int)entry_present(mm->pte[v]));
+	mm->pte[v] = e;
+}
+
 /* ---- the ptes' accessed bits (memory.c) ----
  *
  * PG_young is "the accessed bit of the pte mapping it".  mm_access() sets

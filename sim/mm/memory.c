@@ -122,13 +122,15 @@ unsigned long mm_grow(struct mm_struct *mm, unsigned long nr)
 		mm->pte = realloc(mm->pte, cap * sizeof(uint32_t));
 		mm->pgtables = realloc(mm->pgtables, tables * sizeof(uint32_t));
 		mm->pmd_flags = realloc(mm->pmd_flags, tables);
+		mm->pmd_present = realloc(mm->pmd_present, tables * sizeof(uint16_t));
 		mm->young = realloc(mm->young, cap / 64 * sizeof(uint64_t));
-		if (!mm->pte || !mm->pgtables || !mm->pmd_flags || !mm->young)
+		if (!mm->pte || !mm->pgtables || !mm->pmd_flags || !mm->pmd_present || !mm->young)
 			abort();
 		memset(mm->young + mm->cap_vpages / 64, 0, (cap - mm->cap_vpages) / 64 * sizeof(uint64_t));
 		memset(mm->pte + mm->cap_vpages, 0, (cap - mm->cap_vpages) * sizeof(uint32_t));
 		memset(mm->pgtables + old_tables, 0, (tables - old_tables) * sizeof(uint32_t));
 		memset(mm->pmd_flags + old_tables, 0, tables - old_tables);
+		memset(mm->pmd_present + old_tables, 0, (tables - old_tables) * sizeof(uint16_t));
 		mm->cap_vpages = cap;
 	}
 	mm->nr_vpages = start + nr;
@@ -195,7 +197,7 @@ static void anon_page_map(struct pglist_data *pgdat, struct mm_struct *mm, struc
 {
 	unsigned long pfn = page_to_pfn(pgdat, p);
 
-	mm->pte[p->index] = ENTRY_PRESENT | (uint32_t)pfn;
+	set_pte(mm, p->index, ENTRY_PRESENT | (uint32_t)pfn);
 	p->mapcount = 1;
 	mm->rss_anon++;
 	mod_node_page_state(pgdat, NR_ANON_MAPPED, 1);
@@ -249,7 +251,7 @@ static struct file_vma *find_file_vma(struct mm_struct *mm, unsigned long v)
  * prefaulted ptes young too) */
 static void file_pte_map(struct pglist_data *pgdat, struct mm_struct *mm, unsigned long v, unsigned long pfn)
 {
-	mm->pte[v] = ENTRY_PRESENT | (uint32_t)pfn;
+	set_pte(mm, v, ENTRY_PRESENT | (uint32_t)pfn);
 	mm->young[v / 64] |= 1ull << (v % 64);
 	mm->rss_file++;
 	page_add_file_rmap(pgdat, &pgdat->mem_map[pfn]);
@@ -444,7 +446,7 @@ static int do_huge_pmd_anonymous_page(struct pglist_data *pgdat, struct mm_ctx *
 	SetPageFlag(p, PG_swapbacked);
 	SetPageFlag(p, PG_young);
 	for (unsigned long i = 0; i < PTRS_PER_PTE; i++)
-		mm->pte[base + i] = ENTRY_PRESENT | (uint32_t)(pfn + i);
+		set_pte(mm, base + i, ENTRY_PRESENT | (uint32_t)(pfn + i));
 	mm->pmd_flags[pmd] |= PMD_TRANS_HUGE;
 	mm->rss_anon += PTRS_PER_PTE;
 	mod_node_page_state(pgdat, NR_ANON_MAPPED, PTRS_PER_PTE);
@@ -506,7 +508,7 @@ static void zap_huge_pmd(struct pglist_data *pgdat, struct mm_ctx *ctx, struct m
 		lruvec_del_page(pgdat, head);
 	__free_pages(pgdat, ctx, &pgdat->mem_map[head], HPAGE_PMD_ORDER);
 	for (unsigned long i = 0; i < PTRS_PER_PTE; i++)
-		mm->pte[base + i] = 0;
+		set_pte(mm, base + i, 0);
 	mm_young_test_clear(mm, base, PTRS_PER_PTE);
 	mm->pmd_flags[pmd] &= (uint8_t)~PMD_TRANS_HUGE;
 	mm->rss_anon -= PTRS_PER_PTE;
@@ -515,22 +517,37 @@ static void zap_huge_pmd(struct pglist_data *pgdat, struct mm_ctx *ctx, struct m
 }
 
 /* the first vpage in [v, end) whose pte is not present (end if none):
- * eight ptes at a time (present: the top two bits are 01) */
-static unsigned long present_run_end(const uint32_t *pte, unsigned long v, unsigned long end)
+ * a pmd whose ptes are all present (mm->pmd_present) is skipped whole,
+ * the others are read eight ptes at a time (present: the top two bits
+ * are 01) */
+static unsigned long present_run_end(const struct mm_struct *mm, unsigned long v, unsigned long end)
 {
 	const uint64_t mask = 0xc0000000c0000000ull, want = 0x4000000040000000ull;
+	const uint32_t *pte = mm->pte;
 
-	for (; v + 8 <= end; v += 8) {
-		uint64_t a, b, c, d;
-		memcpy(&a, pte + v, 8);
-		memcpy(&b, pte + v + 2, 8);
-		memcpy(&c, pte + v + 4, 8);
-		memcpy(&d, pte + v + 6, 8);
-		if (((a & mask) ^ want) | ((b & mask) ^ want) | ((c & mask) ^ want) | ((d & mask) ^ want))
-			break;
+	while (v < end) {
+		unsigned long lim = (v / PTRS_PER_PTE + 1) * PTRS_PER_PTE;
+
+		if (lim > end)
+			lim = end;
+		if (mm->pmd_present[v / PTRS_PER_PTE] == PTRS_PER_PTE) {
+			v = lim;
+			continue;
+		}
+		for (; v + 8 <= lim; v += 8) {
+			uint64_t a, b, c, d;
+			memcpy(&a, pte + v, 8);
+			memcpy(&b, pte + v + 2, 8);
+			memcpy(&c, pte + v + 4, 8);
+			memcpy(&d, pte + v + 6, 8);
+			if (((a & mask) ^ want) | ((b & mask) ^ want) | ((c & mask) ^ want) | ((d & mask) ^ want))
+				break;
+		}
+		while (v < lim && entry_present(pte[v]))
+			v++;
+		if (v < lim)
+			return v;
 	}
-	while (v < end && entry_present(pte[v]))
-		v++;
 	return v;
 }
 
@@ -569,7 +586,7 @@ int mm_access(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *m
 			 * (PG_young, see mm_page_fold_young); nothing here can
 			 * make the process an OOM victim */
 			unsigned long s = v++;
-			v = present_run_end(mm->pte, v, end);
+			v = present_run_end(mm, v, end);
 			mm_young_set(mm, s, v);
 			v--;
 			continue;
@@ -643,7 +660,7 @@ bool try_to_swap_out(struct pglist_data *pgdat, unsigned long pfn)
 	if (slot == UINT32_MAX)
 		return false;
 	swap_set_shadow(pgdat, slot, workingset_eviction(pgdat, pfn));
-	mm->pte[p->index] = ENTRY_NONRES | slot;
+	set_pte(mm, p->index, ENTRY_NONRES | slot);
 	mm->young[p->index / 64] &= ~(1ull << (p->index % 64));     /* PG_young is cleared below */
 	mm->rss_anon--;
 	mm->swapents++;
@@ -690,7 +707,7 @@ static void zap_range(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_s
 		if (mm->pmd_flags[pmd] & PMD_FILE) {
 			if (entry_present(e))
 				zap_file_pte(pgdat, mm, v);
-			mm->pte[v] = 0;
+			set_pte(mm, v, 0);
 			continue;
 		}
 		if (entry_present(e)) {
@@ -714,7 +731,7 @@ static void zap_range(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_s
 			swap_free(pgdat, ctx, e & ENTRY_VAL_MASK);
 			mm->swapents--;
 		}
-		mm->pte[v] = 0;
+		set_pte(mm, v, 0);
 		mm->young[v / 64] &= ~(1ull << (v % 64));
 	}
 }
@@ -771,6 +788,7 @@ void mmput(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm)
 	free(mm->pte);
 	free(mm->pgtables);
 	free(mm->pmd_flags);
+	free(mm->pmd_present);
 	free(mm->young);
 	free(mm);
 }

@@ -51,7 +51,7 @@ void migrate_page(struct pglist_data *pgdat, unsigned long src, unsigned long ds
 	case PGOWN_ANON: {
 		struct mm_struct *mm = pgdat->mms[old->mapping];
 		if (old->mapcount && mm)
-			mm->pte[old->index] = entry;            /* remove_migration_ptes() */
+			set_pte(mm, old->index, entry);         /* remove_migration_ptes() */
 		/* a swap cache page: the slot now holds the new page */
 		if (PageTest(old, PG_swapbacked) && pgdat->swap.slot_page &&
 		    pgdat->swap.slot_page[old->private] == src + 1)

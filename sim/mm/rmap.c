@@ -142,7 +142,7 @@ unsigned try_to_unmap(struct pglist_data *pgdat, struct mm_ctx *ctx, unsigned lo
 		/* the pte goes, with its accessed bit; a later touch faults
 		 * the page back in (from the page cache, or from the disk
 		 * once reclaim has dropped it) */
-		mm->pte[v] = 0;
+		set_pte(mm, v, 0);
 		mm_young_test_clear(mm, v, 1);
 		mm->rss_file--;
 		page_remove_file_rmap(pgdat, p);
@@ -165,7 +165,7 @@ void remove_migration_ptes_file(struct pglist_data *pgdat, unsigned long src, un
 
 		if (!(mm = vma_maps(pgdat, &as->i_mmap[i], old->index, src, &v)))
 			continue;
-		mm->pte[v] = ENTRY_PRESENT | (uint32_t)dst;
+		set_pte(mm, v, ENTRY_PRESENT | (uint32_t)dst);
 		left--;
 	}
 	VM_BUG_ON(left);

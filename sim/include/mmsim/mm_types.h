@@ -67,6 +67,9 @@ struct mm_struct {
 	unsigned long nr_vpages, cap_vpages;
 	uint32_t *pgtables;                /* page-table page per PTRS_PER_PTE vpages (pfn + 1; 0: none) */
 	uint8_t *pmd_flags;                /* per PTRS_PER_PTE vpages: PMD_* */
+	uint16_t *pmd_present;             /* per PTRS_PER_PTE vpages: how many of its ptes are present
+	                                    * (set_pte() keeps it), so that a touch of a fully mapped
+	                                    * pmd skips reading its ptes (mm_access) */
 	uint64_t *young;                   /* per vpage, one bit: the pte's accessed bit (see mm_page_fold_young) */
 	unsigned long nr_pgtables;
 	unsigned long rss_anon;            /* present anon pages */
