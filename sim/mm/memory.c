@@ -576,12 +576,15 @@ int mm_access(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *m
 	unsigned long end = vpage + nr < mm->nr_vpages ? vpage + nr : mm->nr_vpages;
 
 	for (unsigned long v = vpage; v < end; v++) {
-		uint32_t e = mm->pte[v];
+		uint32_t e;
 		struct page *p;
 
 		if (mm->oom_victim)
 			return -1;
-		if (entry_present(e)) {
+		/* a fully mapped pmd's ptes are not read (mm->pmd_present):
+		 * the pte array of a process that has not run for a while is
+		 * mostly out of the cache */
+		if (mm->pmd_present[v / PTRS_PER_PTE] == PTRS_PER_PTE || entry_present(e = mm->pte[v])) {
 			/* a run of present pages: set their ptes' accessed bits
 			 * (PG_young, see mm_page_fold_young); nothing here can
 			 * make the process an OOM victim */
