@@ -4,9 +4,11 @@
  * vanilla allocator with the patched one on the same workload over
  * several runs.  This verb is that comparison: a sweep of one scenario
  * (configs/hugealloc.ini unless named) over policy.name=vanilla,hugealloc_rfc
- * and seeds 1..N (sweep_execute: resumable, one process per run), then
- * the cover letter's table of the merged database (results_compare,
- * vanilla first) on stdout, the plots (plot_draw) in DIR/plots and the HTML
+ * (or the policies --policies names, the first the baseline: the 2025
+ * posting's cover letter compared vm.defrag_mode=0 with =1, --policies
+ * v6_15,defrag_mode) and seeds 1..N (sweep_execute: resumable, one process
+ * per run), then the cover letter's table of the merged database
+ * (results_compare, the baseline first) on stdout, the plots (plot_draw) in DIR/plots and the HTML
  * report (report_write) in DIR/report.html.
  *
  * Nothing here simulates: it only strings together what sweep, compare
@@ -24,6 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "mmsim/policy.h"
 #include "results.h"
 
 /* The source tree this binary was built from (CMakeLists.txt defines it
@@ -39,8 +42,8 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-	        "usage: mmsim reproduce [SCENARIO] [--seeds N] [-j JOBS] [-o DIR] [--set SECTION.KEY=V]...\n"
-	        "                       [--force-new]\n\n"
+	        "usage: mmsim reproduce [SCENARIO] [--policies P,Q...] [--seeds N] [-j JOBS] [-o DIR]\n"
+	        "                       [--set SECTION.KEY=V]... [--force-new]\n\n"
 	        "The RFC experiment: runs SCENARIO with policy.name=vanilla and =hugealloc_rfc,\n"
 	        "seeds 1..N each (a sweep: DIR/manifest, DIR/run-NNNN.db, merged into\n"
 	        "DIR/sweep.db), prints the cover letter's table (vanilla, then hugealloc_rfc),\n"
@@ -49,6 +52,10 @@ static void usage(FILE *f)
 	        "already complete (a stopped reproduction resumes where it stopped).\n\n"
 	        "  SCENARIO              the scenario file (default: " DEFAULT_SCENARIO " of the\n"
 	        "                        source tree mmsim was built from)\n"
+	        "  --policies P,Q...     the policies compared, the first the baseline column\n"
+	        "                        (default vanilla,hugealloc_rfc; upstream's defrag_mode\n"
+	        "                        against its own baseline, as its cover letter did:\n"
+	        "                        v6_15,defrag_mode; `mmsim list` names them)\n"
 	        "  --seeds N             seeds 1..N per policy (default %d; the validation\n"
 	        "                        uses 10)\n"
 	        "  -j, --jobs JOBS       runs at a time (default: the online CPUs, here %ld)\n"
@@ -117,6 +124,51 @@ static int own_key(const char *set)
 	return 0;
 }
 
+/* --policies P,Q,...: two or more known policies (an alias is stored as
+ * its canonical name, as a run stores it), none twice; the first is the
+ * baseline column.  The names are copied to static storage (the sweep's
+ * values are char *) and, joined with "and", to what for the log line.
+ * 0, or -1 with a message. */
+static int parse_policies(const char *arg, struct sweep_vary *v, char *what, size_t whatlen)
+{
+	static char buf[1024];
+	char *save = NULL, *tok;
+	int n = 0;
+
+	if (strlen(arg) >= sizeof(buf)) {
+		error("--policies: the list is too long");
+		return -1;
+	}
+	strcpy(buf, arg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const struct mm_policy_ops *ops = mm_policy_find(tok);
+		if (!ops) {
+			error("--policies: unknown policy '%s' (`mmsim list` names the policies)", tok);
+			return -1;
+		}
+		for (int i = 0; i < n; i++)
+			if (!strcmp(v->values[i], ops->name)) {
+				error("--policies: %s is named twice", ops->name);
+				return -1;
+			}
+		if (n == SWEEP_MAX_VALUES) {
+			error("--policies: more than %d policies", SWEEP_MAX_VALUES);
+			return -1;
+		}
+		v->values[n++] = (char *)ops->name;
+	}
+	if (n < 2) {
+		error("--policies '%s': two policies at least (the first is the baseline)", arg);
+		return -1;
+	}
+	v->n = n;
+	what[0] = '\0';
+	for (int i = 0; i < n; i++)
+		snprintf(what + strlen(what), whatlen - strlen(what), "%s%s", i == 0 ? "" : i == n - 1 ? " and " : ", ",
+		         v->values[i]);
+	return 0;
+}
+
 /* where the plots are: the images drawn, one a line */
 static void list_plots(const char *plots)
 {
@@ -137,6 +189,7 @@ int cmd_reproduce(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "seeds", required_argument, NULL, 'n' },
+		{ "policies", required_argument, NULL, 'P' },
 		{ "set", required_argument, NULL, 'S' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
@@ -148,6 +201,7 @@ int cmd_reproduce(int argc, char **argv)
 	static char key[] = "policy.name", vanilla[] = "vanilla", rfc[] = "hugealloc_rfc";
 	struct sweep_vary policies = { .key = key, .values = { vanilla, rfc }, .n = 2 };
 	struct compare_opts co = { .baseline = "vanilla" };
+	char names[1024] = "vanilla and hugealloc_rfc";
 	char *sets[MAX_SETS], scenario[PATH_MAX], db[PATH_MAX], plots[PATH_MAX], err[1024];
 	const char *dir = DEFAULT_DIR;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -163,14 +217,19 @@ int cmd_reproduce(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
+		case 'P':
+			if (parse_policies(optarg, &policies, names, sizeof(names)))
+				return EXIT_USAGE;
+			co.baseline = policies.values[0];
+			break;
 		case 'S':
 			if (nr_sets == MAX_SETS) {
 				error("--set: more than %d settings", MAX_SETS);
 				return EXIT_USAGE;
 			}
 			if (own_key(optarg)) {
-				error("--set %s: reproduce sets policy.name (vanilla, hugealloc_rfc) and run.seed "
-				      "(1..N) itself", optarg);
+				error("--set %s: reproduce sets policy.name (--policies) and run.seed (1..N) "
+				      "itself", optarg);
 				return EXIT_USAGE;
 			}
 			sets[nr_sets++] = optarg;
@@ -211,8 +270,9 @@ int cmd_reproduce(int argc, char **argv)
 	snprintf(db, sizeof(db), "%s/sweep.db", dir);
 	snprintf(plots, sizeof(plots), "%s/plots", dir);
 
-	fprintf(stderr, "mmsim: reproduce: %s, policies vanilla and hugealloc_rfc, seeds 1..%lu: "
-	        "%lu runs, %lu at a time, in %s\n", scenario, seeds, 2 * seeds, jobs, dir);
+	fprintf(stderr, "mmsim: reproduce: %s, policies %s, seeds 1..%lu: "
+	        "%lu runs, %lu at a time, in %s\n", scenario, names, seeds, (unsigned long)policies.n * seeds,
+	        jobs, dir);
 	rc = sweep_execute(&(struct sweep_spec){
 		.scenario = scenario, .sets = sets, .nr_sets = nr_sets, .vary = &policies,
 		.nr_vary = 1, .seeds = seeds, .jobs = jobs, .dir = dir, .force_new = force_new });

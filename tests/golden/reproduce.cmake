@@ -197,6 +197,26 @@ else()
 	message(STATUS "ok: run again, reproduce skips both runs and prints the same table")
 endif()
 
+# ---- --policies: defrag_mode against its own baseline (its cover letter's
+# comparison), the first policy the baseline column; an alias is stored
+# under its canonical name
+set(DIR2 "${CMAKE_CURRENT_BINARY_DIR}/out/defrag")
+mmsim_run(r reproduce "${SRC}/configs/mini.ini" --policies v6_15,defrag_mode --seeds 1 -j 2 -o "${DIR2}")
+string(REPLACE "\n" ";" d_lines "${r_OUT}")
+list(GET d_lines 0 d_header)
+if(NOT r_RC STREQUAL "0" OR NOT d_header MATCHES "^ +HUGEALLOC-V6_15 +HUGEALLOC-DEFRAG_MODE$"
+		OR NOT r_ERR MATCHES "policies v6_15 and defrag_mode, seeds 1..1: 2 runs")
+	golden_fail("reproduce --policies v6_15,defrag_mode: exit '${r_RC}', header '${d_header}', stderr: ${r_ERR}")
+else()
+	execute_process(COMMAND "${SQLITE3}" "${DIR2}/sweep.db" "SELECT group_concat(policy) FROM (SELECT policy FROM runs ORDER BY policy)"
+		OUTPUT_VARIABLE stored OUTPUT_STRIP_TRAILING_WHITESPACE)
+	if(NOT stored STREQUAL "defrag_mode,v6_15")
+		golden_fail("reproduce --policies v6_15,defrag_mode stored the policies '${stored}'")
+	else()
+		message(STATUS "ok: --policies v6_15,defrag_mode: v6_15 the baseline column, defrag_mode beside it")
+	endif()
+endif()
+
 # ---- the default scenario: the source tree's configs/hugealloc.ini.  The
 # bad value stops the sweep while it checks the runs: nothing runs and
 # nothing is written.
@@ -209,7 +229,8 @@ else()
 endif()
 
 # ---- usage errors: 64, nothing on stdout
-foreach(args "--set;policy.name=hygiene" "--set;run.seed=2" "a.ini;b.ini" "--seeds;0" "-j;0" "--bogus")
+foreach(args "--set;policy.name=hygiene" "--set;run.seed=2" "a.ini;b.ini" "--seeds;0" "-j;0" "--bogus"
+		"--policies;vanilla" "--policies;vanilla,nope" "--policies;hygiene,hugealloc_rfc" "--policies;,")
 	mmsim_run(r reproduce ${args})
 	if(NOT r_RC STREQUAL "64" OR NOT r_ERR MATCHES "mmsim: error: |unrecognized option"
 			OR NOT r_OUT STREQUAL "")
