@@ -498,8 +498,8 @@ int cmd_ablate(int argc, char **argv)
 		goto out;
 	}
 	if (co.format == RESULTS_FMT_TEXT) {
-		printf("Ablation of %s on %s: all = every switch at its default; -SWITCH = that "
-		       "switch off; change against all\n\n", sw.ops->name, argv[optind]);
+		printf("Ablation of %s on %s (all: every switch at its default, -SWITCH: that "
+		       "switch off, the changes against all)\n\n", sw.ops->name, argv[optind]);
 		rc = print_blocks(stdout, t, &co);
 		for (int i = 0, first = 1; i < nv && !rc; i++)
 			if (v[i].note[0]) {
