@@ -156,9 +156,9 @@ static void test_rfc_all_off_runs_as_vanilla(void **state)
 
 /* mm_policy_is_base() (mmsim ablate's "baseline" column): a policy
  * stating nothing (vanilla) is its base, v6_15 is not v6.2; the RFC and
- * defrag_mode at their
- * defaults are not; the RFC with every switch off is v6.2, defrag_mode
- * with defrag_mode=no is v6_15, and one patch off is neither */
+ * defrag_mode at their defaults are not; the RFC with every switch off
+ * is v6.2, defrag_mode with defrag_mode=no is v6_15, and one patch off
+ * is neither */
 static struct mm_policy *create_with(const char *name, const char *const *sw)
 {
 	struct mm_policy *p;
