@@ -150,6 +150,16 @@ int mm_policy_validate(struct mm_policy *p, char *err, size_t errlen)
 	return 0;
 }
 
+bool mm_policy_is_base(const struct mm_policy *p)
+{
+	if (p->ops.features != p->base_ops.features)
+		return false;
+#define SAME(h) if (p->ops.h != p->base_ops.h) return false;
+	MM_POLICY_HOOKS(SAME)
+#undef SAME
+	return true;
+}
+
 void mm_policy_attach(struct mm_policy *p, struct pglist_data *pgdat)
 {
 	p->pgdat = pgdat;

@@ -394,6 +394,70 @@ static int read_runs(struct compare *c, const char *by, const char *where)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* the columns given one by one (o->col_label, o->col_where): each its
+ * own query, in the order given; a column that matches no run is an
+ * error (a variant whose runs are missing would silently vanish) */
+static int read_runs_given(struct compare *c, const struct compare_opts *o)
+{
+	for (size_t i = 0; i < o->nr_cols; i++) {
+		const char *why = where_problem(o->col_where[i]);
+		struct column *col;
+		sqlite3_stmt *st = NULL;
+		char *sql;
+		int rc;
+
+		if (!why && o->where)
+			why = where_problem(o->where);
+		if (why) {
+			results_seterr(c->err, c->errlen, c->path, "column %s: '%s': %s", o->col_label[i],
+			               o->col_where[i], why);
+			return -1;
+		}
+		sql = sqlite3_mprintf("SELECT run_id, seed FROM runs WHERE status = 'ok' AND (%s) AND (%s)"
+		                      " ORDER BY run_id", o->col_where[i], o->where ? o->where : "1");
+		if (!sql || sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) != SQLITE_OK) {
+			results_seterr(c->err, c->errlen, c->path, "column %s: %s", o->col_label[i],
+			               sql ? sqlite3_errmsg(c->db) : "out of memory");
+			sqlite3_free(sql);
+			return -1;
+		}
+		sqlite3_free(sql);
+		if (!(col = column_add(c, o->col_label[i]))) {
+			sqlite3_finalize(st);
+			results_seterr(c->err, c->errlen, c->path, "out of memory");
+			return -1;
+		}
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			const char *run_id = (const char *)sqlite3_column_text(st, 0);
+			double x[NR_ROWS];
+
+			if (!run_id)
+				continue;
+			if (run_values(c, run_id, col, x)) {
+				sqlite3_finalize(st);
+				return -1;
+			}
+			if (column_account(col, sqlite3_column_int64(st, 1), x)) {
+				sqlite3_finalize(st);
+				results_seterr(c->err, c->errlen, c->path, "out of memory");
+				return -1;
+			}
+		}
+		if (rc != SQLITE_DONE)
+			results_seterr(c->err, c->errlen, c->path, "column %s: %s", o->col_label[i],
+			               sqlite3_errmsg(c->db));
+		sqlite3_finalize(st);
+		if (rc != SQLITE_DONE)
+			return -1;
+		if (!col->nr_runs) {
+			results_seterr(c->err, c->errlen, c->path, "no runs with status 'ok' for column %s",
+			               o->col_label[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int no_runs(struct compare *c, const char *by, const char *where)
 {
 	char msg[512] = "no runs with status 'ok'";
@@ -565,6 +629,10 @@ static int compare_open(struct compare *c)
 	if (!(c->db = results_open_ro(c->path, tables, c->err, c->errlen)))
 		return -1;
 	sqlite3_set_authorizer(c->db, authorize, NULL);
+	/* mmsim_policy(name): the canonical name, for conditions (--where, a
+	 * given column's) */
+	sqlite3_create_function(c->db, "mmsim_policy", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+	                        sql_policy_canonical, NULL, NULL);
 	if (sqlite3_prepare_v2(c->db,
 	                       "SELECT 0, name, value FROM metrics WHERE run_id = ?1 UNION ALL"
 	                       " SELECT 1, name, value FROM vmstat WHERE run_id = ?1",
@@ -603,6 +671,13 @@ int results_table_compute(struct results_table **t, const char *db_path,
 	int rc = -1;
 
 	*t = NULL;
+	if (o && o->nr_cols) {
+		/* the columns as given: no grouping, no reordering */
+		if (compare_open(&c) == 0 && read_runs_given(&c, o) == 0 && (*t = build_table(&c, by)))
+			rc = 0;
+		compare_close(&c);
+		return rc;
+	}
 	if (compare_open(&c) == 0 && read_runs(&c, by, o ? o->where : NULL) == 0 &&
 	    no_runs(&c, by, o ? o->where : NULL) == 0 &&
 	    order_columns(&c, by, o ? o->baseline : NULL) == 0 &&

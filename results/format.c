@@ -22,8 +22,50 @@
 
 /* ------------------------------------------------------------------ text */
 
+/* where a variant's label (mmsim ablate: "-zonelist_suitable_targets_only")
+ * too long for its cell breaks: after the last '_' that fits, else at the
+ * cell's width; the length of the first line's part (0: one line) */
+static size_t label_break(const char *key)
+{
+	size_t n = strlen(key), b;
+
+	if (n <= CELL_WIDTH)
+		return 0;
+	for (b = CELL_WIDTH; b > 1 && key[b - 1] != '_'; b--)
+		;
+	return b > 1 ? b : CELL_WIDTH;
+}
+
+/* the columns of mmsim ablate (by "variant"): their labels as they are,
+ * a long one over two lines (the second line bottom-aligned with the
+ * short ones) */
+static void print_variant_header(FILE *out, const struct results_table *t)
+{
+	int two = 0;
+
+	for (size_t i = 0; i < t->nr_col; i++)
+		two |= label_break(t->col[i].key) > 0;
+	if (two) {
+		fprintf(out, "%-*s", NAME_WIDTH, "");
+		for (size_t i = 0; i < t->nr_col; i++) {
+			size_t b = label_break(t->col[i].key);
+			fprintf(out, "%*.*s", CELL_WIDTH + (i > 0), (int)b, t->col[i].key);
+		}
+		fputc('\n', out);
+	}
+	fprintf(out, "%-*s", NAME_WIDTH, "");
+	for (size_t i = 0; i < t->nr_col; i++) {
+		const char *k = t->col[i].key + label_break(t->col[i].key);
+		fprintf(out, "%*.*s", CELL_WIDTH + (i > 0), CELL_WIDTH, k);
+	}
+}
+
 static void print_header(FILE *out, const struct results_table *t)
 {
+	if (t->by && !strcmp(t->by, "variant")) {
+		print_variant_header(out, t);
+		goto runs;
+	}
 	fprintf(out, "%-*s", NAME_WIDTH, "");
 	for (size_t i = 0; i < t->nr_col; i++) {
 		char name[128];
@@ -33,6 +75,7 @@ static void print_header(FILE *out, const struct results_table *t)
 			name[k] = (char)toupper((unsigned char)name[k]);
 		fprintf(out, "%*s", CELL_WIDTH + (i > 0), name);
 	}
+runs:
 	fprintf(out, "\n%-*s", NAME_WIDTH, "Runs");
 	for (size_t i = 0; i < t->nr_col; i++)
 		fprintf(out, "%*ld", CELL_WIDTH + (i > 0), t->col[i].nr_runs);

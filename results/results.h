@@ -122,6 +122,14 @@ struct compare_opts {
 	int iteration_spread;            /* add min/max over the iterations of every run (0/1) */
 	int stats;                       /* text: sd, 95 % interval, Welch's test; marks (0/1) */
 	enum results_format format;
+	/* Columns given one by one instead of by a key (mmsim ablate): column
+	 * i is labelled col_label[i] and holds the runs matching the SQL
+	 * condition col_where[i] on the runs table (and `where`, if set), in
+	 * this order, the first the baseline; `by` names what the labels are
+	 * ("variant").  nr_cols 0: columns by `by`. */
+	const char *const *col_label;
+	const char *const *col_where;
+	size_t nr_cols;
 };
 
 #include "metrics.h"

@@ -103,10 +103,23 @@ struct sweep_vary {
 	char *values[SWEEP_MAX_VALUES];
 	int n;
 };
+/* A named set of overrides (mmsim ablate: one per switch turned off).
+ * The variants are not a product of keys: each is its own list of
+ * SECTION.KEY=VALUE, applied after the common sets. */
+#define SWEEP_MAX_VARIANT_SETS 64
+struct sweep_variant {
+	const char *label;              /* for messages only: the manifest holds the sets */
+	const char *sets[SWEEP_MAX_VARIANT_SETS];
+	int nr_sets;
+};
 struct sweep_spec {
 	const char *scenario;           /* the scenario file, as given */
 	char *const *sets;              /* SECTION.KEY=VALUE common to all runs */
 	int nr_sets;
+	/* NULL, or variants: every combination of vary and seeds runs once
+	 * per variant (the variant varies slowest) */
+	const struct sweep_variant *variants;
+	int nr_variants;
 	struct sweep_vary *vary;        /* the varied keys; the last varies fastest */
 	int nr_vary;
 	unsigned long seeds;            /* seeds 1..seeds for every combination */
@@ -156,5 +169,6 @@ struct compare_opts;
 int report_write(const char *db, const char *dir, const struct compare_opts *co, int draw,
                  int sweep, char *out, size_t outlen);
 int cmd_reproduce(int argc, char **argv);
+int cmd_ablate(int argc, char **argv);
 
 #endif

@@ -132,15 +132,18 @@ struct plan {
 	char *scenario;                 /* absolute path */
 	char *const *sets;
 	int nr_sets;
+	const struct sweep_variant *variants;   /* NULL: none */
+	int nr_variants;
 	struct sweep_vary *vary;
 	int nr_vary;
 	unsigned long seeds;
 	unsigned long nr_runs;
 };
 
-/* combination k (0-based) of the product: the value index of each vary,
- * the last varying fastest, then the seed */
-static void combination(const struct plan *p, unsigned long k, int *idx, unsigned long *seed)
+/* combination k (0-based) of the product: the variant (slowest), the
+ * value index of each vary, the last varying fastest, then the seed */
+static const struct sweep_variant *combination(const struct plan *p, unsigned long k, int *idx,
+                                               unsigned long *seed)
 {
 	*seed = k % p->seeds + 1;
 	k /= p->seeds;
@@ -148,6 +151,7 @@ static void combination(const struct plan *p, unsigned long k, int *idx, unsigne
 		idx[i] = (int)(k % (unsigned long)p->vary[i].n);
 		k /= (unsigned long)p->vary[i].n;
 	}
+	return p->variants ? &p->variants[k] : NULL;
 }
 
 /* Every line is checked the way the run will check it, before anything
@@ -155,22 +159,27 @@ static void combination(const struct plan *p, unsigned long k, int *idx, unsigne
 static int check_plan(const struct plan *p, char (*hashes)[17])
 {
 	for (unsigned long k = 0; k < p->nr_runs; k++) {
-		char *sets[MAX_SETS + MAX_VARY], seed[32], buf[MAX_VARY][512];
+		char *sets[MAX_SETS + SWEEP_MAX_VARIANT_SETS + MAX_VARY], seed[32], buf[MAX_VARY][512];
 		int idx[MAX_VARY], n = 0, rc;
 		unsigned long sd;
 		struct scenario *s;
+		const struct sweep_variant *var = combination(p, k, idx, &sd);
 
-		combination(p, k, idx, &sd);
 		for (int i = 0; i < p->nr_sets; i++)
 			sets[n++] = p->sets[i];
+		for (int i = 0; var && i < var->nr_sets; i++)
+			sets[n++] = (char *)var->sets[i];
 		for (int i = 0; i < p->nr_vary; i++) {
 			snprintf(buf[i], sizeof(buf[i]), "%s=%s", p->vary[i].key, p->vary[i].values[idx[i]]);
 			sets[n++] = buf[i];
 		}
 		snprintf(seed, sizeof(seed), "%lu", sd);
 		rc = run_build_scenario(p->scenario, sets, n, NULL, seed, &s);
-		if (rc)
+		if (rc) {
+			if (var)
+				error("sweep: variant '%s' is refused (see above)", var->label);
 			return rc;
+		}
 		snprintf(hashes[k], 17, "%s", scenario_hash(s));
 		scenario_free(s);
 	}
@@ -191,11 +200,13 @@ static int write_manifest(const struct plan *p, const char *path)
 	for (unsigned long k = 0; k < p->nr_runs; k++) {
 		int idx[MAX_VARY];
 		unsigned long seed;
+		const struct sweep_variant *var = combination(p, k, idx, &seed);
 
-		combination(p, k, idx, &seed);
 		fprintf(f, "%s\trun-%04lu.db\t%lu", p->scenario, k + 1, seed);
 		for (int i = 0; i < p->nr_sets; i++)
 			fprintf(f, "\t%s", p->sets[i]);
+		for (int i = 0; var && i < var->nr_sets; i++)
+			fprintf(f, "\t%s", var->sets[i]);
 		for (int i = 0; i < p->nr_vary; i++)
 			fprintf(f, "\t%s=%s", p->vary[i].key, p->vary[i].values[idx[i]]);
 		fputc('\n', f);
@@ -535,6 +546,26 @@ static int check_keys(const struct sweep_spec *sp)
 					return EXIT_USAGE;
 				}
 	}
+	for (int v = 0; v < sp->nr_variants; v++)
+		for (int i = 0; i < sp->variants[v].nr_sets; i++) {
+			const char *vs = sp->variants[v].sets[i];
+			if (strchr(vs, '\t') || strchr(vs, '\n') || same_key(vs, "run.seed")) {
+				error("variant '%s': '%s' cannot be set", sp->variants[v].label, vs);
+				return EXIT_USAGE;
+			}
+			for (int j = 0; j < sp->nr_sets; j++)
+				if (same_key(vs, sp->sets[j])) {
+					error("--set %s: variant '%s' sets the key itself (%s)", sp->sets[j],
+					      sp->variants[v].label, vs);
+					return EXIT_USAGE;
+				}
+			for (int j = 0; j < sp->nr_vary; j++)
+				if (same_key(vs, sp->vary[j].key)) {
+					error("--vary %s: variant '%s' sets the key itself (%s)", sp->vary[j].key,
+					      sp->variants[v].label, vs);
+					return EXIT_USAGE;
+				}
+		}
 	for (int i = 0; i < sp->nr_sets; i++) {
 		if (same_key(sp->sets[i], "run.seed")) {
 			error("--set %s: a sweep's seeds are --seeds N (seeds 1..N); run.seed cannot be set",
@@ -816,8 +847,16 @@ int sweep_execute(const struct sweep_spec *sp)
 	}
 
 	p = (struct plan){ .scenario = scenario, .sets = sp->sets, .nr_sets = sp->nr_sets,
-	                   .vary = sp->vary, .nr_vary = sp->nr_vary, .seeds = sp->seeds,
-	                   .nr_runs = sp->seeds };
+	                   .variants = sp->nr_variants ? sp->variants : NULL,
+	                   .nr_variants = sp->nr_variants, .vary = sp->vary, .nr_vary = sp->nr_vary,
+	                   .seeds = sp->seeds, .nr_runs = sp->seeds };
+	if (p.variants) {
+		if (p.nr_runs > 100000 / (unsigned long)p.nr_variants) {
+			error("sweep: more than 100000 runs");
+			return EXIT_USAGE;
+		}
+		p.nr_runs *= (unsigned long)p.nr_variants;
+	}
 	for (int i = 0; i < sp->nr_vary; i++) {
 		if (p.nr_runs > 100000 / (unsigned long)sp->vary[i].n) {
 			error("sweep: more than 100000 runs");

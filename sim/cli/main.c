@@ -20,6 +20,7 @@ static const struct verb {
 	{ "merge", cmd_merge, "merge results databases: mmsim merge -o OUT.db IN.db..." },
 	{ "compare", cmd_compare, "the RFC cover letter's table from a results database" },
 	{ "report", cmd_report, "a static HTML report of a results database (table, statistics, plots)" },
+	{ "ablate", cmd_ablate, "a policy's switches one at a time: all, then each off; one column each" },
 	{ "reproduce", cmd_reproduce, "the RFC experiment: vanilla and hugealloc_rfc over seeds, table and plots" },
 	{ NULL, NULL, NULL },
 };

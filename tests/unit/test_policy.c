@@ -154,6 +154,49 @@ static void test_rfc_all_off_runs_as_vanilla(void **state)
 	assert_true(memcmp(fr_v, fr_h, sizeof(fr_v)) != 0);
 }
 
+/* mm_policy_is_base() (mmsim ablate's "baseline" column): a policy
+ * stating nothing (vanilla) is its base, v6_15 is not v6.2; the RFC and
+ * defrag_mode at their defaults are not; the RFC with every switch off
+ * is v6.2, defrag_mode with defrag_mode=no is v6_15, and one patch off
+ * is neither */
+static struct mm_policy *create_with(const char *name, const char *const *sw)
+{
+	struct mm_policy *p;
+	char err[512];
+
+	assert_int_equal(mm_policy_create(name, &p, err, sizeof(err)), 0);
+	for (; sw && *sw; sw++) {
+		char key[128];
+		const char *eq = strchr(*sw, '=');
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - *sw), *sw);
+		assert_int_equal(mm_policy_set(p, key, eq + 1, err, sizeof(err)), 0);
+	}
+	assert_int_equal(mm_policy_validate(p, err, sizeof(err)), 0);
+	return p;
+}
+
+static void test_is_base(void **state)
+{
+	static const char *const dm_off[] = { "defrag_mode=no", NULL };
+	static const char *const dm_one[] = { "nofragment=no", NULL };
+	static const char *const rfc_one[] = { "no_fallback=no", NULL };
+	static const struct { const char *name; const char *const *sw; bool base; } cases[] = {
+		{ "vanilla", NULL, true }, { "v6_15", NULL, false },
+		{ "hugealloc_rfc", NULL, false }, { "hugealloc_rfc", rfc_all_off, true },
+		{ "hugealloc_rfc", rfc_one, false },
+		{ "defrag_mode", NULL, false }, { "defrag_mode", dm_off, true },
+		{ "defrag_mode", dm_one, false },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct mm_policy *p = create_with(cases[i].name, cases[i].sw);
+		if (mm_policy_is_base(p) != cases[i].base)
+			fail_msg("case %zu (%s): mm_policy_is_base() is %d", i, cases[i].name, !cases[i].base);
+		mm_policy_destroy(p);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -162,6 +205,7 @@ int main(void)
 		cmocka_unit_test(test_registry_resolves),
 		cmocka_unit_test_teardown(test_rfc_all_off_is_v6_2, tl_teardown),
 		cmocka_unit_test_teardown(test_rfc_all_off_runs_as_vanilla, tl_teardown),
+		cmocka_unit_test(test_is_base),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -223,6 +223,10 @@ int  mm_policy_create_ops(const struct mm_policy_ops *, struct mm_policy **out, 
  * 'x' (valid: ...)") */
 int  mm_policy_set(struct mm_policy *, const char *key, const char *value, char *err, size_t errlen);
 int  mm_policy_validate(struct mm_policy *, char *err, size_t errlen);
+/* Does the validated instance decide everything as its base does (the
+ * same features, every hook the base's)?  defrag_mode with
+ * defrag_mode=no is v6_15 (mmsim ablate's "baseline" variant). */
+bool mm_policy_is_base(const struct mm_policy *);
 void mm_policy_destroy(struct mm_policy *);
 
 /* pgdat_init: the node is known, so is its kernel configuration */
