@@ -347,20 +347,25 @@ static bool compaction_wmark_ok(struct zone *zone, int order, bool direct, unsig
 /* the migration-target check: order-0 pages must be there for migration
  * targets, plus the gap (the pages in flight); costly orders ask for the
  * low watermark.  RFC 17/26 leaves only this in __compaction_suitable()
- * and moves the "can already succeed" check out to the callers. */
+ * and moves the "can already succeed" check out to the callers.
+ * defrag_mode 1/5 (unconditional in 6.15): the caller passes its
+ * watermark, and costly orders add the low-min distance on top of it;
+ * for the callers that pass min (direct compaction, reclaim's checks)
+ * that is v6.2's low + gap, for those that pass high (compaction_ready(),
+ * kcompactd under 5/5) it is high + gap + (low - min). */
 static enum compact_result compaction_targets_ok(struct zone *zone, int order, enum zone_type highest_zoneidx,
-                                                 long wmark_target)
+                                                 long wmark_target, unsigned long mark)
 {
 	unsigned long watermark;
 	long min;
 
-	/* defrag_mode 1/5: the callers' mark (the model's all ask for min;
-	 * compaction_ready() checks high on its own), no low-watermark boost
-	 * for costly orders */
-	if (mm_policy_has(zone->zone_pgdat->policy, MMF_COMPACTION_SUITABLE_CALLER_WMARK))
-		watermark = min_wmark_pages(zone);
-	else
+	if (mm_policy_has(zone->zone_pgdat->policy, MMF_COMPACTION_SUITABLE_CALLER_WMARK)) {
+		watermark = mark;
+		if (order > PAGE_ALLOC_COSTLY_ORDER)
+			watermark += low_wmark_pages(zone) - min_wmark_pages(zone);
+	} else {
 		watermark = order > PAGE_ALLOC_COSTLY_ORDER ? low_wmark_pages(zone) : min_wmark_pages(zone);
+	}
 	watermark += compact_gap((unsigned)order);
 	min = (long)watermark + zone->lowmem_reserve[highest_zoneidx];
 	if (wmark_target <= min)
@@ -379,7 +384,7 @@ static enum compact_result __compaction_suitable(struct zone *zone, int order, u
 	watermark = pol(pgdat)->compaction_wmark(pgdat->policy, zone, true, alloc_flags);
 	if (zone_watermark_ok(pgdat, zone, (unsigned)order, watermark, highest_zoneidx, alloc_flags))
 		return COMPACT_SUCCESS;
-	return compaction_targets_ok(zone, order, highest_zoneidx, wmark_target);
+	return compaction_targets_ok(zone, order, highest_zoneidx, wmark_target, watermark);
 }
 
 /* costly orders: only compact when failure would be fragmentation; a
@@ -408,15 +413,18 @@ enum compact_result compaction_suitable(struct zone *zone, int order, unsigned a
 
 /* compaction_suitable() as RFC 17/26 leaves it: are there migration
  * targets (and is a costly failure fragmentation)?  Without the "can
- * already succeed" check, which its callers make with their own marks. */
-enum compact_result compaction_suitable_targets(struct zone *zone, int order, enum zone_type highest_zoneidx)
+ * already succeed" check, which its callers make with their own marks.
+ * mark: the caller's watermark, read under 1/5 (compaction_targets_ok) */
+enum compact_result compaction_suitable_targets(struct zone *zone, int order, enum zone_type highest_zoneidx,
+                                                unsigned long mark)
 {
 	struct pglist_data *pgdat = zone->zone_pgdat;
 	long free_pages = pol(pgdat)->compaction_suitable_free_pages(pgdat->policy, zone);
 
 	if (is_via_compact_memory(order))
 		return COMPACT_CONTINUE;
-	return compaction_fragindex_ok(zone, order, compaction_targets_ok(zone, order, highest_zoneidx, free_pages));
+	return compaction_fragindex_ok(zone, order,
+	                               compaction_targets_ok(zone, order, highest_zoneidx, free_pages, mark));
 }
 
 /* compaction_zonelist_suitable(): is compaction worth retrying after
@@ -439,7 +447,8 @@ bool compaction_zonelist_suitable(struct pglist_data *pgdat, const struct alloc_
 		/* RFC 19/26: the targets alone; v6.2 also runs the "already
 		 * succeeds" check, and a zone that passes it does not count */
 		if (mm_policy_has(pgdat->policy, MMF_ZONELIST_SUITABLE_TARGETS_ONLY)
-		    ? compaction_targets_ok(zone, order, ac->highest_zoneidx, available) == COMPACT_CONTINUE
+		    ? compaction_targets_ok(zone, order, ac->highest_zoneidx, available, min_wmark_pages(zone)) ==
+		      COMPACT_CONTINUE
 		    : __compaction_suitable(zone, order, alloc_flags, ac->highest_zoneidx, available) ==
 		      COMPACT_CONTINUE)
 			return true;
@@ -1173,7 +1182,9 @@ static enum compact_result compact_zone(struct compact_control *cc, struct captu
 		if (compaction_wmark_ok(zone, cc->order, cc->direct_compaction, cc->alloc_flags,
 		                        cc->highest_zoneidx))
 			return COMPACT_SUCCESS;
-		ret = compaction_suitable_targets(zone, cc->order, cc->highest_zoneidx);
+		ret = compaction_suitable_targets(zone, cc->order, cc->highest_zoneidx,
+		                                  pol(pgdat)->compaction_wmark(pgdat->policy, zone,
+		                                                               cc->direct_compaction, cc->alloc_flags));
 		if (ret == COMPACT_SKIPPED)
 			return ret;
 	}
@@ -1363,7 +1374,9 @@ static bool kcompactd_node_suitable(struct pglist_data *pgdat)
 		/* the allocation can already succeed here */
 		if (compaction_wmark_ok(zone, order, false, 0, pgdat->kcompactd_highest_zoneidx))
 			continue;
-		if (compaction_suitable_targets(zone, order, pgdat->kcompactd_highest_zoneidx) == COMPACT_CONTINUE)
+		if (compaction_suitable_targets(zone, order, pgdat->kcompactd_highest_zoneidx,
+		                                pol(pgdat)->compaction_wmark(pgdat->policy, zone, false, 0)) ==
+		    COMPACT_CONTINUE)
 			return true;
 	}
 	return false;
@@ -1416,7 +1429,9 @@ void kcompactd_do_work(struct pglist_data *pgdat, struct mm_ctx *ctx)
 			continue;
 		if (compaction_wmark_ok(zone, order, false, 0, (enum zone_type)zi))
 			continue;
-		if (compaction_suitable_targets(zone, order, (enum zone_type)zi) != COMPACT_CONTINUE)
+		if (compaction_suitable_targets(zone, order, (enum zone_type)zi,
+		                                pol(pgdat)->compaction_wmark(pgdat->policy, zone, false, 0)) !=
+		    COMPACT_CONTINUE)
 			continue;
 		status = compact_zone(&cc, NULL);
 		if (status == COMPACT_SUCCESS) {

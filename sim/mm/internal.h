@@ -432,7 +432,8 @@ static inline bool is_via_compact_memory(int order) { return order == -1; }
 enum compact_result compaction_suitable(struct zone *zone, int order, unsigned alloc_flags,
                                         enum zone_type highest_zoneidx);
 /* the migration-target half of it (RFC 17/26's compaction_suitable()) */
-enum compact_result compaction_suitable_targets(struct zone *zone, int order, enum zone_type highest_zoneidx);
+enum compact_result compaction_suitable_targets(struct zone *zone, int order, enum zone_type highest_zoneidx,
+                                                unsigned long mark);
 /* try_to_compact_pages(): direct compaction over the zonelist */
 enum compact_result try_to_compact_pages(struct pglist_data *pgdat, struct mm_ctx *ctx, gfp_t gfp,
                                          unsigned order, unsigned alloc_flags,

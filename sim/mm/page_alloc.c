@@ -1573,7 +1573,7 @@ static unsigned long __alloc_pages_slowpath(struct pglist_data *pgdat, gfp_t gfp
 	bool costly_order = order > PAGE_ALLOC_COSTLY_ORDER;
 	unsigned alloc_flags = gfp_to_alloc_flags(gfp);
 	unsigned long pfn, did_some_progress = 0;
-	int no_progress_loops = 0, compaction_retries = 0;
+	int no_progress_loops = 0, compaction_retries = 0, unfixed_retries = 0;
 	enum compact_priority compact_priority = DEF_COMPACT_PRIORITY;
 	enum compact_result compact_result = COMPACT_SKIPPED;
 	bool last_resort_tried = false;
@@ -1660,6 +1660,18 @@ retry:
 		alloc_flags &= ~ALLOC_NOFRAGMENT;
 		goto retry;
 	}
+	/* defrag_mode 3/5 as posted: the mask keeps ALLOC_NOFRAGMENT and
+	 * drops every other flag, and nothing stops the retry from being
+	 * taken again: the kernel loops here and never reaches the OOM
+	 * killer.  The model bounds the loop (MAX_RECLAIM_RETRIES passes)
+	 * and then fails the request, without an OOM kill. */
+	if (mm_policy_has(pgdat->policy, MMF_ALLOC_NOFRAGMENT) &&
+	    mm_policy_has(pgdat->policy, MMF_NOFRAGMENT_RETRY_UNFIXED)) {
+		if (++unfixed_retries > MAX_RECLAIM_RETRIES)
+			return PFN_NONE;
+		alloc_flags &= ALLOC_NOFRAGMENT;
+		goto retry;
+	}
 	pfn = __alloc_pages_may_oom(pgdat, gfp, order, ac, &did_some_progress);
 	if (pfn != PFN_NONE)
 		return pfn;
@@ -1668,14 +1680,6 @@ retry:
 	/* retry as long as the OOM killer makes progress */
 	if (did_some_progress) {
 		no_progress_loops = 0;
-		goto retry;
-	}
-	/* defrag_mode 3/5 as posted: the retry after the OOM killer, and its
-	 * mask keeps ALLOC_NOFRAGMENT (and drops the rest); once here, the
-	 * kernel's loop is unbounded */
-	if (mm_policy_has(pgdat->policy, MMF_NOFRAGMENT_RETRY_UNFIXED) && !last_resort_tried) {
-		last_resort_tried = true;
-		alloc_flags &= ALLOC_NOFRAGMENT;
 		goto retry;
 	}
 	return PFN_NONE;

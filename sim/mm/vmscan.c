@@ -619,6 +619,12 @@ static bool compaction_ready(struct zone *zone, struct scan_control *sc)
 	/* compaction cannot proceed yet: reclaim */
 	if (suitable == COMPACT_SKIPPED)
 		return false;
+	/* defrag_mode 1/5 (6.15): the two checks are one compaction_suitable()
+	 * at the high watermark, so costly orders add the low-min distance to
+	 * high + gap */
+	if (mm_policy_has(pgdat->policy, MMF_COMPACTION_SUITABLE_CALLER_WMARK))
+		return compaction_suitable_targets(zone, sc->order, sc->reclaim_idx, high_wmark_pages(zone)) ==
+		       COMPACT_CONTINUE;
 	/* compaction could run; reclaim on to the high watermark plus the
 	 * gap, counted in the free pages compaction can migrate to (v6.2: all
 	 * of them; RFC 16/26: those in movable blocks) */
@@ -725,8 +731,13 @@ bool pgdat_balanced(struct pglist_data *pgdat, int order, enum zone_type highest
 			continue;
 		any = true;
 		/* defrag_mode 5/5: a high order is balanced only by whole free
-		 * blocks (NR_FREE_PAGES_BLOCKS) */
-		if (order && mm_policy_has(pgdat->policy, MMF_KSWAPD_BALANCE_FREE_BLOCKS)) {
+		 * blocks (NR_FREE_PAGES_BLOCKS); as 5/5 was posted, order 0 too,
+		 * so that kswapd, once kswapd_shrink_node() has dropped the
+		 * order, still reclaimed until the blocks were there ("fix
+		 * kswapd exit condition in defrag_mode" counts all free pages
+		 * at order 0) */
+		if ((order || mm_policy_has(pgdat->policy, MMF_KSWAPD_FREE_BLOCKS_ORDER0)) &&
+		    mm_policy_has(pgdat->policy, MMF_KSWAPD_BALANCE_FREE_BLOCKS)) {
 			if (zone_watermark_ok_free(zone, (unsigned)order, high_wmark_pages(zone), highest_zoneidx, 0,
 			                           zone_free_pages_blocks(zone)))
 				return true;
@@ -738,7 +749,7 @@ bool pgdat_balanced(struct pglist_data *pgdat, int order, enum zone_type highest
 		 * v6.2 form says SUCCESS whenever the order is free at the
 		 * min watermark, and kswapd would reclaim on) */
 		if (order && mm_policy_has(pgdat->policy, MMF_KSWAPD_COMPACTION_SUITABLE) &&
-		    compaction_suitable_targets(zone, order, highest_zoneidx) == COMPACT_CONTINUE)
+		    compaction_suitable_targets(zone, order, highest_zoneidx, min_wmark_pages(zone)) == COMPACT_CONTINUE)
 			return true;
 	}
 	return !any;
@@ -888,7 +899,7 @@ void balance_pgdat_step(struct pglist_data *pgdat, struct mm_ctx *ctx, struct ks
 	nr_reclaimed = sc.nr_reclaimed;
 	r->nr_reclaimed += nr_reclaimed;
 	if (r->order && r->nr_reclaimed >= compact_gap((unsigned)r->order) &&
-	    !mm_policy_has(pgdat->policy, MMF_KSWAPD_COMPACTION_SUITABLE | MMF_KSWAPD_NO_ORDER_DROP))
+	    !mm_policy_has(pgdat->policy, MMF_KSWAPD_COMPACTION_SUITABLE))
 		r->order = 0;
 	if (sc.nr_scanned >= sc.nr_to_reclaim)
 		raise_priority = false;

@@ -505,7 +505,8 @@ static void test_hygiene_kcompactd_works_to_high(void **state)
 	assert_true(zone_watermark_ok(pgdat, z, pageblock_order, min_wmark_pages(z), ZONE_DMA32, 0));
 	assert_false(zone_watermark_ok(pgdat, z, pageblock_order, high_wmark_pages(z), ZONE_DMA32, 0));
 	assert_int_equal(compaction_suitable(z, pageblock_order, 0, ZONE_DMA32), COMPACT_SUCCESS);
-	assert_int_equal(compaction_suitable_targets(z, pageblock_order, ZONE_DMA32), COMPACT_CONTINUE);
+	assert_int_equal(compaction_suitable_targets(z, pageblock_order, ZONE_DMA32, min_wmark_pages(z)),
+	                 COMPACT_CONTINUE);
 	pgdat->kcompactd_max_order = pageblock_order;
 	pgdat->kcompactd_highest_zoneidx = ZONE_DMA32;
 	kcompactd_do_work(pgdat, &kctx);

@@ -499,7 +499,9 @@ static void test_kswapd_compaction_suitable(void **state)
 	m = boot_small("hygiene", NULL, 16);
 	kswapd_case(m, pages);
 	assert_int_equal(compaction_suitable(tl_zone(m, Z32), pageblock_order, 0, Z32), COMPACT_SUCCESS);
-	assert_int_equal(compaction_suitable_targets(tl_zone(m, Z32), pageblock_order, Z32), COMPACT_CONTINUE);
+	assert_int_equal(compaction_suitable_targets(tl_zone(m, Z32), pageblock_order, Z32,
+	                                             min_wmark_pages(tl_zone(m, Z32))),
+	                 COMPACT_CONTINUE);
 	assert_true(pgdat_balanced(&m->pgdat, pageblock_order, Z32));
 	/* order 0 is balanced on the free blocks alone: 8 > 9? no */
 	assert_false(pgdat_balanced(&m->pgdat, 0, Z32));

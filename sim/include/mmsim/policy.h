@@ -67,15 +67,20 @@ enum mm_policy_feature {
 	 * a block is claimed whole or not at all, else one page is stolen
 	 * and the rest stays on the block's lists */
 	MMF_RMQUEUE_CLAIM_STEAL                = 1u << 12,
-	/* __compaction_suitable(): the caller's watermark (min), not the low
-	 * watermark for costly orders (defrag_mode 1/5) */
+	/* compaction_suitable(): the caller's watermark, costly orders adding
+	 * low - min on top (v6.2: min, low for costly orders); so
+	 * compaction_ready() asks for high + gap + (low - min) and kcompactd
+	 * under 5/5 for the same (defrag_mode 1/5, in 6.15 whatever
+	 * vm.defrag_mode says) */
 	MMF_COMPACTION_SUITABLE_CALLER_WMARK   = 1u << 13,
 	/* ALLOC_NOFRAGMENT on every allocation, not dropped by
 	 * get_page_from_freelist(); dropped once before OOM (defrag_mode 3/5,
 	 * with "fix defrag_mode's retry & OOM path") */
 	MMF_ALLOC_NOFRAGMENT                   = 1u << 14,
-	/* defrag_mode 3/5 as posted: the retry comes after the OOM killer and
-	 * keeps ALLOC_NOFRAGMENT (what the retry & OOM fix corrects) */
+	/* defrag_mode 3/5 as posted: the retry before the OOM killer keeps
+	 * ALLOC_NOFRAGMENT (its mask drops every other flag) and is taken on
+	 * every pass, so the OOM killer is never reached (what the retry &
+	 * OOM fix corrects) */
 	MMF_NOFRAGMENT_RETRY_UNFIXED           = 1u << 15,
 	/* wake_all_kswapds(): kswapd (and so kcompactd) woken at pageblock
 	 * order at least (defrag_mode 4/5) */
@@ -87,10 +92,11 @@ enum mm_policy_feature {
 	/* kcompactd works until the high watermark is met by
 	 * NR_FREE_PAGES_BLOCKS (defrag_mode 5/5) */
 	MMF_KCOMPACTD_FREE_BLOCKS              = 1u << 18,
-	/* kswapd_shrink_node(): no drop to order 0 after compact_gap pages
-	 * (defrag_mode 5/5 as posted; "fix kswapd exit condition in
-	 * defrag_mode" restores the drop) */
-	MMF_KSWAPD_NO_ORDER_DROP               = 1u << 19,
+	/* pgdat_balanced(): NR_FREE_PAGES_BLOCKS at order 0 too, so that
+	 * kswapd's drop to order 0 after compact_gap pages does not end its
+	 * work (defrag_mode 5/5 as posted; "fix kswapd exit condition in
+	 * defrag_mode" counts all free pages at order 0) */
+	MMF_KSWAPD_FREE_BLOCKS_ORDER0          = 1u << 19,
 };
 
 struct mm_policy;
