@@ -43,8 +43,10 @@ int machine_opts_boot(const struct machine_opts *m, const char *policy_name,
 
 int parse_size(const char *s, uint64_t *out);
 int parse_ulong(const char *s, unsigned long *out);
-/* -j JOBS of sweep and reproduce: 1..1024, message printed on error */
+/* -j JOBS and --seeds N of sweep, reproduce and ablate: 1..1024 and
+ * 1..100000, message printed on error */
 int parse_jobs(const char *s, unsigned long *jobs);
+int parse_seeds(const char *s, unsigned long *seeds);
 void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #define MACHINE_OPTIONS_HELP \

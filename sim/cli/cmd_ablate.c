@@ -385,10 +385,8 @@ int cmd_ablate(int argc, char **argv)
 			policy = optarg;
 			break;
 		case 'n':
-			if (parse_ulong(optarg, &seeds) || seeds < 1 || seeds > 100000) {
-				error("--seeds: '%s' is not a number of seeds (1..100000)", optarg);
+			if (parse_seeds(optarg, &seeds))
 				return EXIT_USAGE;
-			}
 			break;
 		case 'S':
 			if (nr_sets == MAX_SETS) {

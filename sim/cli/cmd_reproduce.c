@@ -212,10 +212,8 @@ int cmd_reproduce(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "j:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			if (parse_ulong(optarg, &seeds) || seeds < 1 || seeds > 100000) {
-				error("--seeds: '%s' is not a number of seeds (1..100000)", optarg);
+			if (parse_seeds(optarg, &seeds))
 				return EXIT_USAGE;
-			}
 			break;
 		case 'P':
 			if (parse_policies(optarg, &policies, names, sizeof(names)))

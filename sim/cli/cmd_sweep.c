@@ -1111,10 +1111,8 @@ int cmd_sweep(int argc, char **argv)
 			nr_vary++;
 			break;
 		case 'n':
-			if (parse_ulong(optarg, &seeds) || seeds < 1 || seeds > 100000) {
-				error("--seeds: '%s' is not a number of seeds (1..100000)", optarg);
+			if (parse_seeds(optarg, &seeds))
 				return EXIT_USAGE;
-			}
 			break;
 		case 'S':
 			if (nr_sets == MAX_SETS) {

@@ -30,6 +30,15 @@ int parse_jobs(const char *s, unsigned long *jobs)
 	return 0;
 }
 
+int parse_seeds(const char *s, unsigned long *seeds)
+{
+	if (parse_ulong(s, seeds) || *seeds < 1 || *seeds > 100000) {
+		error("--seeds: '%s' is not a number of seeds (1..100000)", s);
+		return -1;
+	}
+	return 0;
+}
+
 int parse_ulong(const char *s, unsigned long *out)
 {
 	char *end;
