@@ -47,6 +47,9 @@ int parse_ulong(const char *s, unsigned long *out);
  * 1..100000, message printed on error */
 int parse_jobs(const char *s, unsigned long *jobs);
 int parse_seeds(const char *s, unsigned long *seeds);
+/* --set SECTION.KEY=VALUE of run, sweep, reproduce and ablate: appended to
+ * sets (MAX_SETS entries), message printed when it is full */
+int add_set(char **sets, int *nr_sets, char *arg);
 void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #define MACHINE_OPTIONS_HELP \

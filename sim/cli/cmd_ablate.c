@@ -389,11 +389,8 @@ int cmd_ablate(int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case 'S':
-			if (nr_sets == MAX_SETS) {
-				error("--set: more than %d settings", MAX_SETS);
+			if (add_set(sets, &nr_sets, optarg))
 				return EXIT_USAGE;
-			}
-			sets[nr_sets++] = optarg;
 			break;
 		case 'j':
 			if (parse_jobs(optarg, &jobs))

@@ -221,16 +221,13 @@ int cmd_reproduce(int argc, char **argv)
 			co.baseline = policies.values[0];
 			break;
 		case 'S':
-			if (nr_sets == MAX_SETS) {
-				error("--set: more than %d settings", MAX_SETS);
-				return EXIT_USAGE;
-			}
 			if (own_key(optarg)) {
 				error("--set %s: reproduce sets policy.name (--policies) and run.seed (1..N) "
 				      "itself", optarg);
 				return EXIT_USAGE;
 			}
-			sets[nr_sets++] = optarg;
+			if (add_set(sets, &nr_sets, optarg))
+				return EXIT_USAGE;
 			break;
 		case 'j':
 			if (parse_jobs(optarg, &jobs))

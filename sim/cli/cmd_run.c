@@ -180,11 +180,8 @@ int cmd_run(int argc, char **argv)
 		case 'M': manifest = optarg; break;
 		case 'I': index_arg = optarg; break;
 		case 'S':
-			if (nr_sets == MAX_SETS) {
-				error("--set: more than %d settings", MAX_SETS);
+			if (add_set(sets, &nr_sets, optarg))
 				return EXIT_USAGE;
-			}
-			sets[nr_sets++] = optarg;
 			break;
 		case 'C':
 			if (parse_ulong(optarg, &ro.check_every)) {

@@ -39,6 +39,16 @@ int parse_seeds(const char *s, unsigned long *seeds)
 	return 0;
 }
 
+int add_set(char **sets, int *nr_sets, char *arg)
+{
+	if (*nr_sets == MAX_SETS) {
+		error("--set: more than %d settings", MAX_SETS);
+		return -1;
+	}
+	sets[(*nr_sets)++] = arg;
+	return 0;
+}
+
 int parse_ulong(const char *s, unsigned long *out)
 {
 	char *end;

@@ -98,3 +98,17 @@ macro(golden_finish)
 	endif()
 	message(STATUS "all checks passed")
 endmacro()
+
+# the 25 rows of `mmsim compare` (results/metrics.c), in their order
+set(COVER_LETTER_ROWS
+	"Real time" "User time" "System time"
+	"THP fault alloc" "THP fault fallback" "THP fault fail rate %"
+	"Direct compact stall" "Direct compact fail" "Direct compact success"
+	"Direct compact success rate %"
+	"Compact daemon scanned migrate" "Compact daemon scanned free"
+	"Compact direct scanned migrate" "Compact direct scanned free"
+	"Compact migrate scanned daemon %" "Compact free scanned daemon %"
+	"Alloc stall"
+	"Pages kswapd scanned" "Pages kswapd reclaimed"
+	"Pages direct scanned" "Pages direct reclaimed" "Pages scanned kswapd %"
+	"Swap out" "Swap in" "File refaults")

@@ -73,18 +73,7 @@ set(DIR "${OUT}/ablate")
 set(ABLATE ablate "${MINI}" --policy defrag_mode --seeds 1 -j 2 -o "${DIR}")
 set(VARIANTS all baseline -compaction_suitable_wmark -nofragment -kswapd_pageblock
 	-free_blocks_wmark -fix_retry_oom -fix_kswapd_exit)
-set(ROWS
-	"Real time" "User time" "System time"
-	"THP fault alloc" "THP fault fallback" "THP fault fail rate %"
-	"Direct compact stall" "Direct compact fail" "Direct compact success"
-	"Direct compact success rate %"
-	"Compact daemon scanned migrate" "Compact daemon scanned free"
-	"Compact direct scanned migrate" "Compact direct scanned free"
-	"Compact migrate scanned daemon %" "Compact free scanned daemon %"
-	"Alloc stall"
-	"Pages kswapd scanned" "Pages kswapd reclaimed"
-	"Pages direct scanned" "Pages direct reclaimed" "Pages scanned kswapd %"
-	"Swap out" "Swap in" "File refaults")
+set(ROWS ${COVER_LETTER_ROWS})
 
 mmsim_run(a ${ABLATE})
 file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/ablate.stdout" "${a_OUT}")

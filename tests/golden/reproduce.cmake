@@ -24,18 +24,7 @@ set(DIR "${CMAKE_CURRENT_BINARY_DIR}/out/reproduce")
 file(REMOVE_RECURSE "${CMAKE_CURRENT_BINARY_DIR}/out")
 set(REPRODUCE reproduce "${SRC}/configs/mini.ini" --seeds 1 -j 2 -o "${DIR}")
 
-set(ROWS
-	"Real time" "User time" "System time"
-	"THP fault alloc" "THP fault fallback" "THP fault fail rate %"
-	"Direct compact stall" "Direct compact fail" "Direct compact success"
-	"Direct compact success rate %"
-	"Compact daemon scanned migrate" "Compact daemon scanned free"
-	"Compact direct scanned migrate" "Compact direct scanned free"
-	"Compact migrate scanned daemon %" "Compact free scanned daemon %"
-	"Alloc stall"
-	"Pages kswapd scanned" "Pages kswapd reclaimed"
-	"Pages direct scanned" "Pages direct reclaimed" "Pages scanned kswapd %"
-	"Swap out" "Swap in" "File refaults")
+set(ROWS ${COVER_LETTER_ROWS})
 
 # check_table(OUT): OUT is the header, the Runs line (1 run a column),
 # the 25 rows in order with two "value (change%)" columns, and where the
