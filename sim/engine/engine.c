@@ -488,6 +488,13 @@ static void task_main(int argc, char **argv)
 		task_stop_waiting(p->waiters);
 	if (t->parent && !t->parent->exited)
 		task_child_exited((struct task_priv *)t->parent, true);
+	/* our reference kept the actor, its context and its stack, until
+	 * engine_destroy(): 14,600 stacks of 256 KiB in the default run,
+	 * each new one in fresh memory (a page fault per stack page it
+	 * touched).  Dropped here, SimGrid frees the stack when the actor
+	 * ends and the next spawn reuses it. */
+	sg_actor_unref(t->actor);
+	t->actor = NULL;
 }
 
 struct task *engine_spawn(struct engine *e, const char *name, const struct task_ops *ops, void *arg)
