@@ -1,14 +1,15 @@
 #!/bin/sh
 # ab.sh OLD NEW PAIRS SCENARIO [ARGS...]: a paired A/B benchmark of two
-# mmsim binaries (docs/benchmarks.md, "Paired A/B benchmarks").
+# mmsim binaries (docs/benchmarks.md, "Reproduction run speed").
 #
 # Runs `mmsim run SCENARIO ARGS -o DB` with OLD and NEW alternately (OLD
 # first in odd pairs, NEW first in even ones, so that a drift of the
 # machine's load falls on both), PAIRS times each, pinned to one core
 # (taskset -c ${AB_CPU:-1}).  Prints each run's CPU time (user + system,
 # /usr/bin/time: on a shared core the wall time also counts the time the
-# run waited for the CPU) and wall time, their medians and the ratios of
-# the medians OLD/NEW (> 1: NEW is faster).  Every run's database is
+# run waited for the CPU) and wall time, their medians, the ratios of
+# the medians OLD/NEW (> 1: NEW is faster) and the median of the pairs'
+# own CPU ratios, the figure least moved by the host's drift.  Every run's database is
 # compared with the first OLD run's (scripts/cmp-runs.sh): a speed change
 # must leave the results identical, and the script fails if they are not.
 set -e
@@ -34,6 +35,7 @@ while [ "$i" -le "$pairs" ]; do
 	else
 		b=$(run "$new" "new$i" "$@"); a=$(run "$old" "old$i" "$@")
 	fi
+	echo "$a $b" | awk '{printf "%.4f\n", $1 / $3}' >>"$tmp/pair.cpu"
 	echo "$a" | cut -d' ' -f1 >>"$tmp/old.cpu"; echo "$a" | cut -d' ' -f2 >>"$tmp/old.wall"
 	echo "$b" | cut -d' ' -f1 >>"$tmp/new.cpu"; echo "$b" | cut -d' ' -f2 >>"$tmp/new.wall"
 	echo "pair $i: old cpu/wall $a s, new $b s, cpu old/new" \
@@ -50,4 +52,8 @@ for k in cpu wall; do
 	mo=$(med "$tmp/old.$k"); mn=$(med "$tmp/new.$k")
 	echo "median $k: old $mo s, new $mn s, ratio old/new $(echo "$mo $mn" | awk '{printf "%.3f", $1 / $2}')"
 done
+# the pairs' own ratios: a drift of the host's speed that outlasts a pair
+# moves both of its runs, so their median moves less than the medians'
+echo "median of the pairs' cpu ratios old/new: $(med "$tmp/pair.cpu")" \
+     "(range $(sort -n "$tmp/pair.cpu" | head -1)-$(sort -n "$tmp/pair.cpu" | tail -1))"
 echo "all $((2 * pairs)) runs' results identical (scripts/cmp-runs.sh)"
