@@ -52,7 +52,7 @@ struct task {
 	struct task *parent;            /* set by the spawner: told of this task's exit */
 	bool exited, oom_killed;
 	unsigned long nr_quanta;
-	void *actor;                    /* the SimGrid actor */
+	void *actor;                    /* the SimGrid actor; NULL once exited */
 	struct engine *engine;
 };
 
