@@ -16,6 +16,24 @@
 #include "mmsim/machine.h"
 #include "simple.h"
 
+/* A 256 MiB, 2-CPU vanilla machine and its engine; nonzero on failure */
+static int boot_small(struct pglist_data *pgdat, struct mm_policy **policy, struct engine *e)
+{
+	struct machine_desc md;
+	char err[256];
+
+	machine_desc_defaults(&md);
+	md.ram = 256ull << 20;
+	md.cpus = 2;
+	if (mm_policy_create("vanilla", policy, err, sizeof(err)) ||
+	    machine_boot(pgdat, &md, *policy, err, sizeof(err)) ||
+	    engine_init(e, pgdat, NULL, NULL, NULL, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
 /* A parent that starts one long child and then waits for it, the way
  * make waits for its jobs: either with wait_child (wait4(-1), SIGCHLD) or
  * with task_wait() on that child. */
@@ -51,21 +69,13 @@ static int blocked_at_limit(void *arg)
 {
 	static struct pglist_data pgdat;
 	static struct waiter w[2];
-	struct machine_desc md;
 	struct mm_policy *policy;
 	struct engine e;
-	char err[256];
 	double t;
 
 	(void)arg;
-	machine_desc_defaults(&md);
-	md.ram = 256ull << 20;
-	md.cpus = 2;
-	if (mm_policy_create("vanilla", &policy, err, sizeof(err)) ||
-	    machine_boot(&pgdat, &md, policy, err, sizeof(err)))
+	if (boot_small(&pgdat, &policy, &e))
 		return 10;
-	if (engine_init(&e, &pgdat, NULL, NULL, NULL, err, sizeof(err)))
-		return 11;
 	for (int i = 0; i < 2; i++) {
 		cpu_burner_init(&w[i].child, 100e9);    /* 100 s of CPU: beyond the limit */
 		w[i].use_task_wait = i == 1;
@@ -128,21 +138,13 @@ static int spawn_many(void *arg)
 {
 	static struct pglist_data pgdat;
 	static struct spawner s;
-	struct machine_desc md;
 	struct mm_policy *policy;
 	struct engine e;
-	char err[256];
 	size_t heap0, heap;
 
 	(void)arg;
-	machine_desc_defaults(&md);
-	md.ram = 256ull << 20;
-	md.cpus = 2;
-	if (mm_policy_create("vanilla", &policy, err, sizeof(err)) ||
-	    machine_boot(&pgdat, &md, policy, err, sizeof(err)))
+	if (boot_small(&pgdat, &policy, &e))
 		return 10;
-	if (engine_init(&e, &pgdat, NULL, NULL, NULL, err, sizeof(err)))
-		return 11;
 	heap0 = mallinfo2().arena + mallinfo2().hblkhd;
 	if (!engine_spawn(&e, "make", &spawner_ops, &s))
 		return 12;
