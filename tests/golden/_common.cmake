@@ -26,6 +26,25 @@ macro(golden_fail)
 	math(EXPR GOLDEN_FAILURES "${GOLDEN_FAILURES} + 1")
 endmacro()
 
+# golden_check_rows(LINES INDEX NCOL CELL): the lines of the list LINES from
+# line ${INDEX} on are the cover letter's rows (COVER_LETTER_ROWS), in order,
+# each followed by NCOL cells matching the regex in the variable CELL; leaves
+# INDEX past the last row.  A macro, so that golden_fail counts in the
+# caller's scope; the names of variables are passed, not their values (a
+# macro's argument is substituted as text, and would lose the regex's
+# backslashes).
+macro(golden_check_rows _gcr_lines _gcr_index _gcr_ncol _gcr_cell)
+	string(REPEAT " +${${_gcr_cell}}" ${_gcr_ncol} _gcr_cells)
+	foreach(_gcr_row IN LISTS COVER_LETTER_ROWS)
+		list(GET ${_gcr_lines} ${${_gcr_index}} _gcr_line)
+		string(REGEX MATCH "^(.*[^ ])${_gcr_cells}$" _gcr_m "${_gcr_line}")
+		if(NOT _gcr_m OR NOT CMAKE_MATCH_1 STREQUAL _gcr_row)
+			golden_fail("line ${${_gcr_index}} is '${_gcr_line}', expected the row '${_gcr_row}' with ${_gcr_ncol} cells")
+		endif()
+		math(EXPR ${_gcr_index} "${${_gcr_index}} + 1")
+	endforeach()
+endmacro()
+
 # mmsim_run(PREFIX ARGS...): run mmsim with ARGS; sets PREFIX_RC (the exit
 # code, or the text CMake gives for a signal such as "Child aborted"),
 # PREFIX_OUT and PREFIX_ERR.
