@@ -193,6 +193,8 @@ class Harness:
                 r.append("vm.nr_overcommit_hugepages is not 0")
             if not self.root.exists(DEFRAG_MODE):
                 r.append("this kernel has no vm.defrag_mode (Linux 6.15 and later have it)")
+            if s["free_zone"] != "any" and s["free_zone"] not in [z for _, z, _, _ in self.root.zones()]:
+                r.append("free_zone %s: no such zone in /proc/zoneinfo" % s["free_zone"])
             swaps = self.root.swaps()
             if swaps:
                 r.append("a swap device is on (%s): the series' swap must be the only one" % swaps[0][0])
@@ -209,7 +211,7 @@ class Harness:
         if s["streamer"] == "on":
             if not os.path.exists(self.p("streamer-files", ".prepared")):
                 need += int(s["streamer_files"]) * self.size("streamer_file_size")
-            if not os.path.exists(os.path.join(REAL_DIR, "streamer.c")):
+            if not self.runner.has_file(os.path.join(REAL_DIR, "streamer.c")):
                 r.append("streamer on, but real/streamer.c is not in this repository")
         d = self.series
         while not os.path.exists(d):
@@ -314,11 +316,10 @@ class Harness:
                  "oom_score_adj 1000, %s in its environment; killed as a group), for %s:"
                  % (TOKEN_VAR, os.path.basename(d)))
         rel = None
-        if s["free_zone"] != "any":
-            try:
-                rel = (self.pool.zone_range(s["free_zone"]), self.size("free") // (self.pool.hugepage_kb() << 10))
-            except Exception as e:  # noqa: BLE001
-                o.append("  (free_zone: %s)" % e)
+        try:
+            rel = self.pool.release_plan()
+        except Exception as e:  # noqa: BLE001 - the refusals say it too
+            o.append("  (free_zone: %s)" % e)
         o.append("  " + shlex.join(self.pool.holder_argv(pages, os.path.join(d, "hugetlb_hold.status"), rel)))
         o.append("  " + shlex.join(self.faulter_argv()))
         if s["streamer"] == "on":

@@ -47,10 +47,20 @@ class Pool:
         return argv
 
     def target_pages(self):
-        """how many huge pages leave the free target (for the plan, and reserve)"""
+        """the pool's first size: what leaves the free target, or with a
+        free zone all but ZONE_MARGIN (for the plan, and reserve)"""
         mi = self.h.root.meminfo()
-        free_kb = self.h.size("free") >> 10
-        return max(0, (mi.get("MemAvailable", 0) - free_kb) // self.hugepage_kb())
+        left_kb = self.h.size("free") >> 10
+        if self.h.s["free_zone"] != "any":
+            left_kb = ZONE_MARGIN >> 10
+        return max(0, (mi.get("MemAvailable", 0) - left_kb) // self.hugepage_kb())
+
+    def release_plan(self):
+        """with a free zone: (its PFN range, the pages to give back there)"""
+        zone = self.h.s["free_zone"]
+        if zone == "any":
+            return None
+        return self.zone_range(zone), (self.h.size("free") >> 10) // self.hugepage_kb()
 
     def zone_range(self, name):
         ranges = [(lo, hi) for _, z, lo, hi in self.h.root.zones() if z == name]
@@ -60,18 +70,11 @@ class Pool:
 
     def reserve(self, rundir):
         with self.lock:
-            hp_kb = self.hugepage_kb()
-            zone = self.h.s["free_zone"]
             status = os.path.join(rundir, "hugetlb_hold.status")
-            if zone == "any":
-                got = self.set_nr(self.target_pages())
-                self._start(self.holder_argv(got, status), status)
-            else:
-                mi = self.h.root.meminfo()
-                want = max(0, (mi.get("MemAvailable", 0) - (ZONE_MARGIN >> 10)) // hp_kb)
-                got = self.set_nr(want)
-                release = (self.zone_range(zone), (self.h.size("free") >> 10) // hp_kb)
-                self._start(self.holder_argv(got, status, release), status)
+            release = self.release_plan()
+            got = self.set_nr(self.target_pages())
+            self._start(self.holder_argv(got, status, release), status)
+            if release:
                 # the released pages are the pool's only free ones: lowering
                 # by their count gives exactly them back (the holder keeps
                 # the others in use)

@@ -101,28 +101,52 @@ class HarnessTest(unittest.TestCase):
             self.assertIn("machine as before", f.read())
 
     # ------------------------------------------------------------ dry run
-    def test_dry_run_prints_every_setting_and_process(self):
-        h = self.make()
+    def dry_run_then_run(self, settings):
+        """the plan, then the run's first run: what the run journaled and
+        started and ran; each must have been in the plan"""
+        h = self.make(settings)
         self.assertEqual(h.plan(), 0)
         plan = "\n".join(self.out)
         self.assertFalse(os.path.exists(self.series), "the dry run wrote the series directory")
         self.assertEqual(fakes.snapshot_tree(self.root.prefix), self.before, "the dry run changed the tree")
         self.out.clear()
-        h = self.make()
+        h = self.make(settings)
         self.assertEqual(h.run(max_runs=1), 0, "\n".join(self.out))
+        self.assertEqual(rd.read_status(os.path.join(self.series, "runs", "0001-dm0")), "ok")
         entries = self.journal_entries()
         written = {e["path"] for e in entries if e["op"] == "write"}
         self.assertEqual(len(written), 4)
         for path in written:
             self.assertIn(path, plan)
-        for e in entries:
-            if e["op"] == "spawn":
-                self.assertIn(shlex.join(e["argv"]), plan, e["name"])
-        for call in self.runner.calls:
-            if call[0] == "run" and call[1][0] != "sync":
-                self.assertIn(shlex.join(call[1]), plan)
+        spawned = [e for e in entries if e["op"] == "spawn"]
+        for e in spawned:
+            self.assertIn(shlex.join(e["argv"]), plan, e["name"])
+        ran = [c[1] for c in self.runner.calls if c[0] == "run"]
+        for argv in ran:
+            if argv[0] != "sync":
+                self.assertIn(shlex.join(argv), plan)
         self.assertIn("/proc/sys/vm/drop_caches", plan)
         self.assertIn("expected duration:", plan)
+        return entries, ran
+
+    def test_dry_run_prints_every_setting_and_process(self):
+        entries, _ = self.dry_run_then_run({})
+        self.assertEqual(sorted(e["name"] for e in entries if e["op"] == "spawn"),
+                         ["hugetlb_hold", "make", "thp_faulter"])
+
+    def test_dry_run_with_streamer_and_free_zone(self):
+        entries, ran = self.dry_run_then_run(dict(streamer="on", free_zone="DMA32"))
+        self.assertEqual(sorted(e["name"] for e in entries if e["op"] == "spawn"),
+                         ["hugetlb_hold", "make", "streamer", "thp_faulter"])
+        self.assertTrue(any("--prepare" in argv for argv in ran))
+        # the zone's pool: all but 512M first, the DMA32 pages of the free
+        # target (2.5G: 1280 pages) given back by the holder, the pool lowered
+        hold = [e["argv"] for e in entries if e["op"] == "spawn" and e["name"] == "hugetlb_hold"][0]
+        self.assertEqual(hold[-4:], ["--release-pfn", "4096-1048576", "--release-count", "1280"])
+        nr = [e["new"] for e in entries if e["op"] == "write" and e["path"] == "/proc/sys/vm/nr_hugepages"]
+        first = (6291456 - 524288) // 2048
+        self.assertEqual(nr, [str(first), str(first - 1280), "0"])
+        self.assert_restored()
 
     # ------------------------------------------------------------ refusals
     def assert_refused(self, h, text):
