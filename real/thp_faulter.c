@@ -163,7 +163,7 @@ int main(int argc, char **argv)
 		 * be a THP whatever the kernel's placement of the mapping */
 		size_t len = region + RANGE_2M;
 		char *raw = mmap(NULL, len, PROT_READ | PROT_WRITE,
-				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (raw == MAP_FAILED) {
 			fprintf(stderr, "thp_faulter: mmap %lu bytes: %s\n", region, strerror(errno));
 			return 1;

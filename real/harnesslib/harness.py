@@ -8,6 +8,7 @@ import shlex
 import shutil
 import signal
 import statistics
+import threading
 import time
 import uuid
 
@@ -48,7 +49,7 @@ class Interrupted(Exception):
 class Harness:
     def __init__(self, series, cli_settings, root, runner, env=None, change=False,
                  guard_as_real=False, out=print):
-        if type(runner) is RealRunner and not root.is_real:
+        if type(runner) is RealRunner and not root.is_real and change:
             # a real runner would run swapon & co. for real on a fake tree's plan
             raise ValueError("a fake root (--root %s) needs the tests' fake runner" % root.prefix)
         self.series = os.path.abspath(series)
@@ -64,6 +65,7 @@ class Harness:
         self.journal = Journal(self.p("journal"))
         self.token = None
         self.procs = {}
+        self.procs_lock = threading.Lock()
         self.pool = Pool(self)
         self.invalid = None
         self.current_dir = None
@@ -248,13 +250,17 @@ class Harness:
         self.journal.append(dict(op="spawn", name=name, argv=list(argv)))
         proc = self.runner.spawn(name, argv, cwd=cwd, env=env, stdout=stdout)
         self.journal.append(dict(op="started", name=name, pid=proc.pid, pgid=proc.pgid))
-        self.procs[name] = proc
+        with self.procs_lock:
+            self.procs[name] = proc
         return proc
 
     def kill(self, proc):
+        """stops a process's group; the main thread and the watchdog's may
+        both call it for the same process"""
         self.runner.kill_group(proc.pgid, proc=proc)
-        if self.procs.get(proc.name) is proc:
-            del self.procs[proc.name]
+        with self.procs_lock:
+            if self.procs.get(proc.name) is proc:
+                del self.procs[proc.name]
 
     # ------------------------------------------------------------ plan
     def plan(self):
@@ -496,7 +502,8 @@ class Harness:
         vm0 = vm1 = vm2 = {}
         sysctls = {}
         try:
-            held = self.pool.reserve(d)
+            # a breach at the watchdog's first check: no pool, no build
+            held = self.pool.reserve(d) if not self.invalid else 0
             self.log("pool: %d huge pages held" % held)
             rd.snapshot(self.root, d, "before")
             if s["recorder"] == "yes":
@@ -505,16 +512,19 @@ class Harness:
             sysctls["thp.enabled"] = self.root.setting(THP_ENABLED)
             sysctls["thp.defrag"] = self.root.setting(THP_DEFRAG)
             vm0 = self.root.vmstat()
-            self.spawn("thp_faulter", self.faulter_argv(), stdout=os.path.join(d, "faulter.log"))
-            if s["streamer"] == "on":
+            if not self.invalid:
+                self.spawn("thp_faulter", self.faulter_argv(), stdout=os.path.join(d, "faulter.log"))
+            if s["streamer"] == "on" and not self.invalid:
                 self.spawn("streamer", [self.bin("streamer")] + self.streamer_args(),
                            stdout=os.path.join(d, "streamer.log"))
             wd.start_samples(os.path.join(d, "samples.tsv"))
             t0 = time.monotonic()
-            build = self.spawn("make", self.build_argv(), cwd=self.tree(),
-                               stdout=os.path.join(d, "build.log"), extra_env=self.build_env(d))
+            # a breach while the pool was reserved: the build is not started
+            if not self.invalid:
+                build = self.spawn("make", self.build_argv(), cwd=self.tree(),
+                                   stdout=os.path.join(d, "build.log"), extra_env=self.build_env(d))
             deadline = t0 + float(s["timeout"])
-            while not build.poll():
+            while build and not build.poll():
                 if time.monotonic() > deadline:
                     self.invalid = self.invalid or "timeout after %s s" % s["timeout"]
                     self.kill(build)
@@ -532,7 +542,9 @@ class Harness:
             vm2 = self.root.vmstat()
         finally:
             wd.stop()
-            for proc in list(self.procs.values()):
+            with self.procs_lock:
+                left = list(self.procs.values())
+            for proc in left:
                 if proc is not self.pool.proc:
                     self.kill(proc)
             self.pool.release()
@@ -543,10 +555,10 @@ class Harness:
         oom = max(vm1.get("oom_kill", 0), vm2.get("oom_kill", 0)) - vm0.get("oom_kill", 0)
         if oom > 0 and not self.invalid:
             self.invalid = "oom_kill %d during the run" % oom
-        code = build.exit_code()
+        code = build.exit_code() if build else -1
         if code != 0 and not self.invalid:
             self.invalid = "build failed (make exit %d, build.log)" % code
-        ru = build.rusage
+        ru = build.rusage if build else None
         rd.write_times(d, t1 - t0, ru.ru_utime if ru else 0, ru.ru_stime if ru else 0, code)
         self.write_provenance(d, seq, label, mode, held, sysctls, started_at, wd)
         if s["recorder"] == "yes" and not self.invalid:

@@ -68,20 +68,28 @@ class Watchdog(threading.Thread):
             return "SwapFree %d kB < %d kB" % (swap_free, self.min_swap_free_kb)
         return None
 
+    def start(self):
+        # the first check in the caller's thread: a machine already short of
+        # memory is seen before the pool is reserved
+        self.watch_once()
+        super().start()
+
+    def watch_once(self):
+        try:
+            reason = self.check(*self.sample_once())
+            if reason and not self.breached:
+                self.breached = reason
+                self.on_breach(reason)
+        except Exception as e:          # noqa: BLE001 - reported by the harness
+            # a watchdog that cannot read is a breach: nothing watches
+            self.error = "watchdog: %s" % e
+            if not self.breached:
+                self.breached = self.error
+                try:
+                    self.on_breach(self.error)
+                except Exception:       # noqa: BLE001
+                    pass
+
     def run(self):
-        while not self.stop_ev.is_set():
-            try:
-                reason = self.check(*self.sample_once())
-                if reason and not self.breached:
-                    self.breached = reason
-                    self.on_breach(reason)
-            except Exception as e:          # noqa: BLE001 - reported by the harness
-                # a watchdog that cannot read is a breach: nothing watches
-                self.error = "watchdog: %s" % e
-                if not self.breached:
-                    self.breached = self.error
-                    try:
-                        self.on_breach(self.error)
-                    except Exception:       # noqa: BLE001
-                        pass
-            self.stop_ev.wait(self.interval)
+        while not self.stop_ev.wait(self.interval):
+            self.watch_once()

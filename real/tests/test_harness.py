@@ -317,6 +317,20 @@ class HarnessTest(unittest.TestCase):
         self.assertEqual(writes[:2], [str(first), str(second)])
         self.assert_restored()
 
+    def test_breach_before_the_build_starts_no_build(self):
+        # memory already short when the pool is reserved: the watchdog's
+        # first sample breaches, and the build is never started
+        fakes.set_meminfo(self.root, "MemAvailable", 1000)
+        self.before = fakes.snapshot_tree(self.root.prefix)
+        h = self.make(settings=dict(modes="0"), build_seconds=(60,))
+        self.assertEqual(h.run(), 0, "\n".join(self.out))
+        d = os.path.join(self.series, "runs", "0001-dm0")
+        self.assertEqual(rd.read_status(d), "invalid watchdog: MemAvailable 1000 kB < 65536 kB")
+        self.assertEqual([c[1] for c in self.runner.calls if c[0] == "spawn"], [])
+        with open(os.path.join(d, "times")) as f:
+            self.assertEqual(f.read(), "real=0.00 user=0.00 sys=0.00 exit=-1\n")
+        self.assert_restored()
+
     # ------------------------------------------------------------ restore
     def test_journal_of_a_killed_harness_is_restored_exactly(self):
         script = r"""
