@@ -283,12 +283,13 @@ class Harness:
         o.append("  %s: %s -> %s" % (THP_ENABLED, cur(THP_ENABLED), s["thp_enabled"]))
         o.append("  %s: %s -> %s" % (THP_DEFRAG, cur(THP_DEFRAG), s["thp_defrag"]))
         pages = self.pool.target_pages()
-        o.append("  %s: %s -> %d now (MemAvailable less free=%s, in %d kB pages; recomputed "
-                 "each run), 0 after each run%s" % (
-                     NR_HUGEPAGES, cur(NR_HUGEPAGES), pages, s["free"], self.pool.hugepage_kb(),
-                     "" if s["free_zone"] == "any" else
-                     "; free_zone=%s: first nearly all memory, then lowered by the pages the "
-                     "holder gives back in that zone" % s["free_zone"]))
+        if s["free_zone"] == "any":
+            how = "MemAvailable less free=%s" % s["free"]
+        else:
+            how = ("MemAvailable less 512M; then lowered by the pages the holder gives back "
+                   "in zone %s, free=%s of them" % (s["free_zone"], s["free"]))
+        o.append("  %s: %s -> %d now (%s, in %d kB pages; recomputed each run), 0 after each run"
+                 % (NR_HUGEPAGES, cur(NR_HUGEPAGES), pages, how, self.pool.hugepage_kb()))
         if s["drop_caches"] == "yes":
             o.append("  %s: 3 written before each run, after sync (drops clean caches; nothing "
                      "to undo)" % DROP_CACHES)

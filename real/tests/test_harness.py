@@ -382,5 +382,38 @@ h.run()
         self.assertEqual(rd.read_status(os.path.join(self.series, "runs", "0001-dm0")), "ok")
 
 
+class RunnerTest(unittest.TestCase):
+    """the runner's process handling, for real (harmless shell loops)"""
+
+    def test_spawn_group_oom_score_adj_and_kill(self):
+        from harnesslib.root import Root
+        from harnesslib.runner import RealRunner
+        runner = RealRunner(Root("/"))
+        token = "test-%d" % os.getpid()
+        env = dict(os.environ, **{TOKEN_VAR: token})
+        # a child that starts a grandchild: both must die with the group
+        p = runner.spawn("loop", ["/bin/sh", "-c", "sleep 600 & while :; do sleep 0.05; done"], env=env)
+        try:
+            time.sleep(0.3)
+            ours = runner.find_ours(token)
+            self.assertEqual(len(ours), 3, ours)            # sh, sleep 600, a sleep 0.05
+            self.assertEqual(set(ours.values()), {p.pid})   # one group, led by the process
+            self.assertEqual(os.getpgid(p.pid), p.pid)
+            for pid in ours:
+                with open("/proc/%d/oom_score_adj" % pid) as f:
+                    self.assertEqual(f.read().strip(), "1000")
+            self.assertTrue(runner.kill_group(p.pgid, grace=2, proc=p))
+            self.assertEqual(runner.find_ours(token), {})
+            self.assertTrue(p.poll())
+            self.assertEqual(p.exit_code(), 128 + signal.SIGTERM)
+        finally:
+            for pid in list(runner.find_ours(token)) + [p.pid]:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+            p.poll()
+
+
 if __name__ == "__main__":
     unittest.main()
