@@ -495,12 +495,14 @@ class Harness:
             self.journal.append(dict(op="note", text="drop_caches 3"))
             self.root.write(DROP_CACHES, "3")
         swap_kb = self.size("swap") >> 10
+        # oom_kill counted from before the pool's reservation: the whole run
+        vm_start = self.root.vmstat()
         wd = Watchdog(self.root, float(s["sample_interval"]), self.size("min_available") >> 10,
                       (self.size("min_swap_free") >> 10) if swap_kb else None, self.on_breach)
         wd.start()
         build = None
         t0 = t1 = time.monotonic()
-        vm0 = vm1 = vm2 = {}
+        vm1 = vm2 = {}
         sysctls = {}
         try:
             # a breach at the watchdog's first check: no pool, no build
@@ -512,7 +514,6 @@ class Harness:
             sysctls = {n: self.root.sysctl(n) for n in PROVENANCE_SYSCTLS}
             sysctls["thp.enabled"] = self.root.setting(THP_ENABLED)
             sysctls["thp.defrag"] = self.root.setting(THP_DEFRAG)
-            vm0 = self.root.vmstat()
             if not self.invalid:
                 self.spawn("thp_faulter", self.faulter_argv(), stdout=os.path.join(d, "faulter.log"))
             if s["streamer"] == "on" and not self.invalid:
@@ -553,7 +554,8 @@ class Harness:
                 self.kill(build)
         if wd.breached and not self.invalid:
             self.invalid = "watchdog: " + wd.breached
-        oom = max(vm1.get("oom_kill", 0), vm2.get("oom_kill", 0)) - vm0.get("oom_kill", 0)
+        vm3 = self.root.vmstat()        # after the pool's release
+        oom = max(v.get("oom_kill", 0) for v in (vm1, vm2, vm3)) - vm_start.get("oom_kill", 0)
         if oom > 0 and not self.invalid:
             self.invalid = "oom_kill %d during the run" % oom
         code = build.exit_code() if build else -1

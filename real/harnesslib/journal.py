@@ -57,18 +57,18 @@ class Journal:
     def entries(self):
         out = []
         with open(self.path) as f:
-            for n, line in enumerate(f, 1):
-                line = line.strip()
-                if not line:
+            lines = f.read().split("\n")
+        for n, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                out.append(json.loads(line))
+            except ValueError:
+                # the last line cut by a crash in the middle of its write:
+                # the change it announced was not made (it comes after)
+                if n == len(lines):
                     continue
-                try:
-                    out.append(json.loads(line))
-                except ValueError:
-                    # a line cut by a crash in the middle of its write: the
-                    # change it announced was not made (it comes after)
-                    if n == sum(1 for _ in open(self.path)):
-                        continue
-                    raise ValueError("%s:%d: not a journal entry" % (self.path, n))
+                raise ValueError("%s:%d: not a journal entry" % (self.path, n))
         return out
 
     def archive(self, suffix):
