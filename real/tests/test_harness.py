@@ -392,11 +392,13 @@ class RunnerTest(unittest.TestCase):
         token = "test-%d" % os.getpid()
         env = dict(os.environ, **{TOKEN_VAR: token})
         # a child that starts a grandchild: both must die with the group
-        p = runner.spawn("loop", ["/bin/sh", "-c", "sleep 600 & while :; do sleep 0.05; done"], env=env)
+        p = runner.spawn("loop", ["/bin/sh", "-c", "sleep 600 & sleep 600 & wait"], env=env)
         try:
-            time.sleep(0.3)
+            end = time.monotonic() + 10
+            while len(runner.find_ours(token)) < 3 and time.monotonic() < end:
+                time.sleep(0.05)
             ours = runner.find_ours(token)
-            self.assertEqual(len(ours), 3, ours)            # sh, sleep 600, a sleep 0.05
+            self.assertEqual(len(ours), 3, ours)            # sh and its two sleeps
             self.assertEqual(set(ours.values()), {p.pid})   # one group, led by the process
             self.assertEqual(os.getpgid(p.pid), p.pid)
             for pid in ours:
