@@ -382,6 +382,46 @@ h.run()
         self.assertEqual(rd.read_status(os.path.join(self.series, "runs", "0001-dm0")), "ok")
 
 
+class JournalAndCliTest(unittest.TestCase):
+    def test_journal_cut_last_line_is_skipped(self):
+        from harnesslib.journal import Journal, JournalExists
+        with tempfile.TemporaryDirectory() as d:
+            j = Journal(os.path.join(d, "journal"))
+            j.create(dict(token="t", before={}))
+            j.append(dict(op="write", path="/proc/sys/vm/defrag_mode", old="0", new="1"))
+            with self.assertRaises(JournalExists):
+                Journal(j.path).create(dict(token="u"))
+            with open(j.path, "a") as f:
+                f.write('{"op": "write", "path": "/proc/sys/vm/nr_hug')     # a crash mid-line
+            self.assertEqual([e["op"] for e in j.entries()], ["begin", "write"])
+            # a cut line that is not the last is damage, not a crash
+            with open(j.path, "a") as f:
+                f.write('\n{"op": "note", "text": "x"}\n')
+            with self.assertRaises(ValueError):
+                j.entries()
+
+    def test_cli_plan_on_a_fake_root_reads_only(self):
+        with tempfile.TemporaryDirectory() as d:
+            root = fakes.build_fake_root(os.path.join(d, "root"))
+            before = fakes.snapshot_tree(root.prefix)
+            series = os.path.join(d, "series")
+            r = subprocess.run([sys.executable, os.path.join(os.path.dirname(HERE), "harness"), "plan",
+                                "--root", root.prefix, "--series", series, "--runs", "3"],
+                               capture_output=True, text=True, timeout=60)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("6 runs planned (0001-dm0, 0002-dm1, 0003-dm0, 0004-dm1, ...)", r.stdout)
+            self.assertIn("/sys/kernel/mm/transparent_hugepage/enabled: always -> madvise", r.stdout)
+            self.assertIn("nothing is changed without --change-this-machine", r.stdout)
+            self.assertFalse(os.path.exists(series))
+            self.assertEqual(fakes.snapshot_tree(root.prefix), before)
+            # a bad setting: a clear error naming it
+            r = subprocess.run([sys.executable, os.path.join(os.path.dirname(HERE), "harness"), "plan",
+                                "--root", root.prefix, "--series", series, "--free", "lots"],
+                               capture_output=True, text=True, timeout=60)
+            self.assertEqual(r.returncode, 2)
+            self.assertIn("free: 'lots' is not a size", r.stderr)
+
+
 class RunnerTest(unittest.TestCase):
     """the runner's process handling, for real (harmless shell loops)"""
 
