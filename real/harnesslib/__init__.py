@@ -1,0 +1,1 @@
+"""real/harness's library: the real-kernel harness (real/README.md)."""

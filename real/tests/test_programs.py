@@ -1,0 +1,88 @@
+"""real/thp_faulter and real/hugetlb_hold, run for real but small: a few
+cycles of an 8 MiB region (no root needed), and the holder's argument
+checks and a pool of zero pages (it never asks the kernel for one).
+
+The programs are the ones CMake built (MMSIM_REAL_BIN, set by
+real/CMakeLists.txt), or compiled here with cc."""
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REAL = os.path.dirname(HERE)
+
+
+class ProgramsTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory(prefix="mmsim-real-programs-")
+        cls.bin = os.environ.get("MMSIM_REAL_BIN")
+        if not cls.bin:
+            cls.bin = cls.tmp.name
+            for name in ("thp_faulter", "hugetlb_hold"):
+                subprocess.check_call(["cc", "-O2", "-Wall", "-o", os.path.join(cls.bin, name),
+                                       os.path.join(REAL, name + ".c")])
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def prog(self, name):
+        return os.path.join(self.bin, name)
+
+    def test_faulter_cycles(self):
+        r = subprocess.run([self.prog("thp_faulter"), "--region", "8M", "--hold", "0",
+                            "--pause", "0", "--cycles", "3"], capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.splitlines()
+        self.assertEqual(len(lines), 4, r.stdout)
+        thp = 0
+        for n, line in enumerate(lines[:3], 1):
+            m = re.fullmatch(r"cycle=(\d+) ranges=(\d+) thp=(\d+) touch_s=[0-9.]+", line)
+            self.assertTrue(m, line)
+            self.assertEqual(int(m.group(1)), n)
+            self.assertEqual(int(m.group(2)), 4)            # 8 MiB: four 2 MiB ranges
+            self.assertLessEqual(int(m.group(3)), 4)
+            thp += int(m.group(3))
+        self.assertEqual(lines[3], "total cycles=3 ranges=12 thp=%d" % thp)
+
+    def test_faulter_stops_on_sigterm_while_holding(self):
+        p = subprocess.Popen([self.prog("thp_faulter"), "--region", "4M", "--hold", "30", "--pause", "0"],
+                             stdout=subprocess.PIPE, text=True)
+        time.sleep(0.5)                 # touched, holding for 30 s
+        t0 = time.monotonic()
+        p.send_signal(signal.SIGTERM)
+        out, _ = p.communicate(timeout=10)
+        self.assertLess(time.monotonic() - t0, 5)
+        self.assertEqual(p.returncode, 0)
+        # the held cycle counts (unmapped, as the workload does)
+        self.assertRegex(out, r"cycle=1 ranges=2 .*\ntotal cycles=1 ranges=2 thp=\d\n$")
+
+    def test_faulter_bad_arguments(self):
+        for args in (["--region", "1M"], ["--region", "lots"], ["--hold", "-1"], ["--bogus", "1"]):
+            r = subprocess.run([self.prog("thp_faulter")] + args, capture_output=True, text=True, timeout=10)
+            self.assertEqual(r.returncode, 2, args)
+            self.assertTrue(r.stderr, args)
+
+    def test_holder_zero_pages(self):
+        status = os.path.join(self.tmp.name, "hold.status")
+        r = subprocess.run([self.prog("hugetlb_hold"), "--pages", "0", "--status", status, "--once"],
+                           capture_output=True, text=True, timeout=10)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(status) as f:
+            self.assertRegex(f.read(), r"^held=0 released=0 hugepage_kb=\d+\n$")
+
+    def test_holder_bad_arguments(self):
+        for args in (["--pages", "x"], [], ["--pages", "0", "--release-count", "2"],
+                     ["--pages", "0", "--release-pfn", "9-3"]):
+            r = subprocess.run([self.prog("hugetlb_hold")] + args, capture_output=True, text=True, timeout=10)
+            self.assertEqual(r.returncode, 2, args)
+
+
+if __name__ == "__main__":
+    sys.exit(unittest.main())
