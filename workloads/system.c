@@ -30,12 +30,21 @@
  * window opens, so the mapping faults are minor ones.  Then it
  * sleeps and wakes every `interval` seconds (the first wake-up at a random
  * phase, from the run's seed): it uses `touch` of its anonymous memory and
- * of its mapped binary (the ptes' accessed bits), replaces `gem_churn` bytes of its GPU buffers (`gem`:
- * i915's shmem pages, allocated at its start in reclaimable pageblocks and
- * pinned), appends `log` bytes per second of its run to its log file
+ * of its mapped binary (the ptes' accessed bits), replaces its GPU buffers
+ * at `gem_churn` bytes per wake-up (a whole object, the oldest the
+ * shrinker may release, once as many bytes have accrued: freed, and a new
+ * one of its size made and its pages got), appends `log` bytes per second of its run to its log file
  * (dirty page cache the flusher writes back; the file wraps at `log_file`,
  * as a rotated log), frees the slab objects its last wake-up allocated and
- * allocates new ones (`churn`), and runs `cpu` seconds.  Daemons stop when
+ * allocates new ones (`churn`), and runs `cpu` seconds.
+ *
+ * GPU buffers (`gem`, `gem_objects`, `gem_pinned`) are i915 GEM objects
+ * (i915_gem.h): shmem pages, GFP_HIGHUSER | __GFP_RECLAIMABLE, made at the
+ * daemon's start and holding their pages (unevictable, pinned).  One
+ * object of `gem_pinned` bytes is in use (the shrinker passes it over);
+ * the rest of `gem` is split evenly among the other `gem_objects` - 1, which
+ * i915's shrinker releases to the LRU under pressure, for reclaim to swap
+ * out.  A released object stays released until it is replaced.  Daemons stop when
  * the measured workloads have finished (a background workload); the
  * kernel memory stays until the machine is torn down.
  *
@@ -46,6 +55,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <gsl/gsl_rng.h>
+#include "mmsim/i915_gem.h"
 #include "mmsim/kernel_pages.h"
 #include "mmsim/slab.h"
 #include "system_profile.h"
@@ -76,8 +86,9 @@ struct sys_proc {
 	unsigned long log_pos;          /* byte offset in the log file */
 	struct sys_kpage *kpages;
 	unsigned long nr_kpages;
-	struct page **gem;              /* its GEM pages, a ring: the oldest are replaced first */
-	unsigned long nr_gem, gem_next;
+	struct drm_i915_gem_object **gem;       /* its GEM objects; [0] the in-use one if any */
+	unsigned nr_gem, gem_first, gem_next;   /* objects made; the first shrinkable; next replaced */
+	double gem_carry;               /* pages of churn not yet replaced */
 	int churn_ids[SYS_MAX_CHURN];
 	struct { int cache; slab_obj_t obj; } *churn_objs;
 	unsigned long nr_churn_objs;
@@ -95,7 +106,7 @@ struct system {
 	unsigned long kstack_pages, vmalloc_pages, percpu_pages, kmalloc_large_pages;
 	/* what the daemons did */
 	unsigned long wakeups, log_pages, churn_objects, anon_pages, file_pages, failures;
-	unsigned long gem_pages, gem_churn_pages;
+	unsigned long gem_pages, gem_pinned_pages, gem_objects, gem_churn_pages;
 };
 
 /* profile: load it now, so that a bad profile is an error where it is named */
@@ -250,6 +261,22 @@ static unsigned long pages_of(uint64_t bytes)
 	return (unsigned long)((bytes + PAGE_SIZE - 1) / PAGE_SIZE);
 }
 
+/* the pages of a daemon's GEM object k: the in-use one (k = 0 when
+ * gem_pinned), then the rest of gem split evenly, the first ones a page
+ * larger */
+static unsigned long gem_object_pages(const struct sys_daemon *d, unsigned k)
+{
+	unsigned long pinned = pages_of(d->gem_pinned), rest = pages_of(d->gem) - pinned;
+	unsigned objs = d->gem_objects - (pinned ? 1 : 0);
+
+	if (pinned) {
+		if (!k)
+			return pinned;
+		k--;
+	}
+	return rest / objs + (k < rest % objs ? 1 : 0);
+}
+
 /* the first quanta: anonymous memory, then the rest at once */
 static int daemon_boot(struct sys_proc *dp, struct task *t, struct mm_ctx *ctx)
 {
@@ -289,11 +316,20 @@ static int daemon_boot(struct sys_proc *dp, struct task *t, struct mm_ctx *ctx)
 		if (!p || kpages_add(&dp->kpages, &dp->nr_kpages, p, KPAGE_PAGETABLE))
 			return -1;
 	}
-	/* its GPU buffers */
-	for (; dp->nr_gem < pages_of(d->gem); dp->nr_gem++) {
-		if (!(dp->gem[dp->nr_gem] = kernel_page_alloc(pgdat, ctx, KPAGE_GEM, 0)))
+	/* its GPU buffers: the in-use object, then the others */
+	for (; d->gem && dp->nr_gem < d->gem_objects; dp->nr_gem++) {
+		unsigned long npg = gem_object_pages(d, dp->nr_gem);
+		struct drm_i915_gem_object *o = i915_gem_object_create(pgdat, npg, d->gem_pinned && !dp->nr_gem);
+
+		if (!o)
 			return -1;
-		dp->sys->gem_pages++;
+		dp->gem[dp->nr_gem] = o;
+		if (i915_gem_object_get_pages(pgdat, ctx, o))
+			return -1;
+		dp->sys->gem_pages += npg;
+		dp->sys->gem_objects++;
+		if (d->gem_pinned && !dp->nr_gem)
+			dp->sys->gem_pinned_pages += npg;
 	}
 	/* its binary and libraries: mapped and faulted in through the page
 	 * cache (mapped file pages, nr_mapped) */
@@ -350,17 +386,29 @@ static int daemon_wake(struct sys_proc *dp, struct task *t, struct mm_ctx *ctx)
 			dp->log_pos = (dp->log_pos + bytes) % size;
 		}
 	}
-	/* buffers reallocated (a window resized, a surface replaced): the
-	 * oldest go back, as many new ones are allocated */
-	for (unsigned long i = 0, ngc = pages_of(d->gem_churn); i < ngc && dp->nr_gem; i++) {
-		unsigned long k = dp->gem_next;
-		kernel_page_free(pgdat, ctx, dp->gem[k], KPAGE_GEM, 0);
-		if (!(dp->gem[k] = kernel_page_alloc(pgdat, ctx, KPAGE_GEM, 0))) {
-			dp->gem[k] = dp->gem[--dp->nr_gem];
-			return -1;
+	/* buffers reallocated (a window resized, a surface replaced): once
+	 * an object's worth of churn has accrued, the oldest shrinkable
+	 * object is freed and a new one of its size made and filled */
+	if (d->gem_churn && dp->gem_first < dp->nr_gem) {
+		dp->gem_carry += (double)pages_of(d->gem_churn);
+		for (;;) {
+			unsigned k = dp->gem_next;
+			unsigned long npg = gem_object_pages(d, k);
+			struct drm_i915_gem_object *o;
+
+			if (dp->gem_carry < (double)npg)
+				break;
+			dp->gem_carry -= (double)npg;
+			i915_gem_object_put(pgdat, ctx, dp->gem[k]);
+			dp->gem[k] = NULL;
+			if (!(o = i915_gem_object_create(pgdat, npg, false)))
+				return -1;
+			dp->gem[k] = o;
+			if (i915_gem_object_get_pages(pgdat, ctx, o))
+				return -1;
+			dp->gem_next = k + 1 < dp->nr_gem ? k + 1 : dp->gem_first;
+			dp->sys->gem_churn_pages += npg;
 		}
-		dp->gem_next = (k + 1) % dp->nr_gem;
-		dp->sys->gem_churn_pages++;
 	}
 	/* churn: last wake-up's objects go, new ones come */
 	for (unsigned long i = 0; i < dp->nr_churn_objs; i++)
@@ -424,8 +472,8 @@ static void daemon_exit(struct task *t, void *arg)
 	for (unsigned long i = 0; i < dp->nr_kpages; i++)
 		kernel_page_free(pgdat, &ctx, dp->kpages[i].page, dp->kpages[i].kind, 0);
 	dp->nr_kpages = 0;
-	for (unsigned long i = 0; i < dp->nr_gem; i++)
-		kernel_page_free(pgdat, &ctx, dp->gem[i], KPAGE_GEM, 0);
+	for (unsigned i = 0; i < dp->nr_gem; i++)
+		i915_gem_object_put(pgdat, &ctx, dp->gem[i]);
 	dp->nr_gem = 0;
 	for (unsigned long i = 0; i < dp->nr_churn_objs; i++)
 		kmem_cache_free(pgdat, &ctx, (enum kmem_cache_id)dp->churn_objs[i].cache, dp->churn_objs[i].obj);
@@ -505,8 +553,9 @@ static int sys_start(struct workload *w, char *err, size_t errlen)
 		}
 		if (nchurn && !(dp->churn_objs = calloc(nchurn, sizeof(*dp->churn_objs))))
 			goto nomem;
-		if (d->gem && !(dp->gem = calloc(pages_of(d->gem), sizeof(*dp->gem))))
+		if (d->gem && !(dp->gem = calloc(d->gem_objects, sizeof(*dp->gem))))
 			goto nomem;
+		dp->gem_first = dp->gem_next = d->gem_pinned ? 1 : 0;
 		if (!(dp->rng = gsl_rng_alloc(gsl_rng_taus2)))
 			goto nomem;
 		gsl_rng_set(dp->rng, (unsigned long)workload_seed(w, i));
@@ -524,6 +573,9 @@ nomem:
 static size_t sys_report(const struct workload *w, struct metric *out, size_t n)
 {
 	const struct system *s = w->priv;
+	struct i915_gem_stats gs;
+
+	i915_gem_stats(w->pgdat, &gs);
 	const struct { const char *name; double v; } m[] = {
 		{ "system_slab_objects", (double)s->slab_objects },
 		{ "system_slab_reclaimable_pages", (double)s->slab_reclaimable },
@@ -536,7 +588,12 @@ static size_t sys_report(const struct workload *w, struct metric *out, size_t n)
 		{ "system_daemon_anon_pages", (double)s->anon_pages },
 		{ "system_daemon_file_pages", (double)s->file_pages },
 		{ "system_daemon_gem_pages", (double)s->gem_pages },
+		{ "system_gem_objects", (double)s->gem_objects },
+		{ "system_gem_pinned_pages", (double)s->gem_pinned_pages },
 		{ "system_gem_pages_reallocated", (double)s->gem_churn_pages },
+		{ "system_gem_shrinker_released_objects", (double)gs.released_objects },
+		{ "system_gem_shrinker_released_pages", (double)gs.released_pages },
+		{ "system_gem_swapin_pages", (double)gs.swapin_pages },
 		{ "system_wakeups", (double)s->wakeups },
 		{ "system_log_pages_written", (double)s->log_pages },
 		{ "system_churn_objects", (double)s->churn_objects },

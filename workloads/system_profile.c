@@ -5,7 +5,8 @@
  *   [kernel]           kernel_threads, vmalloc, percpu, kmalloc_large
  *   [slab]             one line per cache, as /proc/slabinfo has it:
  *                      NAME = OBJSIZE OBJPERSLAB PAGESPERSLAB ACTIVE NUM reclaimable|unreclaimable
- *   [daemon.NAME]      anon, file, cache, page_tables, gem, gem_churn, threads,
+ *   [daemon.NAME]      anon, file, cache, page_tables, gem, gem_objects, gem_pinned,
+ *                      gem_churn, threads,
  *                      interval, cpu, touch, log, log_file, churn
  *
  * Every value is checked as it is read; the first error ends the load
@@ -254,8 +255,12 @@ static const struct param daemon_params[] = {
 	  D(file) },
 	{ "cache", PARAM_SIZE, "bytes", 0, TIB16, "0", "other page cache it keeps (files it reads)", D(cache) },
 	{ "page_tables", PARAM_SIZE, "bytes", 0, TIB16, "0", "page tables (VmPTE)", D(page_tables) },
-	{ "gem", PARAM_SIZE, "bytes", 0, TIB16, "0", "GPU buffer objects it holds (i915 GEM shmem, pinned)",
+	{ "gem", PARAM_SIZE, "bytes", 0, TIB16, "0", "GPU buffer objects it holds (i915 GEM shmem pages)",
 	  D(gem) },
+	{ "gem_objects", PARAM_INT, NULL, 1, 1000000, "1", "how many objects they are (the in-use one included)",
+	  D(gem_objects) },
+	{ "gem_pinned", PARAM_SIZE, "bytes", 0, TIB16, "0", "of them in use: one object i915's shrinker passes over",
+	  D(gem_pinned) },
 	{ "gem_churn", PARAM_SIZE, "bytes", 0, TIB16, "0", "of them, freed and allocated again per wake-up",
 	  D(gem_churn) },
 	{ "threads", PARAM_INT, NULL, 1, 100000, "1", "threads: one kernel stack each", D(threads) },
@@ -442,8 +447,23 @@ int system_profile_load(const char *name, struct system_profile **out, char *err
 		goto bad;
 	}
 	for (unsigned i = 0; i < p->nr_daemon; i++) {
-		if (p->daemon[i].gem_churn > p->daemon[i].gem) {
-			msg(err, errlen, "%s: [daemon.%s] gem_churn: larger than gem", p->path, p->daemon[i].name);
+		const struct sys_daemon *d = &p->daemon[i];
+		unsigned long free_pages = (unsigned long)((d->gem - d->gem_pinned + SYS_PAGE_SIZE - 1) / SYS_PAGE_SIZE);
+		unsigned free_objs = d->gem_objects - (d->gem_pinned ? 1 : 0);
+
+		if (d->gem_churn > d->gem) {
+			msg(err, errlen, "%s: [daemon.%s] gem_churn: larger than gem", p->path, d->name);
+			goto bad;
+		}
+		if (d->gem_pinned > d->gem) {
+			msg(err, errlen, "%s: [daemon.%s] gem_pinned: larger than gem", p->path, d->name);
+			goto bad;
+		}
+		/* the in-use object, then the others sharing the rest */
+		if (d->gem && (free_objs > free_pages || (free_pages && !free_objs))) {
+			msg(err, errlen, "%s: [daemon.%s] gem_objects: %u cannot hold gem less gem_pinned (%lu "
+			    "pages) in objects of a page or more, beside the in-use one", p->path, d->name,
+			    d->gem_objects, free_pages);
 			goto bad;
 		}
 	}

@@ -34,7 +34,9 @@ struct sys_daemon {
 	uint64_t cache;                 /* bytes of other page cache it keeps (files it reads) */
 	uint64_t page_tables;           /* bytes: VmPTE */
 	uint64_t gem;                   /* bytes of GPU buffer objects it holds (i915 GEM: shmem pages
-	                                 * in reclaimable pageblocks, pinned) */
+	                                 * in reclaimable pageblocks, i915_gem.h) */
+	unsigned gem_objects;           /* how many objects they are */
+	uint64_t gem_pinned;            /* bytes of them in use (one object the shrinker passes over) */
 	uint64_t gem_churn;             /* bytes of them freed and allocated again per wake-up */
 	unsigned threads;               /* Threads: one kernel stack each */
 	double interval;                /* seconds between wake-ups (0: never wakes) */

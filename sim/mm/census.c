@@ -111,6 +111,18 @@ void pageblock_census(const struct pglist_data *pgdat, struct block_census *c)
 	}
 }
 
+unsigned long census_foreign_pages(const struct block_census *c, int mt, unsigned long by_kind[NR_CENSUS_KINDS])
+{
+	unsigned long sum = 0;
+
+	for (int k = 0; k < NR_CENSUS_KINDS; k++) {
+		sum += c->mixed_pages[mt][k];
+		if (by_kind)
+			by_kind[k] = c->mixed_pages[mt][k];
+	}
+	return sum;
+}
+
 void show_census(FILE *f, const struct pglist_data *pgdat, const struct block_census *c)
 {
 	static const char *const lower[MIGRATE_TYPES] = {

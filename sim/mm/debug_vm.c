@@ -654,6 +654,12 @@ static void check_lru_rmap(struct vm_checker *c, unsigned long pfn)
 			violation(c, NULL, pfn, "file page of an unmapped file has mapcount %u", (unsigned)p->mapcount);
 		break;
 	}
+	case PGOWN_SHMEM:
+		if (!shmem_page_cached(pgdat, pfn))
+			violation(c, NULL, pfn, "shmem LRU page that no object's file holds");
+		else if (PageTest(p, PG_unevictable) != PageTest(p, PG_pinned))
+			violation(c, NULL, pfn, "shmem page: unevictable and held by its object disagree");
+		break;
 	default:
 		violation(c, NULL, pfn, "LRU page owned by %s", page_owner_name((enum page_owner_kind)p->owner));
 	}

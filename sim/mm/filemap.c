@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "mmsim/i915_gem.h"
 #include "mmsim/slab.h"
 
 struct dirty_entry {
@@ -471,6 +472,8 @@ void mm_teardown(struct pglist_data *pgdat)
 	for (uint32_t i = 0; i < pgdat->nr_mms; i++)
 		if (pgdat->mms[i])
 			mmput(pgdat, &ctx, pgdat->mms[i]);
+	/* the GPU's objects: their pages and swap slots */
+	i915_gem_teardown(pgdat);
 	/* what is left on the anon lists is swap cache */
 	for (int l = LRU_INACTIVE_ANON; l <= LRU_ACTIVE_ANON; l++) {
 		uint32_t head = pgdat->lruvec.lists[l];

@@ -323,6 +323,15 @@ static inline double ctx_delay(const struct mm_ctx *ctx)
 	return (ctx->kernel_ns - ctx->kernel_done_ns + ctx->io_wait_ns) * 1e-9;
 }
 
+/* ---- i915_gem.c: shmem pages of GPU buffer objects ---- */
+/* is this PGOWN_SHMEM page the one its object's file holds? */
+bool shmem_page_cached(const struct pglist_data *pgdat, unsigned long pfn);
+/* pageout() of an isolated, evictable shmem page: shmem_writepage()
+ * moves it to the swap cache and queues its write; false without swap */
+bool shmem_writepage(struct pglist_data *pgdat, unsigned long pfn);
+/* migrate_page(): the file's entry follows the page to dst */
+void shmem_migrate_page(struct pglist_data *pgdat, unsigned long src, unsigned long dst);
+
 /* ---- rmap.c: file pages mapped into processes ---- */
 void i_mmap_insert(struct address_space *as, const struct file_vma *vma);
 void i_mmap_remove(struct address_space *as, uint32_t mm, unsigned long start);

@@ -27,8 +27,7 @@ struct page *kernel_page_alloc(struct pglist_data *pgdat, struct mm_ctx *ctx,
 {
 	/* stacks and page tables are memcg-accounted (GFP_KERNEL_ACCOUNT):
 	 * the same pageblocks as GFP_KERNEL, no memcg in the model */
-	gfp_t gfp = kind == KPAGE_GEM ? GFP_HIGHUSER | __GFP_RECLAIMABLE : GFP_KERNEL_ACCOUNT;
-	struct page *p = alloc_pages(pgdat, ctx, gfp | (order ? __GFP_COMP : 0), order);
+	struct page *p = alloc_pages(pgdat, ctx, GFP_KERNEL_ACCOUNT | (order ? __GFP_COMP : 0), order);
 
 	if (!p)
 		return NULL;

@@ -49,7 +49,8 @@ void migrate_page(struct pglist_data *pgdat, unsigned long src, unsigned long ds
 
 	switch (old->owner) {
 	case PGOWN_ANON: {
-		struct mm_struct *mm = pgdat->mms[old->mapping];
+		/* a swap cache page of no process (a shmem page written out) has none */
+		struct mm_struct *mm = old->mapping < pgdat->nr_mms ? pgdat->mms[old->mapping] : NULL;
 		if (old->mapcount && mm)
 			set_pte(mm, old->index, entry);         /* remove_migration_ptes() */
 		/* a swap cache page: the slot now holds the new page */
@@ -70,6 +71,9 @@ void migrate_page(struct pglist_data *pgdat, unsigned long src, unsigned long ds
 			remove_migration_ptes_file(pgdat, src, dst);
 		break;
 	}
+	case PGOWN_SHMEM:
+		shmem_migrate_page(pgdat, src, dst);
+		break;
 	default:
 		break;
 	}

@@ -75,6 +75,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "mmsim/shrinker.h"
 #include "mmsim/slab.h"
 
 /* The page cache (filemap.c) is told of every dentry or inode the
@@ -136,8 +137,6 @@ const struct kmem_cache_info kmem_cache_info[NR_KMEM_CACHES] = {
 
 #define MIN_PARTIAL    5                /* mm/slub.c */
 #define MAX_PARTIAL    10
-#define SHRINK_BATCH   128              /* include/linux/shrinker.h */
-#define DEFAULT_SEEKS  2
 
 /* new_slab(): the caller's flags that reach the page allocator
  * (GFP_RECLAIM_MASK | GFP_CONSTRAINT_MASK of v6.2's mm/internal.h) */
@@ -197,7 +196,7 @@ struct kmem_cache {
 struct slab_state {
 	struct kmem_cache caches[MAX_KMEM_CACHES];
 	unsigned nr_caches;             /* NR_KMEM_CACHES built in, then created ones */
-	long nr_deferred;               /* the sb shrinker's deferred work */
+	struct shrinker sb_shrinker;    /* the superblock's (super_cache_count/scan) */
 	unsigned long pages_freed;      /* slab pages given back, ever */
 	unsigned long check_ops;        /* debug_check_interval counter */
 };
@@ -647,49 +646,81 @@ static void prune_lru(struct pglist_data *pgdat, struct mm_ctx *ctx, struct kmem
 }
 
 /* super_cache_count(): both LRUs, scaled by vfs_cache_pressure */
-static unsigned long super_cache_count(const struct pglist_data *pgdat)
+static unsigned long super_cache_count(struct pglist_data *pgdat, struct shrinker *sh)
 {
 	const struct slab_state *ss = pgdat->slab;
 	unsigned long total = ss->caches[DENTRY_CACHE].lru.nr + ss->caches[INODE_CACHE].lru.nr;
 	int pressure = pgdat->sysctl.vfs_cache_pressure;
 
+	(void)sh;
 	if (!total || pressure <= 0)
 		return 0;
 	return mult_frac(total, (unsigned long)pressure, 100);   /* vfs_pressure_ratio() */
 }
 
 /* super_cache_scan(): the batch split between dentries and inodes in
- * proportion to their LRUs, dentries first (they pin inodes) */
-static void super_cache_scan(struct pglist_data *pgdat, struct mm_ctx *ctx, unsigned long nr_to_scan)
+ * proportion to their LRUs, dentries first (they pin inodes); it leaves
+ * nr_scanned as the caller set it (nr_to_scan) */
+static unsigned long super_cache_scan(struct pglist_data *pgdat, struct mm_ctx *ctx, struct shrinker *sh,
+                                      unsigned long nr_to_scan, unsigned long *nr_scanned)
 {
 	struct slab_state *ss = pgdat->slab;
 	unsigned long dentries = ss->caches[DENTRY_CACHE].lru.nr;
 	unsigned long inodes = ss->caches[INODE_CACHE].lru.nr;
 	unsigned long total = dentries + inodes + 1;
+	unsigned long before = ss->caches[DENTRY_CACHE].lru.nr + ss->caches[INODE_CACHE].lru.nr;
 
+	(void)sh;
+	(void)nr_scanned;
 	dentries = mult_frac(nr_to_scan, dentries, total);
 	inodes = mult_frac(nr_to_scan, inodes, total);
 	/* "always scan at least one object" */
 	prune_lru(pgdat, ctx, &ss->caches[DENTRY_CACHE], dentries + 1);
 	prune_lru(pgdat, ctx, &ss->caches[INODE_CACHE], inodes + 1);
+	return before - (ss->caches[DENTRY_CACHE].lru.nr + ss->caches[INODE_CACHE].lru.nr);
 }
 
-/* do_shrink_slab() of v6.2 for the one superblock shrinker */
-static void do_shrink_slab(struct pglist_data *pgdat, struct mm_ctx *ctx, int priority)
+void register_shrinker(struct pglist_data *pgdat, struct shrinker *s)
 {
-	struct slab_state *ss = pgdat->slab;
-	const long batch_size = SHRINK_BATCH;
+	struct shrinker **pp = &pgdat->shrinkers;
+
+	while (*pp)
+		pp = &(*pp)->next;
+	s->next = NULL;
+	s->nr_deferred = 0;
+	*pp = s;
+}
+
+void unregister_shrinker(struct pglist_data *pgdat, struct shrinker *s)
+{
+	for (struct shrinker **pp = &pgdat->shrinkers; *pp; pp = &(*pp)->next)
+		if (*pp == s) {
+			*pp = s->next;
+			s->next = NULL;
+			return;
+		}
+}
+
+/* do_shrink_slab() of v6.2 for one shrinker */
+static void do_shrink_slab(struct pglist_data *pgdat, struct mm_ctx *ctx, struct shrinker *sh, int priority)
+{
+	const long batch_size = sh->batch ? sh->batch : SHRINK_BATCH;
 	long freeable, nr, delta, total_scan, scanned = 0, next_deferred;
 
-	freeable = (long)super_cache_count(pgdat);
+	freeable = (long)sh->count_objects(pgdat, sh);
 	if (freeable == 0)
 		return;
 	/* xchg_nr_deferred() */
-	nr = ss->nr_deferred;
-	ss->nr_deferred = 0;
+	nr = sh->nr_deferred;
+	sh->nr_deferred = 0;
 
-	delta = (priority < (int)(8 * sizeof(long) - 1) ? freeable >> priority : 0);
-	delta = delta * 4 / DEFAULT_SEEKS;
+	if (sh->seeks) {
+		delta = (priority < (int)(8 * sizeof(long) - 1) ? freeable >> priority : 0);
+		delta = delta * 4 / sh->seeks;
+	} else {
+		/* objects that cost nothing to make again: trim half a call */
+		delta = freeable / 2;
+	}
 
 	total_scan = priority < (int)(8 * sizeof(long) - 1) ? nr >> priority : 0;
 	total_scan += delta;
@@ -698,12 +729,14 @@ static void do_shrink_slab(struct pglist_data *pgdat, struct mm_ctx *ctx, int pr
 
 	/* scan at least a batch, unless the whole cache is asked for */
 	while (total_scan >= batch_size || total_scan >= freeable) {
-		long nr_to_scan = total_scan < batch_size ? total_scan : batch_size;
+		unsigned long nr_to_scan = (unsigned long)(total_scan < batch_size ? total_scan : batch_size);
+		unsigned long nr_scanned = nr_to_scan;
 
-		super_cache_scan(pgdat, ctx, (unsigned long)nr_to_scan);
-		count_vm_events(pgdat, SLABS_SCANNED, (unsigned long)nr_to_scan);
-		total_scan -= nr_to_scan;
-		scanned += nr_to_scan;
+		if (sh->scan_objects(pgdat, ctx, sh, nr_to_scan, &nr_scanned) == SHRINK_STOP)
+			break;
+		count_vm_events(pgdat, SLABS_SCANNED, nr_scanned);
+		total_scan -= (long)nr_scanned;
+		scanned += (long)nr_scanned;
 	}
 
 	/* work not done is deferred, at most twice the freeable objects */
@@ -712,7 +745,7 @@ static void do_shrink_slab(struct pglist_data *pgdat, struct mm_ctx *ctx, int pr
 		next_deferred = 0;
 	if (next_deferred > 2 * freeable)
 		next_deferred = 2 * freeable;
-	ss->nr_deferred += next_deferred;     /* add_nr_deferred() */
+	sh->nr_deferred += next_deferred;     /* add_nr_deferred() */
 }
 
 unsigned long shrink_slab(struct pglist_data *pgdat, struct mm_ctx *ctx, int priority)
@@ -725,7 +758,8 @@ unsigned long shrink_slab(struct pglist_data *pgdat, struct mm_ctx *ctx, int pri
 	if (priority < 0)
 		priority = 0;
 	before = ss->pages_freed;
-	do_shrink_slab(pgdat, ctx ? ctx : &fallback_ctx, priority);
+	for (struct shrinker *sh = pgdat->shrinkers; sh; sh = sh->next)
+		do_shrink_slab(pgdat, ctx ? ctx : &fallback_ctx, sh, priority);
 	slab_tick(pgdat);
 	/* reclaim_state->reclaimed_slab: every slab page freed meanwhile */
 	return ss->pages_freed - before;
@@ -780,6 +814,10 @@ int slab_init(struct pglist_data *pgdat)
 	}
 	ss->nr_caches = NR_KMEM_CACHES;
 	pgdat->slab = ss;
+	ss->sb_shrinker.count_objects = super_cache_count;
+	ss->sb_shrinker.scan_objects = super_cache_scan;
+	ss->sb_shrinker.seeks = DEFAULT_SEEKS;
+	register_shrinker(pgdat, &ss->sb_shrinker);
 	return 0;
 }
 
@@ -876,6 +914,7 @@ void slab_destroy(struct pglist_data *pgdat)
 		free_slab_list(pgdat, &ctx, s, &s->full);
 		free(s->objs);
 	}
+	unregister_shrinker(pgdat, &ss->sb_shrinker);
 	free(ss);
 	pgdat->slab = NULL;
 }

@@ -187,6 +187,22 @@ static unsigned long shrink_page(struct pglist_data *pgdat, unsigned long pfn, b
 		putback(pgdat, pfn, true);
 		return 0;
 	}
+	if (p->owner == PGOWN_SHMEM) {
+		/* pageout() -> shmem_writepage(): to the swap cache, written;
+		 * once written it comes back to the tail and is freed then
+		 * (not with !may_writepage: kept; no swap: activated) */
+		if (!sc->may_writepage) {
+			putback(pgdat, pfn, false);
+			return 0;
+		}
+		if (!shmem_writepage(pgdat, pfn)) {
+			putback(pgdat, pfn, true);
+			return 0;
+		}
+		sc->ctx->kernel_ns += c->pageout_ns;
+		(*nr_pageout)++;
+		return 0;
+	}
 	if (!file && !p->mapcount) {
 		/* a clean swap cache page whose write has completed (rotated
 		 * to the tail by end_page_writeback): drop it from the swap

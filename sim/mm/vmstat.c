@@ -32,6 +32,7 @@ static const char *const page_owner_names[NR_PGOWN] = {
 	[PGOWN_ANON] = "anon",
 	[PGOWN_FILE] = "file",
 	[PGOWN_BDEV] = "bdev",
+	[PGOWN_SHMEM] = "shmem",
 	[PGOWN_SLAB_RECLAIMABLE] = "slab_reclaimable",
 	[PGOWN_SLAB_UNRECLAIMABLE] = "slab_unreclaimable",
 	[PGOWN_PAGETABLE] = "pagetable",

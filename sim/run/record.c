@@ -161,6 +161,28 @@ static int store(const struct run *r, struct results_db *db, const struct run_re
 			if (results_add_metric(db, id, name, (double)c->slab_blocks[mt]))
 				return -1;
 		}
+		/* the cover letter's "reclaimable blocks with non-slab pages:
+		 * 16 ({'lru': 37, 'kmem': 311, 'other': 26} pages)" */
+		{
+			static const char *const kind[NR_CENSUS_KINDS] = {
+				[CENSUS_LRU] = "lru", [CENSUS_SLAB] = "slab", [CENSUS_KMEM] = "kmem",
+				[CENSUS_OTHER] = "other",
+			};
+			unsigned long by_kind[NR_CENSUS_KINDS];
+			unsigned long foreign = census_foreign_pages(c, MIGRATE_RECLAIMABLE, by_kind);
+
+			if (results_add_metric(db, id, "census_Reclaimable_foreign_pages", (double)foreign) ||
+			    results_add_metric(db, id, "census_Reclaimable_mixed_blocks",
+			                       (double)c->mixed_blocks[MIGRATE_RECLAIMABLE]))
+				return -1;
+			for (int k = 0; k < NR_CENSUS_KINDS; k++) {
+				if (k == CENSUS_SLAB)
+					continue;       /* slab pages are a reclaimable block's own */
+				snprintf(name, sizeof(name), "census_Reclaimable_foreign_%s", kind[k]);
+				if (results_add_metric(db, id, name, (double)by_kind[k]))
+					return -1;
+			}
+		}
 		if (results_add_metric(db, id, "census_blocks", (double)blocks) ||
 		    results_add_metric(db, id, "census_kernel_blocks", (double)c->kernel_blocks) ||
 		    results_add_metric(db, id, "census_kernel_pages", (double)c->kernel_pages) ||

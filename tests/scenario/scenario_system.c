@@ -194,6 +194,8 @@ static const char busy_profile[] =
 	"log = 12K\n"
 	"churn = kmalloc-256:4, kmalloc-64:2\n"
 	"gem = 2M\n"
+	"gem_objects = 29\n"
+	"gem_pinned = 256K\n"
 	"gem_churn = 64K\n";
 
 static void test_daemon_churn(void **state)
@@ -218,6 +220,10 @@ static void test_daemon_churn(void **state)
 	assert_true(metric(r, "system_log_pages_written") >= 3 * wakeups);
 	assert_true(r->dirty_written >= 3 * (long)wakeups);
 	assert_int_equal(metric(r, "system_daemon_gem_pages"), 512);
+	/* an in-use object of 64 pages, 28 of 16 pages: one replaced a
+	 * wake-up */
+	assert_int_equal(metric(r, "system_gem_objects"), 29);
+	assert_int_equal(metric(r, "system_gem_pinned_pages"), 64);
 	assert_int_equal(metric(r, "system_gem_pages_reallocated"), 16 * wakeups);
 	/* its binary and cached files are in the page cache, its log too;
 	 * its binary is mapped */

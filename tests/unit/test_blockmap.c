@@ -140,11 +140,71 @@ static void test_census_counts_kernel_spread(void **state)
 	free(slab);
 }
 
+/* The foreign pages of reclaimable blocks (the run's
+ * census_Reclaimable_foreign_* metrics): every page in a reclaimable
+ * block that is not slab, by kind: LRU pages (a GPU object's shmem pages
+ * are), other kernel pages, other allocated pages.  Slab pages of either
+ * kind are the block's own. */
+static void test_census_reclaimable_foreign_pages(void **state)
+{
+	struct vm_sysctl s = tl_sysctl_nowmark();
+	struct machine *m = tl_boot_dma32("vanilla", NULL, 4, &s);
+	/* what each of 12 reclaimable allocations is made */
+	enum { SLAB_R, SLAB_U, LRU, KMEM, OTHER } what[12] = {
+		SLAB_R, SLAB_R, LRU, SLAB_R, KMEM, SLAB_U, LRU, OTHER, SLAB_R, LRU, KMEM, SLAB_R,
+	};
+	unsigned long by_kind[NR_CENSUS_KINDS], blocks = 0;
+	unsigned char seen[4] = { 0 };
+	struct block_census c;
+
+	(void)state;
+	pageblock_census(&m->pgdat, &c);
+	assert_int_equal(census_foreign_pages(&c, MIGRATE_RECLAIMABLE, NULL), 0);
+	for (int i = 0; i < 12; i++) {
+		struct page *p = tl_alloc(m, GFP_KERNEL | __GFP_RECLAIMABLE, 0);
+		unsigned long b;
+
+		assert_non_null(p);
+		b = (tl_pfn(m, p) - TL_DMA32_START) >> pageblock_order;
+		assert_int_equal(tl_block_mt(m, tl_pfn(m, p)), MIGRATE_RECLAIMABLE);
+		if (!seen[b]++)
+			blocks++;
+		switch (what[i]) {
+		case SLAB_R:
+		case SLAB_U:
+			SetPageFlag(p, PG_slab);
+			p->owner = what[i] == SLAB_R ? PGOWN_SLAB_RECLAIMABLE : PGOWN_SLAB_UNRECLAIMABLE;
+			break;
+		case LRU:
+			tl_mark_lru(p);
+			p->owner = PGOWN_SHMEM;
+			break;
+		case KMEM:
+			p->owner = PGOWN_KMEM;
+			break;
+		case OTHER:
+			break;
+		}
+	}
+	drain_all_pages(&m->pgdat);
+	pageblock_census(&m->pgdat, &c);
+	assert_int_equal(census_foreign_pages(&c, MIGRATE_RECLAIMABLE, by_kind), 3 + 2 + 1);
+	assert_int_equal(by_kind[CENSUS_LRU], 3);
+	assert_int_equal(by_kind[CENSUS_KMEM], 2);
+	assert_int_equal(by_kind[CENSUS_OTHER], 1);
+	assert_int_equal(by_kind[CENSUS_SLAB], 0);
+	assert_int_equal(c.mixed_blocks[MIGRATE_RECLAIMABLE], blocks);
+	/* no movable or unmovable block holds a foreign page */
+	assert_int_equal(census_foreign_pages(&c, MIGRATE_MOVABLE, NULL), 0);
+	assert_int_equal(census_foreign_pages(&c, MIGRATE_UNMOVABLE, NULL), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_map_shows_mixed_blocks),
 		cmocka_unit_test_teardown(test_census_counts_kernel_spread, tl_teardown),
+		cmocka_unit_test_teardown(test_census_reclaimable_foreign_pages, tl_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, tl_teardown);
 }

@@ -31,6 +31,11 @@ struct block_census {
 };
 
 void pageblock_census(const struct pglist_data *pgdat, struct block_census *c);
+/* The foreign pages of a type's blocks: the pages that make its mixed
+ * blocks mixed, by kind in by_kind (NULL: not wanted), and their sum.
+ * For MIGRATE_RECLAIMABLE these are the cover letter's "reclaimable
+ * blocks with non-slab pages" (LRU, other kernel, other pages). */
+unsigned long census_foreign_pages(const struct block_census *c, int mt, unsigned long by_kind[NR_CENSUS_KINDS]);
 /* Wholly free pageblocks: free buddies of pageblock order and above,
  * counted in pageblocks (the run's free_pageblocks series). */
 unsigned long free_pageblocks(const struct pglist_data *pgdat);

@@ -2,7 +2,7 @@
  * stacks of kernel threads, page tables, vmalloc and per-cpu chunks, as
  * a booted machine holds them (workloads/system.c allocates them at boot).
  *
- * Each (GEM pages aside, below) is an order-0 GFP_KERNEL allocation (unmovable pageblocks, as
+ * Each is an order-0 GFP_KERNEL allocation (unmovable pageblocks, as
  * THREADINFO_GFP, GFP_PGTABLE_USER, vmalloc's GFP_KERNEL and the per-cpu
  * allocator's pcpu_alloc_pages() ask), its page's owner set, and the
  * counter /proc/vmstat keeps for it: nr_kernel_stack (KiB) for stacks,
@@ -11,12 +11,8 @@
  * elsewhere); their pages are PGOWN_KMEM.  kmalloc_large pages are
  * PGOWN_KMEM too: v6.2 counts them in nr_slab_unreclaimable, the model
  * keeps that counter for slab pages only (its slab invariant checks it),
- * so they are not counted there.  GEM pages are shmem pages in the
- * kernel, on the LRU but pinned (compaction cannot move them, reclaim
- * cannot free them until the driver's shrinker unbinds the object); the
- * model keeps them off the LRU as PGOWN_KMEM, which compaction and
- * reclaim pass as they pass a pinned page (i915's shrinker is not
- * modelled).
+ * so they are not counted there.  A GPU's buffer objects are not kernel
+ * pages but shmem pages on the LRU (i915_gem.h).
  */
 #ifndef MMSIM_KERNEL_PAGES_H
 #define MMSIM_KERNEL_PAGES_H
@@ -29,9 +25,6 @@ enum kernel_page_kind {
 	KPAGE_VMALLOC,
 	KPAGE_PERCPU,
 	KPAGE_KMALLOC_LARGE,    /* kmalloc() of more than 8 KiB: pages straight from the buddy */
-	KPAGE_GEM,              /* a GPU driver's buffer-object page: i915 allocates its shmem
-	                         * objects' pages GFP_HIGHUSER | __GFP_RECLAIMABLE (reclaimable
-	                         * pageblocks) and pins them while they are bound */
 };
 
 /* 2^order pages (order > 0: one compound page, as kmalloc_large's);

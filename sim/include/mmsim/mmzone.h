@@ -208,6 +208,8 @@ struct extfrag_stats {
 
 struct mm_policy;
 struct mm_ctx;
+struct shrinker;
+struct i915_gem;
 
 struct pglist_data {
 	struct zone node_zones[MAX_NR_ZONES];
@@ -253,6 +255,8 @@ struct pglist_data {
 	struct address_space **inodes;  /* by inode number */
 	uint32_t nr_inodes, cap_inodes;
 	struct slab_state *slab;
+	struct shrinker *shrinkers;     /* shrink_slab() calls them in turn (shrinker.h) */
+	struct i915_gem *i915;          /* a GPU's buffer objects, if any (i915_gem.h) */
 	/* a shrinker freed an object: tell its owner (inode_slab_evicted) */
 	void (*slab_evicted)(struct pglist_data *, int cache, uint32_t owner);
 	struct swap_info swap;          /* the swap area (swapfile.c) */

@@ -75,6 +75,7 @@ enum page_owner_kind {
 	PGOWN_ANON,            /* anonymous memory (LRU) */
 	PGOWN_FILE,            /* page cache of a regular file (LRU) */
 	PGOWN_BDEV,            /* block-device page cache: fs metadata (LRU) */
+	PGOWN_SHMEM,           /* a shmem file's page: a GPU buffer object's (i915_gem.h; LRU) */
 	PGOWN_SLAB_RECLAIMABLE,
 	PGOWN_SLAB_UNRECLAIMABLE,
 	PGOWN_PAGETABLE,
