@@ -69,11 +69,19 @@ static void print_header(FILE *out, const struct results_table *t)
 	fprintf(out, "%-*s", NAME_WIDTH, "");
 	for (size_t i = 0; i < t->nr_col; i++) {
 		char name[128];
-		size_t n = (size_t)snprintf(name, sizeof(name), "HUGEALLOC-%s", t->col[i].key);
+		size_t n;
 
-		for (size_t k = 10; k < n && k < sizeof(name); k++)
-			name[k] = (char)toupper((unsigned char)name[k]);
-		fprintf(out, "%*s", CELL_WIDTH + (i > 0), name);
+		/* a real kernel's column (mmsim import) is named as it is,
+		 * real:POLICY: it is no mmtests run of a simulated kernel */
+		if (!strncmp(t->col[i].key, "real:", 5))
+			snprintf(name, sizeof(name), "%s", t->col[i].key);
+		else {
+			n = (size_t)snprintf(name, sizeof(name), "HUGEALLOC-%s", t->col[i].key);
+			for (size_t k = 10; k < n && k < sizeof(name); k++)
+				name[k] = (char)toupper((unsigned char)name[k]);
+		}
+		/* a name wider than its cell still keeps a space before it */
+		fprintf(out, "%s%*s", i ? " " : "", CELL_WIDTH, name);
 	}
 runs:
 	fprintf(out, "\n%-*s", NAME_WIDTH, "Runs");
