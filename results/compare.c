@@ -2,7 +2,10 @@
  * database into a results_table (format.c prints it).
  *
  * Columns: one per value of a key (the policy by default, or a runs
- * column, or a params key such as machine.ram), the baseline first.
+ * column, or a params key such as machine.ram), the baseline first.  By
+ * policy, a real kernel's runs (source 'real', mmsim import) are a column
+ * of their own, real:POLICY, and a counter such a run lacks is not
+ * measured (n/a), where a simulation's reads as 0.
  * Rows: the cover letter's, in its order and with its names, each defined
  * once in metrics.c.  Every row is a value computed per run (a counter, a
  * difference, a ratio) and then averaged over the runs of the column: so a

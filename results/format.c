@@ -8,7 +8,9 @@
  * difference from the baseline is significant (Welch's test, p < 0.05) is
  * framed by asterisks instead of parentheses, as mmtests' compare-kernels
  * marks it, and lines under each row give the standard deviation, the
- * 95 % interval and the test.
+ * 95 % interval and the test.  A cell no run of its column measured
+ * prints n/a; the rows of an extra group (metrics.h RESULTS_ROWS_*)
+ * print only when asked for (compare_opts.extra_rows).
  */
 #include <ctype.h>
 #include <math.h>

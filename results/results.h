@@ -131,7 +131,8 @@ enum results_format {
 };
 
 struct compare_opts {
-	const char *by;                  /* column key: "policy" (default) */
+	const char *by;                  /* column key: "policy" (default: by source and
+	                                    policy, a real run's column "real:POLICY") */
 	const char *baseline;            /* first column (default: the registry's first policy
 	                                    if present, else the first value) */
 	const char *where;               /* an SQL condition on runs, e.g. "seed < 5" (NULL: all) */
