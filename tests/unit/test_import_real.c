@@ -395,15 +395,15 @@ static void test_malformed(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char name[32], want[1024], err[1024], path[512];
+		char name[32], dbname[40], want[1024], err[1024], path[512];
 		struct import_summary sum;
 		const char *dir, *db;
 		int kind;
 
 		snprintf(name, sizeof(name), "run%zu", i);
 		dir = copy_run(RUN1, name);
-		snprintf(path, sizeof(path), "%s.db", name);
-		db = tr_path(path);
+		snprintf(dbname, sizeof(dbname), "%s.db", name);
+		db = tr_path(dbname);
 		if (cases[i].old) {
 			edit(dir, cases[i].file, cases[i].old, cases[i].new);
 		} else {
