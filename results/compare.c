@@ -2,7 +2,10 @@
  * database into a results_table (format.c prints it).
  *
  * Columns: one per value of a key (the policy by default, or a runs
- * column, or a params key such as machine.ram), the baseline first.
+ * column, or a params key such as machine.ram), the baseline first.  By
+ * policy, a real kernel's runs (source 'real', mmsim import) are a column
+ * of their own, real:POLICY, and a counter such a run lacks is not
+ * measured (n/a), where a simulation's reads as 0.
  * Rows: the cover letter's, in its order and with its names, each defined
  * once in metrics.c.  Every row is a value computed per run (a counter, a
  * difference, a ratio) and then averaged over the runs of the column: so a
@@ -135,14 +138,19 @@ static int column_account(struct column *col, long long seed, const double *x_ru
 /* ------------------------------------------------------------------ */
 /* reading the runs */
 
-/* A run's sources; a counter the run did not record is 0 (the kernel's
- * counters start at 0 and only appear once the code path exists). */
-static int load_run(struct compare *c, const char *run_id, double v[SRC_NR])
+/* A run's sources.  A counter a simulation did not record is 0 (the
+ * kernel's counters start at 0 and only appear once the code path
+ * exists; a file written before the model counted it).  A real run
+ * (source 'real') stored every counter its kernel has: one it lacks was
+ * not measured, NaN, and the rows that need it print n/a for that run
+ * instead of a 0 that no kernel counted. */
+static int load_run(struct compare *c, const char *run_id, int real, double v[SRC_NR])
 {
 	sqlite3_stmt *st = c->vals;
 	int rc;
 
-	memset(v, 0, SRC_NR * sizeof(v[0]));
+	for (int s = 0; s < SRC_NR; s++)
+		v[s] = real ? NAN : 0;
 	sqlite3_bind_text(st, 1, run_id, -1, SQLITE_TRANSIENT);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int s = results_src_find((const char *)sqlite3_column_text(st, 1),
@@ -212,7 +220,7 @@ static int load_iterations(struct compare *c, const char *run_id, struct column 
 
 /* a run's row values x[] (a run of iterations: their means), its
  * iterations accounted in col (NULL: not) */
-static int run_values(struct compare *c, const char *run_id, struct column *col, double *x)
+static int run_values(struct compare *c, const char *run_id, int real, struct column *col, double *x)
 {
 	double v[SRC_NR];
 	int n = load_iterations(c, run_id, col, x);
@@ -220,7 +228,7 @@ static int run_values(struct compare *c, const char *run_id, struct column *col,
 	if (n < 0)
 		return -1;
 	if (!n) {
-		if (load_run(c, run_id, v))
+		if (load_run(c, run_id, real, v))
 			return -1;
 		for (size_t r = 0; r < NR_ROWS; r++)
 			x[r] = row_value(r, v);
@@ -243,10 +251,43 @@ static void sql_policy_canonical(sqlite3_context *ctx, int n, sqlite3_value **v)
 		sqlite3_result_text(ctx, mm_policy_canonical((const char *)name), -1, SQLITE_TRANSIENT);
 }
 
+/* mmsim_column(source, policy): the column of a run by policy: the
+ * policy's canonical name for a simulation, "real:" and the canonical
+ * name for a real kernel's run (mmsim import), so that the real runs
+ * of a policy's nearest kernel setting stand beside its simulations */
+static void sql_policy_column(sqlite3_context *ctx, int n, sqlite3_value **v)
+{
+	const unsigned char *source = sqlite3_value_text(v[0]);
+	const unsigned char *name = sqlite3_value_text(v[1]);
+	char *col;
+	(void)n;
+	if (!name) {
+		sqlite3_result_null(ctx);
+		return;
+	}
+	col = sqlite3_mprintf("%s%s", source && !strcmp((const char *)source, "real") ? "real:" : "",
+	                      mm_policy_canonical((const char *)name));
+	if (!col)
+		sqlite3_result_error_nomem(ctx);
+	else
+		sqlite3_result_text(ctx, col, -1, sqlite3_free);
+}
+
+/* a column's key as the user may write it (--baseline): a policy's alias,
+ * also after "real:", is its canonical name; into buf */
+static const char *canonical_key(const char *key, char *buf, size_t n)
+{
+	if (!strncmp(key, "real:", 5))
+		snprintf(buf, n, "real:%s", mm_policy_canonical(key + 5));
+	else
+		snprintf(buf, n, "%s", mm_policy_canonical(key));
+	return buf;
+}
+
 static int is_runs_column(const char *by)
 {
 	static const char *const cols[] = {
-		"policy", "workload", "name", "sweep_id", "seed", "config_hash",
+		"policy", "source", "workload", "name", "sweep_id", "seed", "config_hash",
 		"mmsim_version", "git_commit", "build_type", NULL,
 	};
 	for (const char *const *p = cols; *p; p++)
@@ -330,9 +371,9 @@ static sqlite3_stmt *prepare_runs(struct compare *c, const char *by, const char 
 	sqlite3_create_function(c->db, "mmsim_policy", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
 	                        sql_policy_canonical, NULL, NULL);
 	sql = sqlite3_mprintf(
-		"SELECT g, run_id, seed FROM (SELECT %s AS g, run_id, seed FROM runs"
+		"SELECT g, run_id, seed, source FROM (SELECT %s AS g, run_id, seed, source FROM runs"
 		" WHERE status = 'ok' AND (%s)) WHERE g IS NOT NULL ORDER BY g, run_id",
-		!strcmp(by, "policy") ? "mmsim_policy(policy)"
+		!strcmp(by, "policy") ? "mmsim_column(source, policy)"
 		: !strcmp(by, "policy.name")
 		? "mmsim_policy((SELECT value FROM params WHERE params.run_id = runs.run_id AND key = ?1))"
 		: is_runs_column(by) ? by
@@ -380,7 +421,8 @@ static int read_runs(struct compare *c, const char *by, const char *where)
 		}
 		{
 			double x[NR_ROWS];
-			if (run_values(c, run_id, col, x))
+			const char *src = (const char *)sqlite3_column_text(st, 3);
+			if (run_values(c, run_id, src && !strcmp(src, "real"), col, x))
 				break;
 			if (column_account(col, sqlite3_column_int64(st, 2), x)) {
 				results_seterr(c->err, c->errlen, c->path, "out of memory");
@@ -413,7 +455,7 @@ static int read_runs_given(struct compare *c, const struct compare_opts *o)
 			               o->col_where[i], why);
 			return -1;
 		}
-		sql = sqlite3_mprintf("SELECT run_id, seed FROM runs WHERE status = 'ok' AND (%s) AND (%s)"
+		sql = sqlite3_mprintf("SELECT run_id, seed, source FROM runs WHERE status = 'ok' AND (%s) AND (%s)"
 		                      " ORDER BY run_id", o->col_where[i], o->where ? o->where : "1");
 		if (!sql || sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) != SQLITE_OK) {
 			results_seterr(c->err, c->errlen, c->path, "column %s: %s", o->col_label[i],
@@ -429,11 +471,12 @@ static int read_runs_given(struct compare *c, const struct compare_opts *o)
 		}
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 			const char *run_id = (const char *)sqlite3_column_text(st, 0);
+			const char *src = (const char *)sqlite3_column_text(st, 2);
 			double x[NR_ROWS];
 
 			if (!run_id)
 				continue;
-			if (run_values(c, run_id, col, x)) {
+			if (run_values(c, run_id, src && !strcmp(src, "real"), col, x)) {
 				sqlite3_finalize(st);
 				return -1;
 			}
@@ -488,10 +531,11 @@ static int order_columns(struct compare *c, const char *by, const char *baseline
 {
 	size_t b, i;
 	struct column tmp;
+	char canon[256];
 
 	for (b = 0; b < c->nr_col; b++)
 		if (baseline ? !strcmp(c->col[b].key, baseline) ||
-		               !strcmp(c->col[b].key, mm_policy_canonical(baseline))
+		               !strcmp(c->col[b].key, canonical_key(baseline, canon, sizeof(canon)))
 		             : is_first_policy(c->col[b].key))
 			break;
 	if (b == c->nr_col && !baseline)
@@ -626,13 +670,15 @@ static int compare_open(struct compare *c)
 {
 	static const char *const tables[] = { "runs", "params", "vmstat", "metrics", NULL };
 
-	if (!(c->db = results_open_ro(c->path, tables, c->err, c->errlen)))
+	if (!(c->db = results_open_ro(c->path, tables, RESULTS_SCHEMA_READ_MIN, c->err, c->errlen)))
 		return -1;
 	sqlite3_set_authorizer(c->db, authorize, NULL);
 	/* mmsim_policy(name): the canonical name, for conditions (--where, a
-	 * given column's) */
+	 * given column's); mmsim_column(source, policy): a run's column */
 	sqlite3_create_function(c->db, "mmsim_policy", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
 	                        sql_policy_canonical, NULL, NULL);
+	sqlite3_create_function(c->db, "mmsim_column", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+	                        sql_policy_column, NULL, NULL);
 	if (sqlite3_prepare_v2(c->db,
 	                       "SELECT 0, name, value FROM metrics WHERE run_id = ?1 UNION ALL"
 	                       " SELECT 1, name, value FROM vmstat WHERE run_id = ?1",
@@ -717,18 +763,19 @@ int results_run_values(const char *db_path, int (*cb)(void *arg, const char *run
 
 	if (compare_open(&c))
 		goto out;
-	if (sqlite3_prepare_v2(c.db, "SELECT run_id FROM runs WHERE status = 'ok' ORDER BY run_id",
+	if (sqlite3_prepare_v2(c.db, "SELECT run_id, source FROM runs WHERE status = 'ok' ORDER BY run_id",
 	                       -1, &st, NULL) != SQLITE_OK) {
 		results_seterr(err, errlen, db_path, "%s", sqlite3_errmsg(c.db));
 		goto out;
 	}
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *id = (const char *)sqlite3_column_text(st, 0);
+		const char *src = (const char *)sqlite3_column_text(st, 1);
 		double x[NR_ROWS];
 
 		if (!id)
 			continue;
-		if (run_values(&c, id, NULL, x))
+		if (run_values(&c, id, src && !strcmp(src, "real"), NULL, x))
 			goto out;
 		if (cb(arg, id, x)) {
 			rc = 0;

@@ -24,13 +24,13 @@
 const char *const results_schema = results_schema_sql;
 
 enum { ST_RUN, ST_PARAM, ST_VMSTAT, ST_METRIC, ST_SAMPLE, ST_CENSUS, ST_BLOCKMAP,
-       ST_ITER, ST_ITER_VMSTAT, ST_ITER_METRIC, NR_ST };
+       ST_ITER, ST_ITER_VMSTAT, ST_ITER_METRIC, ST_SNAPSHOT, NR_ST };
 
 static const char *const stmt_sql[NR_ST] = {
 	[ST_RUN] = "INSERT INTO runs (run_id, name, sweep_id, policy, workload, seed, config,"
 	           " config_hash, mmsim_version, git_commit, build_type, started_at, finished_at,"
-	           " wall_seconds, sim_seconds, status, error, sweep_line)"
-	           " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)",
+	           " wall_seconds, sim_seconds, status, error, sweep_line, source)"
+	           " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19)",
 	[ST_PARAM] = "INSERT INTO params (run_id, key, value) VALUES (?1, ?2, ?3)",
 	[ST_VMSTAT] = "INSERT INTO vmstat (run_id, name, value) VALUES (?1, ?2, ?3)",
 	[ST_METRIC] = "INSERT INTO metrics (run_id, name, value) VALUES (?1, ?2, ?3)",
@@ -44,11 +44,12 @@ static const char *const stmt_sql[NR_ST] = {
 	                   " VALUES (?1, ?2, ?3, ?4)",
 	[ST_ITER_METRIC] = "INSERT INTO iteration_metrics (run_id, iteration, name, value)"
 	                   " VALUES (?1, ?2, ?3, ?4)",
+	[ST_SNAPSHOT] = "INSERT INTO snapshots (run_id, name, text) VALUES (?1, ?2, ?3)",
 };
 
 static const char *const stmt_table[NR_ST] = {
 	"runs", "params", "vmstat", "metrics", "samples", "block_census", "blockmap",
-	"iterations", "iteration_vmstat", "iteration_metrics",
+	"iterations", "iteration_vmstat", "iteration_metrics", "snapshots",
 };
 
 struct results_db {
@@ -96,7 +97,7 @@ int results_has_table(sqlite3 *db, const char *schema, const char *table)
 }
 
 int results_check(sqlite3 *db, const char *schema, const char *path,
-                  const char *const *tables, char *err, size_t errlen)
+                  const char *const *tables, int min_version, char *err, size_t errlen)
 {
 	char sql[64];
 	sqlite3_stmt *st;
@@ -113,10 +114,21 @@ int results_check(sqlite3 *db, const char *schema, const char *path,
 	}
 	version = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
-	if (version != RESULTS_SCHEMA_VERSION) {
-		results_seterr(err, errlen, path,
-		               "not an mmsim results database (schema version %d, expected %d)",
-		               version, RESULTS_SCHEMA_VERSION);
+	if (version < min_version || version > RESULTS_SCHEMA_VERSION) {
+		if (min_version == RESULTS_SCHEMA_VERSION && version >= RESULTS_SCHEMA_READ_MIN &&
+		    version < RESULTS_SCHEMA_VERSION)
+			results_seterr(err, errlen, path,
+			               "not an mmsim results database (schema version %d, expected %d;"
+			               " mmsim merge -o NEW.db copies it into version %d)",
+			               version, RESULTS_SCHEMA_VERSION, RESULTS_SCHEMA_VERSION);
+		else if (min_version == RESULTS_SCHEMA_VERSION)
+			results_seterr(err, errlen, path,
+			               "not an mmsim results database (schema version %d, expected %d)",
+			               version, RESULTS_SCHEMA_VERSION);
+		else
+			results_seterr(err, errlen, path,
+			               "not an mmsim results database (schema version %d, expected %d..%d)",
+			               version, min_version, RESULTS_SCHEMA_VERSION);
 		return -1;
 	}
 	for (; tables && *tables; tables++)
@@ -128,7 +140,8 @@ int results_check(sqlite3 *db, const char *schema, const char *path,
 	return 0;
 }
 
-sqlite3 *results_open_ro(const char *path, const char *const *tables, char *err, size_t errlen)
+sqlite3 *results_open_ro(const char *path, const char *const *tables, int min_version,
+                         char *err, size_t errlen)
 {
 	sqlite3 *db = NULL;
 
@@ -142,11 +155,50 @@ sqlite3 *results_open_ro(const char *path, const char *const *tables, char *err,
 		sqlite3_close(db);
 		return NULL;
 	}
-	if (results_check(db, "main", path, tables, err, errlen)) {
+	if (results_check(db, "main", path, tables, min_version, err, errlen) ||
+	    results_compat_view(db, path, err, errlen)) {
 		sqlite3_close(db);
 		return NULL;
 	}
 	return db;
+}
+
+/* 1 if table of schema has the column, 0 if not, -1 on error */
+int results_has_column(sqlite3 *db, const char *schema, const char *table, const char *column)
+{
+	char *sql = sqlite3_mprintf("SELECT 1 FROM pragma_table_info(%Q, %Q) WHERE name = %Q",
+	                            table, schema, column);
+	sqlite3_stmt *st = NULL;
+	int found = -1;
+
+	if (sql && sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK)
+		found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	sqlite3_free(sql);
+	return found;
+}
+
+/* A version-2 file has no runs.source: every run in it is a simulation.
+ * A temporary view of that name takes precedence over main's table for
+ * every unqualified name (SQLite looks in temp first), so the readers'
+ * SQL, --where conditions included, reads `source` in every version.
+ * The view lives in the connection's temp database: the file, opened
+ * read-only, is never written. */
+int results_compat_view(sqlite3 *db, const char *path, char *err, size_t errlen)
+{
+	char *msg = NULL;
+	int has = results_has_column(db, "main", "runs", "source");
+
+	if (has == 1)
+		return 0;
+	if (has == 0 && sqlite3_exec(db, "CREATE TEMP VIEW IF NOT EXISTS runs AS"
+	                             " SELECT *, 'sim' AS source FROM main.runs",
+	                             NULL, NULL, &msg) == SQLITE_OK)
+		return 0;
+	results_seterr(err, errlen, path, "cannot read its runs table: %s",
+	               msg ? msg : sqlite3_errmsg(db));
+	sqlite3_free(msg);
+	return -1;
 }
 
 /* ------------------------------------------------------------------ */
@@ -359,6 +411,7 @@ int results_add_run(struct results_db *db, const struct run_record *r)
 		sqlite3_bind_int64(st, 18, (sqlite3_int64)line);
 	else
 		sqlite3_bind_null(st, 18);
+	BIND_TEXT(st, 19, r->source ? r->source : "sim");
 	return db_step(db, ST_RUN);
 }
 
@@ -472,6 +525,17 @@ int results_add_iteration_metric(struct results_db *db, const char *run_id, long
 	return db_step(db, ST_ITER_METRIC);
 }
 
+int results_add_snapshot(struct results_db *db, const char *run_id, const char *name,
+                         const char *text)
+{
+	if (!db_usable(db, run_id))
+		return -1;
+	BIND_TEXT(db->st[ST_SNAPSHOT], 1, run_id);
+	BIND_TEXT(db->st[ST_SNAPSHOT], 2, name);
+	BIND_TEXT(db->st[ST_SNAPSHOT], 3, text);
+	return db_step(db, ST_SNAPSHOT);
+}
+
 const char *results_errmsg(const struct results_db *db)
 {
 	return db ? db->err : "no results database";
@@ -558,7 +622,8 @@ void results_abort(struct results_db *db)
 int results_is_complete(const char *path)
 {
 	static const char *const tables[] = { "runs", NULL };
-	sqlite3 *db = results_open_ro(path, tables, NULL, 0);
+	/* this version only: a sweep's run file of another is run again */
+	sqlite3 *db = results_open_ro(path, tables, RESULTS_SCHEMA_VERSION, NULL, 0);
 	sqlite3_stmt *st = NULL;
 	int complete = 0;
 

@@ -8,7 +8,9 @@
  * difference from the baseline is significant (Welch's test, p < 0.05) is
  * framed by asterisks instead of parentheses, as mmtests' compare-kernels
  * marks it, and lines under each row give the standard deviation, the
- * 95 % interval and the test.
+ * 95 % interval and the test.  A cell no run of its column measured
+ * prints n/a; the rows of an extra group (metrics.h RESULTS_ROWS_*)
+ * print only when asked for (compare_opts.extra_rows).
  */
 #include <ctype.h>
 #include <math.h>
@@ -69,11 +71,19 @@ static void print_header(FILE *out, const struct results_table *t)
 	fprintf(out, "%-*s", NAME_WIDTH, "");
 	for (size_t i = 0; i < t->nr_col; i++) {
 		char name[128];
-		size_t n = (size_t)snprintf(name, sizeof(name), "HUGEALLOC-%s", t->col[i].key);
+		size_t n;
 
-		for (size_t k = 10; k < n && k < sizeof(name); k++)
-			name[k] = (char)toupper((unsigned char)name[k]);
-		fprintf(out, "%*s", CELL_WIDTH + (i > 0), name);
+		/* a real kernel's column (mmsim import) is named as it is,
+		 * real:POLICY: it is no mmtests run of a simulated kernel */
+		if (!strncmp(t->col[i].key, "real:", 5))
+			snprintf(name, sizeof(name), "%s", t->col[i].key);
+		else {
+			n = (size_t)snprintf(name, sizeof(name), "HUGEALLOC-%s", t->col[i].key);
+			for (size_t k = 10; k < n && k < sizeof(name); k++)
+				name[k] = (char)toupper((unsigned char)name[k]);
+		}
+		/* a name wider than its cell still keeps a space before it */
+		fprintf(out, "%s%*s", i ? " " : "", CELL_WIDTH, name);
 	}
 runs:
 	fprintf(out, "\n%-*s", NAME_WIDTH, "Runs");
@@ -108,7 +118,7 @@ static void print_row(FILE *out, const struct results_table *t, size_t r, const 
 		int mark = o->stats && i > 0 && c->w.valid && c->w.significant;
 
 		if (isnan(c->mean))     /* no run of the column measured the row */
-			fprintf(out, "%s%10s (%9s )", i ? " " : "", "-", "-");
+			fprintf(out, "%s%10s (%9s )", i ? " " : "", "n/a", "-");
 		else if (isnan(c->change))      /* ... only the baseline's did not */
 			fprintf(out, "%s%10.2f (%9s )", i ? " " : "", c->mean, "-");
 		else
@@ -171,7 +181,8 @@ static void print_text(FILE *out, const struct results_table *t, const struct co
 {
 	print_header(out, t);
 	for (size_t r = 0; r < RESULTS_NR_METRICS; r++)
-		print_row(out, t, r, o);
+		if (results_metric_shown(r, o->extra_rows))
+			print_row(out, t, r, o);
 	if (o->stats)
 		fprintf(out, "\n*...*: the change against %s is significant (Welch's t-test, two-sided,"
 		        " p < %.2f;\nunit of replication: the seed)\n", t->col[0].key, RESULTS_ALPHA);
@@ -206,12 +217,12 @@ static void csv_str(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-static void print_csv(FILE *out, const struct results_table *t)
+static void print_csv(FILE *out, const struct results_table *t, unsigned extra_rows)
 {
 	fputs("metric,unit,column,runs,seeds,mean,change_pct,min,max,sd,ci95_lo,ci95_hi,"
 	      "welch_t,welch_df,welch_p,significant\n", out);
 	for (size_t r = 0; r < RESULTS_NR_METRICS; r++)
-		for (size_t i = 0; i < t->nr_col; i++) {
+		for (size_t i = 0; results_metric_shown(r, extra_rows) && i < t->nr_col; i++) {
 			const struct results_cell *c = &t->col[i].cell[r];
 			const double v[] = { c->mean, c->change, c->min, c->max, c->s.sd, c->s.ci_lo,
 			                     c->s.ci_hi, c->w.t, c->w.df, c->w.p };
@@ -228,11 +239,11 @@ static void print_csv(FILE *out, const struct results_table *t)
 		}
 }
 
-static void print_values(FILE *out, const struct results_table *t)
+static void print_values(FILE *out, const struct results_table *t, unsigned extra_rows)
 {
 	fputs("metric,column,seed,value\n", out);
 	for (size_t r = 0; r < RESULTS_NR_METRICS; r++)
-		for (size_t i = 0; i < t->nr_col; i++)
+		for (size_t i = 0; results_metric_shown(r, extra_rows) && i < t->nr_col; i++)
 			for (size_t s = 0; s < t->col[i].nr_seeds; s++) {
 				csv_str(out, results_metrics[r].name);
 				fputc(',', out);
@@ -264,8 +275,10 @@ static void json_key_num(FILE *out, const char *key, double v)
 	num(out, v, 1);
 }
 
-static void print_json(FILE *out, const struct results_table *t)
+static void print_json(FILE *out, const struct results_table *t, unsigned extra_rows)
 {
+	int first = 1;
+
 	fputs("{\n  \"by\": ", out);
 	json_str(out, t->by);
 	fprintf(out, ",\n  \"alpha\": %.2f,\n  \"test\": \"welch\",\n  \"columns\": [", RESULTS_ALPHA);
@@ -281,7 +294,10 @@ static void print_json(FILE *out, const struct results_table *t)
 	fputs("\n  ],\n  \"metrics\": [", out);
 	for (size_t r = 0; r < RESULTS_NR_METRICS; r++) {
 		const struct results_metric *m = &results_metrics[r];
-		fprintf(out, "%s\n    {\"name\": ", r ? "," : "");
+		if (!results_metric_shown(r, extra_rows))
+			continue;
+		fprintf(out, "%s\n    {\"name\": ", first ? "" : ",");
+		first = 0;
 		json_str(out, m->name);
 		fputs(", \"unit\": ", out);
 		json_str(out, m->unit);
@@ -356,7 +372,7 @@ void results_html_escape(FILE *out, const char *s)
 /* The table with its statistics; the numbers are printed exactly as the
  * text table prints them (the report's test compares the two).  Classes:
  * "sig" on a significant change, data-metric/data-column for scripts. */
-static void print_html(FILE *out, const struct results_table *t)
+static void print_html(FILE *out, const struct results_table *t, unsigned extra_rows)
 {
 	fputs("<table class=\"compare\">\n<thead><tr><th>metric</th><th>unit</th>", out);
 	for (size_t i = 0; i < t->nr_col; i++) {
@@ -371,6 +387,8 @@ static void print_html(FILE *out, const struct results_table *t)
 	fputs("</tr></thead>\n<tbody>\n", out);
 	for (size_t r = 0; r < RESULTS_NR_METRICS; r++) {
 		const struct results_metric *m = &results_metrics[r];
+		if (!results_metric_shown(r, extra_rows))
+			continue;
 		fputs("<tr><th title=\"", out);
 		results_html_escape(out, m->formula);
 		if (m->zero_den) {
@@ -391,7 +409,7 @@ static void print_html(FILE *out, const struct results_table *t)
 			fputs("\" data-column=\"", out);
 			results_html_escape(out, t->col[i].key);
 			if (isnan(c->mean))
-				fputs("\">-</td><td class=\"change\"", out);
+				fputs("\">n/a</td><td class=\"change\"", out);
 			else
 				fprintf(out, "\">%.2f</td><td class=\"change%s\"", c->mean, sig ? " sig" : "");
 			if (i && c->w.valid)
@@ -415,10 +433,10 @@ static void print_html(FILE *out, const struct results_table *t)
 int results_table_print(FILE *out, const struct results_table *t, const struct compare_opts *o)
 {
 	switch (o->format) {
-	case RESULTS_FMT_CSV: print_csv(out, t); break;
-	case RESULTS_FMT_JSON: print_json(out, t); break;
-	case RESULTS_FMT_HTML: print_html(out, t); break;
-	case RESULTS_FMT_VALUES: print_values(out, t); break;
+	case RESULTS_FMT_CSV: print_csv(out, t, o->extra_rows); break;
+	case RESULTS_FMT_JSON: print_json(out, t, o->extra_rows); break;
+	case RESULTS_FMT_HTML: print_html(out, t, o->extra_rows); break;
+	case RESULTS_FMT_VALUES: print_values(out, t, o->extra_rows); break;
 	default: print_text(out, t, o); break;
 	}
 	return ferror(out) ? -1 : 0;
@@ -433,5 +451,7 @@ void results_metrics_print(FILE *out)
 			fprintf(out, "  when the denominator is 0: %s\n", m->zero_den);
 		if (m->kernel)
 			fprintf(out, "  kernel   %s\n", m->kernel);
+		if (m->group == RESULTS_ROWS_CADENCE)
+			fputs("  printed  with --extra-rows cadence\n", out);
 	}
 }

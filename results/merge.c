@@ -91,7 +91,7 @@ static int init_out(sqlite3 *db, const char *out, const char *const *tables,
 			return -1;
 		}
 	}
-	if (results_check(db, "main", out, tables, err, errlen))
+	if (results_check(db, "main", out, tables, RESULTS_SCHEMA_VERSION, err, errlen))
 		return -1;
 	return 0;
 }
@@ -182,10 +182,58 @@ static const char *const supersede_sql =
 	"  AND m.run_id <> s.run_id"
 	"  WHERE (coalesce(m.finished_at, ''), m.run_id) < (coalesce(s.finished_at, ''), s.run_id);";
 
+/* INSERT OR IGNORE INTO main.T (columns) SELECT ... FROM src.T: every
+ * column of the output's table, taken from the input's column of that
+ * name, or, for a column the input's version did not have yet, its
+ * default (runs.source of a version-2 input: 'sim').  sqlite3_free() it;
+ * NULL on error. */
+static char *copy_sql(sqlite3 *db, const char *table)
+{
+	sqlite3_stmt *st = NULL;
+	char *cols = sqlite3_mprintf("%s", ""), *vals = sqlite3_mprintf("%s", ""), *sql = NULL;
+	int rc = SQLITE_ERROR, n = 0;
+
+	if (cols && vals && sqlite3_prepare_v2(db, "SELECT name, dflt_value FROM"
+	                                       " pragma_table_info(?1, 'main') ORDER BY cid",
+	                                       -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			const char *name = (const char *)sqlite3_column_text(st, 0);
+			const char *dflt = (const char *)sqlite3_column_text(st, 1);
+			int has = results_has_column(db, "src", table, name);
+			char *c2, *v2;
+
+			if (has < 0 || (!has && !dflt)) {
+				rc = SQLITE_ERROR;      /* a column the input lacks and that has no default */
+				break;
+			}
+			c2 = sqlite3_mprintf("%s%s\"%w\"", cols, n ? ", " : "", name);
+			v2 = has ? sqlite3_mprintf("%s%s\"%w\"", vals, n ? ", " : "", name)
+			         : sqlite3_mprintf("%s%s%s", vals, n ? ", " : "", dflt);
+			sqlite3_free(cols);
+			sqlite3_free(vals);
+			cols = c2;
+			vals = v2;
+			n++;
+			if (!cols || !vals)
+				break;
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE && n && cols && vals)
+		sql = sqlite3_mprintf("INSERT OR IGNORE INTO main.\"%w\" (%s) SELECT %s FROM src.\"%w\""
+		                      " WHERE run_id NOT IN (SELECT run_id FROM temp.merge_skip)",
+		                      table, cols, vals, table);
+	sqlite3_free(cols);
+	sqlite3_free(vals);
+	return sql;
+}
+
 static int copy_tables(sqlite3 *db, const char *out, const char *in, const char *const *tables,
                        char *err, size_t errlen)
 {
 	char sql[320], what[128];
+	int rc;
 
 	if (exec(db, "CREATE TEMP TABLE IF NOT EXISTS merge_skip (run_id TEXT PRIMARY KEY);"
 	             "CREATE TEMP TABLE IF NOT EXISTS merge_drop (run_id TEXT PRIMARY KEY)",
@@ -202,10 +250,19 @@ static int copy_tables(sqlite3 *db, const char *out, const char *in, const char 
 			goto fail;
 	}
 	for (; *tables; tables++) {
-		snprintf(sql, sizeof(sql), "INSERT OR IGNORE INTO main.\"%s\" SELECT * FROM src.\"%s\""
-		         " WHERE run_id NOT IN (SELECT run_id FROM temp.merge_skip)", *tables, *tables);
+		char *copy;
+		int has = results_has_table(db, "src", *tables);
+
+		if (has == 0)
+			continue;       /* an older input: a table added since (checked by merge_one) */
 		snprintf(what, sizeof(what), "merging table %s into %s", *tables, out);
-		if (exec(db, sql, in, what, err, errlen))
+		if (has < 0 || !(copy = copy_sql(db, *tables))) {
+			results_seterr(err, errlen, in, "%s: %s", what, sqlite3_errmsg(db));
+			goto fail;
+		}
+		rc = exec(db, copy, in, what, err, errlen);
+		sqlite3_free(copy);
+		if (rc)
 			goto fail;
 	}
 	return exec(db, "COMMIT", out, "commit", err, errlen);
@@ -223,6 +280,35 @@ static int same_file(const char *a, const char *b)
 	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+/* The tables added after version 2 and the version that added them: an
+ * input of an older version lacks them (and gets none copied). */
+static int table_since(const char *table)
+{
+	return !strcmp(table, "snapshots") ? 3 : 2;
+}
+
+/* the input attached as src: a results database of a version this mmsim
+ * reads (RESULTS_SCHEMA_READ_MIN..), with every table of its version */
+static int input_check(sqlite3 *db, const char *in, const char *const *tables,
+                       char *err, size_t errlen)
+{
+	const char *need[MAX_TABLES + 1];
+	sqlite3_stmt *st = NULL;
+	int version = 0, n = 0;
+
+	if (results_check(db, "src", in, NULL, RESULTS_SCHEMA_READ_MIN, err, errlen))
+		return -1;
+	if (sqlite3_prepare_v2(db, "PRAGMA src.user_version", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		version = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	for (; *tables && n < MAX_TABLES; tables++)
+		if (table_since(*tables) <= version)
+			need[n++] = *tables;
+	need[n] = NULL;
+	return results_check(db, "src", in, need, RESULTS_SCHEMA_READ_MIN, err, errlen);
+}
+
 static int merge_one(sqlite3 *db, const char *out, const char *in, const char *const *tables,
                      char *err, size_t errlen)
 {
@@ -232,7 +318,7 @@ static int merge_one(sqlite3 *db, const char *out, const char *in, const char *c
 		return 0;
 	if (attach(db, in, err, errlen))
 		return -1;
-	rc = results_check(db, "src", in, tables, err, errlen);
+	rc = input_check(db, in, tables, err, errlen);
 	if (rc == 0)
 		rc = copy_tables(db, out, in, tables, err, errlen);
 	sqlite3_exec(db, "DETACH DATABASE src", NULL, NULL, NULL);

@@ -22,6 +22,8 @@ const char *const results_src_name[SRC_NR] = {
 	"allocstall_dma", "allocstall_dma32", "allocstall_normal", "allocstall_movable",
 	"pgscan_kswapd", "pgsteal_kswapd", "pgscan_direct", "pgsteal_direct",
 	"pswpout", "pswpin", "workingset_refault_file",
+	"pageoutrun", "kswapd_low_wmark_hit_quickly", "kswapd_high_wmark_hit_quickly",
+	"compact_daemon_wake", "kswapd_inodesteal",
 };
 
 /* The one zero-denominator rule of every ratio: a run whose denominator
@@ -65,6 +67,11 @@ SRC(pgsteal_direct, SRC_PGSTEAL_DIRECT)
 SRC(pswpout, SRC_PSWPOUT)
 SRC(pswpin, SRC_PSWPIN)
 SRC(refault_file, SRC_WORKINGSET_REFAULT_FILE)
+SRC(pageoutrun, SRC_PAGEOUTRUN)
+SRC(low_wmark_quickly, SRC_KSWAPD_LOW_WMARK_HIT_QUICKLY)
+SRC(high_wmark_quickly, SRC_KSWAPD_HIGH_WMARK_HIT_QUICKLY)
+SRC(kcompactd_wake, SRC_COMPACT_DAEMON_WAKE)
+SRC(kswapd_inodesteal, SRC_KSWAPD_INODESTEAL)
 #undef SRC
 
 static double thp_fail_rate(const double *v)
@@ -121,48 +128,71 @@ static double kswapd_scan_pct(const double *v)
 
 const struct results_metric results_metrics[RESULTS_NR_METRICS] = {
 	{ "Real time", "s", "real_time (the measured workload's elapsed time; not measured, and left "
-	  "out of the row, for a run whose window ended before the workload did)", NULL, NULL, real_time },
-	{ "User time", "s", "user_time", NULL, NULL, user_time },
-	{ "System time", "s", "system_time", NULL, NULL, system_time },
-	{ "THP fault alloc", "events", "thp_fault_alloc", NULL, NULL, thp_fault_alloc },
-	{ "THP fault fallback", "events", "thp_fault_fallback", NULL, NULL, thp_fault_fallback },
+	  "out of the row, for a run whose window ended before the workload did)", NULL, NULL, real_time, 0 },
+	{ "User time", "s", "user_time", NULL, NULL, user_time, 0 },
+	{ "System time", "s", "system_time", NULL, NULL, system_time, 0 },
+	{ "THP fault alloc", "events", "thp_fault_alloc", NULL, NULL, thp_fault_alloc, 0 },
+	{ "THP fault fallback", "events", "thp_fault_fallback", NULL, NULL, thp_fault_fallback, 0 },
 	{ "THP fault fail rate %", "%",
 	  "100 * thp_fault_fallback / (thp_fault_alloc + thp_fault_fallback)", ZERO_DEN, NULL,
-	  thp_fail_rate },
-	{ "Direct compact stall", "events", "compact_stall", NULL, NULL, compact_stall },
-	{ "Direct compact fail", "events", "compact_fail", NULL, NULL, compact_fail },
-	{ "Direct compact success", "events", "compact_success", NULL, NULL, compact_success },
+	  thp_fail_rate, 0 },
+	{ "Direct compact stall", "events", "compact_stall", NULL, NULL, compact_stall, 0 },
+	{ "Direct compact fail", "events", "compact_fail", NULL, NULL, compact_fail, 0 },
+	{ "Direct compact success", "events", "compact_success", NULL, NULL, compact_success, 0 },
 	{ "Direct compact success rate %", "%", "100 * compact_success / compact_stall", ZERO_DEN,
-	  NULL, compact_success_rate },
+	  NULL, compact_success_rate, 0 },
 	{ "Compact daemon scanned migrate", "pages", "compact_daemon_migrate_scanned", NULL,
-	  DAEMON_V62, daemon_migrate },
+	  DAEMON_V62, daemon_migrate, 0 },
 	{ "Compact daemon scanned free", "pages", "compact_daemon_free_scanned", NULL, DAEMON_V62,
-	  daemon_free },
+	  daemon_free, 0 },
 	{ "Compact direct scanned migrate", "pages",
 	  "compact_migrate_scanned - compact_daemon_migrate_scanned", NULL, DAEMON_V62,
-	  direct_migrate_scanned },
+	  direct_migrate_scanned, 0 },
 	{ "Compact direct scanned free", "pages",
 	  "compact_free_scanned - compact_daemon_free_scanned", NULL, DAEMON_V62,
-	  direct_free_scanned },
+	  direct_free_scanned, 0 },
 	{ "Compact migrate scanned daemon %", "%",
 	  "100 * compact_daemon_migrate_scanned / compact_migrate_scanned", ZERO_DEN, DAEMON_V62,
-	  migrate_daemon_pct },
+	  migrate_daemon_pct, 0 },
 	{ "Compact free scanned daemon %", "%",
 	  "100 * compact_daemon_free_scanned / compact_free_scanned", ZERO_DEN, DAEMON_V62,
-	  free_daemon_pct },
+	  free_daemon_pct, 0 },
 	{ "Alloc stall", "events",
 	  "allocstall_dma + allocstall_dma32 + allocstall_normal + allocstall_movable", NULL, NULL,
-	  alloc_stall },
-	{ "Pages kswapd scanned", "pages", "pgscan_kswapd", NULL, NULL, pgscan_kswapd },
-	{ "Pages kswapd reclaimed", "pages", "pgsteal_kswapd", NULL, NULL, pgsteal_kswapd },
-	{ "Pages direct scanned", "pages", "pgscan_direct", NULL, NULL, pgscan_direct },
-	{ "Pages direct reclaimed", "pages", "pgsteal_direct", NULL, NULL, pgsteal_direct },
+	  alloc_stall, 0 },
+	{ "Pages kswapd scanned", "pages", "pgscan_kswapd", NULL, NULL, pgscan_kswapd, 0 },
+	{ "Pages kswapd reclaimed", "pages", "pgsteal_kswapd", NULL, NULL, pgsteal_kswapd, 0 },
+	{ "Pages direct scanned", "pages", "pgscan_direct", NULL, NULL, pgscan_direct, 0 },
+	{ "Pages direct reclaimed", "pages", "pgsteal_direct", NULL, NULL, pgsteal_direct, 0 },
 	{ "Pages scanned kswapd %", "%", "100 * pgscan_kswapd / (pgscan_kswapd + pgscan_direct)",
-	  ZERO_DEN, NULL, kswapd_scan_pct },
-	{ "Swap out", "pages", "pswpout", NULL, NULL, pswpout },
-	{ "Swap in", "pages", "pswpin", NULL, NULL, pswpin },
-	{ "File refaults", "pages", "workingset_refault_file", NULL, NULL, refault_file },
+	  ZERO_DEN, NULL, kswapd_scan_pct, 0 },
+	{ "Swap out", "pages", "pswpout", NULL, NULL, pswpout, 0 },
+	{ "Swap in", "pages", "pswpin", NULL, NULL, pswpin, 0 },
+	{ "File refaults", "pages", "workingset_refault_file", NULL, NULL, refault_file, 0 },
+	/* the cadence: how often kswapd and kcompactd were woken and went back
+	 * to sleep, beside how much they did (--extra-rows cadence); the rows
+	 * are named as the counters are in /proc/vmstat */
+	{ "pageoutrun", "events", "pageoutrun (balance_pgdat() runs)", NULL, NULL,
+	  pageoutrun, RESULTS_ROWS_CADENCE },
+	{ "kswapd_low_wmark_hit_quickly", "events",
+	  "kswapd_low_wmark_hit_quickly (kswapd_try_to_sleep(): woken again before its short nap ended)",
+	  NULL, NULL, low_wmark_quickly, RESULTS_ROWS_CADENCE },
+	{ "kswapd_high_wmark_hit_quickly", "events",
+	  "kswapd_high_wmark_hit_quickly (kswapd_try_to_sleep(): the node not balanced after the nap)",
+	  NULL, NULL, high_wmark_quickly, RESULTS_ROWS_CADENCE },
+	{ "compact_daemon_wake", "events", "compact_daemon_wake (kcompactd_do_work() runs)", NULL, NULL,
+	  kcompactd_wake, RESULTS_ROWS_CADENCE },
+	{ "kswapd_inodesteal", "pages",
+	  "kswapd_inodesteal (page cache dropped with the inodes kswapd's shrinking freed)", NULL,
+	  "v6.2 on a 64-bit kernel keeps an inode that has page cache off the inode LRU "
+	  "(mapping_shrinkable()), so this is 0 there, as in the model", kswapd_inodesteal,
+	  RESULTS_ROWS_CADENCE },
 };
+
+unsigned results_rows_group(const char *name)
+{
+	return name && !strcmp(name, "cadence") ? RESULTS_ROWS_CADENCE : 0;
+}
 
 double results_metric_value(size_t m, const double *v)
 {

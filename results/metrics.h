@@ -24,6 +24,9 @@ enum results_src {
 	SRC_ALLOCSTALL_DMA, SRC_ALLOCSTALL_DMA32, SRC_ALLOCSTALL_NORMAL, SRC_ALLOCSTALL_MOVABLE,
 	SRC_PGSCAN_KSWAPD, SRC_PGSTEAL_KSWAPD, SRC_PGSCAN_DIRECT, SRC_PGSTEAL_DIRECT,
 	SRC_PSWPOUT, SRC_PSWPIN, SRC_WORKINGSET_REFAULT_FILE,
+	/* the kswapd and kcompactd cadence (RESULTS_ROWS_CADENCE) */
+	SRC_PAGEOUTRUN, SRC_KSWAPD_LOW_WMARK_HIT_QUICKLY, SRC_KSWAPD_HIGH_WMARK_HIT_QUICKLY,
+	SRC_COMPACT_DAEMON_WAKE, SRC_KSWAPD_INODESTEAL,
 	SRC_NR
 };
 
@@ -40,10 +43,22 @@ struct results_metric {
 	const char *kernel;             /* where the meaning depends on the kernel
 	                                   version modelled (NULL: none) */
 	double (*fn)(const double *v);  /* v[SRC_NR]: a run's sources */
+	unsigned group;                 /* 0: the cover letter's; else RESULTS_ROWS_*, printed on
+	                                   request (compare_opts.extra_rows) */
 };
 
+/* groups of rows beyond the cover letter's, printed on request
+ * (mmsim compare --extra-rows NAME) */
+#define RESULTS_ROWS_CADENCE 1u         /* "cadence": how often kswapd and kcompactd ran */
+
 extern const struct results_metric results_metrics[];
-#define RESULTS_NR_METRICS 25
+/* the cover letter's 25 rows, then the groups' */
+#define RESULTS_NR_METRICS 30
+
+/* is row m printed when the groups extra_rows are asked for? */
+static inline int results_metric_shown(size_t m, unsigned extra_rows);
+/* the group named name ("cadence"), or 0 */
+unsigned results_rows_group(const char *name);
 
 /* the row's value for one run (or one iteration) whose sources are v;
  * NaN where the run did not measure it (Real time of a build that the
@@ -53,5 +68,10 @@ double results_metric_value(size_t m, const double *v);
 int results_metric_find(const char *name);
 /* source index of a metrics name (vmstat 0) or vmstat name (vmstat 1), or -1 */
 int results_src_find(const char *name, int vmstat);
+
+static inline int results_metric_shown(size_t m, unsigned extra_rows)
+{
+	return !results_metrics[m].group || (results_metrics[m].group & extra_rows);
+}
 
 #endif

@@ -18,9 +18,13 @@
 
 struct results_db;
 
-/* PRAGMA user_version of schema.sql: files with another version are refused
- * (version 2 added the sweep line and the iteration tables together) */
-#define RESULTS_SCHEMA_VERSION 2
+/* PRAGMA user_version of schema.sql (version 2 added the sweep line and
+ * the iteration tables together; version 3 runs.source and the snapshots
+ * table).  Files are written in this version only; readers (compare, plot,
+ * report, merge's inputs) also read RESULTS_SCHEMA_READ_MIN, whose runs
+ * are all simulations (results_compat_view()). */
+#define RESULTS_SCHEMA_VERSION 3
+#define RESULTS_SCHEMA_READ_MIN 2
 
 /* A run's identity and outcome (the runs table). */
 struct run_record {
@@ -39,6 +43,7 @@ struct run_record {
 	const char *error;               /* NULL if none */
 	unsigned long sweep_line;        /* the line of the sweep's manifest (0: none;
 	                                    see results_set_sweep_line()) */
+	const char *source;              /* "sim" (NULL: the same) or "real" (mmsim import) */
 };
 
 /* The manifest line of the runs this process writes (mmsim run --manifest
@@ -77,6 +82,10 @@ int  results_add_iteration_vmstat(struct results_db *db, const char *run_id, lon
                                   const char *name, int64_t value);
 int  results_add_iteration_metric(struct results_db *db, const char *run_id, long iteration,
                                   const char *name, double value);
+/* snapshots: text kept verbatim beside a run (a real run's /proc files,
+ * by file name: "pagetypeinfo.before", ...) */
+int  results_add_snapshot(struct results_db *db, const char *run_id, const char *name,
+                          const char *text);
 const char *results_errmsg(const struct results_db *db);
 /* commit, close, rename into place; on failure nothing is left at path */
 int  results_commit(struct results_db *db, char *err, size_t errlen);
@@ -99,6 +108,14 @@ int  results_clean_stale(const char *target);
  * Used by sweeps to skip runs already done. */
 int  results_is_complete(const char *path);
 
+/* A reader's connection (SQLite's sqlite3) to a file of an older schema
+ * version (RESULTS_SCHEMA_READ_MIN..): a temporary view `runs` that adds
+ * the column source = 'sim' shadows the file's runs table, so that the
+ * same SQL reads every version.  Nothing is written to the file.  0, or
+ * -1 with a message naming path. */
+struct sqlite3;
+int  results_compat_view(struct sqlite3 *db, const char *path, char *err, size_t errlen);
+
 /* Merge run files (or merged files) into out (created if missing);
  * rows already present are kept, so merging twice changes nothing. */
 int  results_merge(const char *out, const char *const *inputs, size_t n, char *err, size_t errlen);
@@ -114,7 +131,8 @@ enum results_format {
 };
 
 struct compare_opts {
-	const char *by;                  /* column key: "policy" (default) */
+	const char *by;                  /* column key: "policy" (default: by source and
+	                                    policy, a real run's column "real:POLICY") */
 	const char *baseline;            /* first column (default: the registry's first policy
 	                                    if present, else the first value) */
 	const char *where;               /* an SQL condition on runs, e.g. "seed < 5" (NULL: all) */
@@ -130,6 +148,9 @@ struct compare_opts {
 	const char *const *col_label;
 	const char *const *col_where;
 	size_t nr_cols;
+	/* groups of rows printed after the cover letter's (metrics.h
+	 * RESULTS_ROWS_*, or-ed; 0: the cover letter's rows only) */
+	unsigned extra_rows;
 };
 
 #include "metrics.h"

@@ -11,14 +11,21 @@ void results_seterr(char *err, size_t errlen, const char *path, const char *fmt,
 	__attribute__((format(printf, 4, 5)));
 
 /* Open an existing results file read-only and check that it is one:
- * SQLite, PRAGMA user_version RESULTS_SCHEMA_VERSION, and the tables
- * listed (NULL-terminated) present.  NULL with a message on failure. */
-sqlite3 *results_open_ro(const char *path, const char *const *tables, char *err, size_t errlen);
+ * SQLite, PRAGMA user_version min_version..RESULTS_SCHEMA_VERSION
+ * (RESULTS_SCHEMA_VERSION for a file to be replaced, RESULTS_SCHEMA_READ_MIN
+ * for a reader), and the tables listed (NULL-terminated) present; an older
+ * version is read through results_compat_view().  NULL with a message on
+ * failure. */
+sqlite3 *results_open_ro(const char *path, const char *const *tables, int min_version,
+                         char *err, size_t errlen);
 
 /* Same check on a database already open on db under the schema name
  * (e.g. "main" or an ATTACH name). */
 int results_check(sqlite3 *db, const char *schema, const char *path,
-                  const char *const *tables, char *err, size_t errlen);
+                  const char *const *tables, int min_version, char *err, size_t errlen);
+
+/* 1 if table of schema has the column, 0 if not, -1 on error */
+int results_has_column(sqlite3 *db, const char *schema, const char *table, const char *column);
 
 /* 1 if schema (e.g. "main", "src") has the table, 0 if not, -1 on error */
 int results_has_table(sqlite3 *db, const char *schema, const char *table);

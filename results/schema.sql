@@ -1,7 +1,7 @@
 -- schema.sql - the results database (docs/schema.md explains every column).
 -- A run file and a merged file have the same schema; every row carries its
 -- run_id, so merging is INSERT OR IGNORE and idempotent.
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;
 
 CREATE TABLE IF NOT EXISTS runs (
   run_id        TEXT PRIMARY KEY,
@@ -21,7 +21,10 @@ CREATE TABLE IF NOT EXISTS runs (
   sim_seconds   REAL,
   status        TEXT NOT NULL CHECK (status IN ('ok', 'failed', 'bug')),
   error         TEXT,
-  sweep_line    INTEGER                 -- the line of the sweep's manifest (NULL: not a sweep's run)
+  sweep_line    INTEGER,                -- the line of the sweep's manifest (NULL: not a sweep's run)
+  -- version 3: 'sim' (a simulation) or 'real' (a real kernel's run,
+  -- mmsim import); a version-2 file is read as all 'sim' (db.c)
+  source        TEXT NOT NULL DEFAULT 'sim' CHECK (source IN ('sim', 'real'))
 ) STRICT;
 
 -- a sweep's line is in a database once, whatever reruns happened: merge
@@ -89,4 +92,12 @@ CREATE TABLE IF NOT EXISTS iteration_vmstat (
 CREATE TABLE IF NOT EXISTS iteration_metrics (
   run_id TEXT NOT NULL, iteration INTEGER NOT NULL, name TEXT NOT NULL, value REAL NOT NULL,
   PRIMARY KEY (run_id, iteration, name)
+) STRICT;
+
+-- Added in version 3.  Text captured beside a run, kept verbatim: for a
+-- real run (mmsim import) the /proc files of the run directory
+-- (pagetypeinfo.before, buddyinfo.after, vmstat.before, ...), by file name.
+CREATE TABLE IF NOT EXISTS snapshots (
+  run_id TEXT NOT NULL, name TEXT NOT NULL, text TEXT NOT NULL,
+  PRIMARY KEY (run_id, name)
 ) STRICT;

@@ -153,7 +153,7 @@ int results_check_target(const char *path, char *err, size_t errlen)
 	}
 	if (sb.st_size == 0)
 		return 0;               /* nothing in it to lose */
-	if (!(db = results_open_ro(path, tables, why, sizeof(why)))) {
+	if (!(db = results_open_ro(path, tables, RESULTS_SCHEMA_VERSION, why, sizeof(why)))) {
 		const char *tail = strncmp(why, path, strlen(path)) ? why : why + strlen(path) + 2;
 		results_seterr(err, errlen, path,
 		               "exists and is %s; not overwritten (remove it or choose another name)",

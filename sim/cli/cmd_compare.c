@@ -11,6 +11,7 @@ static void compare_usage(FILE *f)
 {
 	fprintf(f, "usage: mmsim compare DB [--by KEY] [--baseline NAME] [--where SQL] [--spread]\n"
 	           "                     [--iteration-spread] [--stats] [--format FMT]\n"
+	           "                     [--extra-rows cadence]\n"
 	           "       mmsim compare --list-metrics\n\n"
 	           "Prints the RFC cover letter's table from a results database (a run file\n"
 	           "or a merged one): for each row the mean over the runs of each column and\n"
@@ -19,10 +20,13 @@ static void compare_usage(FILE *f)
 	           "counts as the mean of its iterations' values.  Only runs with status 'ok'\n"
 	           "count.\n\n"
 	           "  --by KEY              one column per value of KEY: a runs column (policy,\n"
-	           "                        the default; seed, workload, sweep_id, ...) or a\n"
-	           "                        parameter (e.g. machine.ram)\n"
+	           "                        the default; seed, workload, sweep_id, source, ...)\n"
+	           "                        or a parameter (e.g. machine.ram); by policy, the\n"
+	           "                        real kernel's runs (mmsim import) of a policy are\n"
+	           "                        a column of their own, real:POLICY\n"
 	           "  --baseline NAME       the first column, the one changes are relative to\n"
-	           "                        (default: vanilla if present, else the first value)\n"
+	           "                        (default: vanilla if present, else the first value;\n"
+	           "                        a real column too: --baseline real:v6_15)\n"
 	           "  --where SQL           only runs matching this SQL condition on the runs\n"
 	           "                        table, e.g. \"seed < 5\"\n"
 	           "  --spread              a line under each row with the min..max over runs\n"
@@ -37,8 +41,14 @@ static void compare_usage(FILE *f)
 	           "                        statistic per row and column), json (the table with\n"
 	           "                        the definitions and per-seed values), html (a table\n"
 	           "                        element), values (CSV metric,column,seed,value)\n"
+	           "  --extra-rows cadence  after the cover letter's rows, how often kswapd and\n"
+	           "                        kcompactd ran: pageoutrun, kswapd_low_wmark_hit_quickly,\n"
+	           "                        kswapd_high_wmark_hit_quickly, compact_daemon_wake,\n"
+	           "                        kswapd_inodesteal\n"
 	           "  --list-metrics        print every row's definition: unit, formula, value\n"
-	           "                        when a denominator is 0, kernel-version notes\n");
+	           "                        when a denominator is 0, kernel-version notes\n\n"
+	           "A row a column's runs did not measure prints n/a (a real kernel's run\n"
+	           "lacking a counter, a build the window cut short).\n");
 }
 
 int cmd_compare(int argc, char **argv)
@@ -52,6 +62,7 @@ int cmd_compare(int argc, char **argv)
 		{ "stats", no_argument, NULL, 'S' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "list-metrics", no_argument, NULL, 'L' },
+		{ "extra-rows", required_argument, NULL, 'x' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -69,6 +80,12 @@ int cmd_compare(int argc, char **argv)
 		case 's': o.spread = 1; break;
 		case 'i': o.iteration_spread = 1; break;
 		case 'S': o.stats = 1; break;
+		case 'x':
+			if (!(o.extra_rows |= results_rows_group(optarg))) {
+				error("compare: unknown --extra-rows '%s' (valid: cadence)", optarg);
+				return EXIT_USAGE;
+			}
+			break;
 		case 'L':
 			results_metrics_print(stdout);
 			return EXIT_OK;

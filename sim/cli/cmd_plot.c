@@ -36,6 +36,13 @@ extern const struct plot_template mmsim_plot_templates[];
 #define MAX_POLICIES 16
 #define SCHEMA_VERSION RESULTS_SCHEMA_VERSION
 
+/* A run's series, as mmsim compare's column by policy: the policy for a
+ * simulation, real:POLICY for a real kernel's run (mmsim import), whose
+ * series are drawn beside the simulations' where it has the data (a real
+ * run has no census, no pageblock map and no THP fault samples). */
+#define SERIES_OF(r) "(CASE WHEN " r ".source = 'real' THEN 'real:' || " r ".policy" \
+                     " ELSE " r ".policy END)"
+
 struct plot_ctx {
 	sqlite3 *db;
 	const char *db_path;
@@ -397,7 +404,7 @@ static int series_finish(struct plot_ctx *c, struct series *s, const char *extra
  * counted as 0 or 100%); the mean at t is over the runs that faulted. */
 static const char thp_sql[] =
 	"WITH s AS ("
-	"  SELECT r.policy AS policy, x.run_id AS run_id, x.t AS t,"
+	"  SELECT " SERIES_OF("r") " AS policy, x.run_id AS run_id, x.t AS t,"
 	"         MAX(CASE WHEN x.name = 'thp_fault_alloc' THEN x.value END) AS a,"
 	"         MAX(CASE WHEN x.name = 'thp_fault_fallback' THEN x.value END) AS f"
 	"  FROM samples x JOIN runs r ON r.run_id = x.run_id"
@@ -465,7 +472,7 @@ static int plot_thp_success(struct plot_ctx *c)
  * census row of a 'Free' migratetype (which only some policies have). */
 static const char blocks_sql[] =
 	"WITH b AS ("
-	"  SELECT r.policy AS policy, x.t AS t,"
+	"  SELECT " SERIES_OF("r") " AS policy, x.t AS t,"
 	"         COALESCE((SELECT s.value FROM samples s WHERE s.run_id = x.run_id"
 	"                   AND s.name = 'free_pageblocks' AND s.t <= x.t ORDER BY s.t DESC LIMIT 1),"
 	"                  SUM(CASE WHEN x.migratetype = 'Free' THEN x.blocks END)) AS free,"
@@ -551,7 +558,7 @@ static int plot_blocks(struct plot_ctx *c)
  * max over the runs (seeds) at each census time. */
 static const char census_sql[] =
 	"WITH c AS ("
-	"  SELECT r.policy AS policy, x.t AS t,"
+	"  SELECT " SERIES_OF("r") " AS policy, x.t AS t,"
 	"         SUM(CASE WHEN x.migratetype = 'Unmovable' THEN x.mixed_blocks ELSE 0 END) AS u,"
 	"         SUM(CASE WHEN x.migratetype = 'Reclaimable' THEN x.mixed_blocks ELSE 0 END) AS rc,"
 	"         SUM(CASE WHEN x.migratetype = 'Movable' THEN x.mixed_blocks ELSE 0 END) AS m"
@@ -800,7 +807,7 @@ static int plot_blockmaps(struct plot_ctx *c, const char *only_run)
 {
 	/* per policy the lowest seed that has a map */
 	static const char sql[] =
-		"SELECT run_id, policy, seed FROM runs r"
+		"SELECT run_id, " SERIES_OF("r") " AS policy, seed FROM runs r"
 		" WHERE (?1 IS NULL AND status = 'ok' OR run_id = ?1)"
 		"   AND EXISTS (SELECT 1 FROM blockmap b WHERE b.run_id = r.run_id)"
 		" ORDER BY policy <> ?2, policy, seed, run_id";
@@ -897,7 +904,8 @@ static int detect_param(struct plot_ctx *c, char *key, size_t n, int *rc)
 		" WHERE r.status = 'ok'"
 		"   AND p.key NOT IN ('seed', 'policy', 'run.seed', 'policy.name')"
 		"   AND p.key NOT LIKE '%.seed'"
-		" GROUP BY r.policy, p.key HAVING COUNT(DISTINCT p.value) > 1 ORDER BY p.key";
+		"   AND p.key NOT LIKE 'real.%'"        /* a real run's provenance: its times vary */
+		" GROUP BY " SERIES_OF("r") ", p.key HAVING COUNT(DISTINCT p.value) > 1 ORDER BY p.key";
 	sqlite3_stmt *st = prepare(c, sql);
 	char list[1024] = "";
 	int found = 0, step;
@@ -1056,7 +1064,7 @@ static int plot_sweep(struct plot_ctx *c, const struct metric *mt, const char *p
 
 	snprintf(sql, sizeof(sql),
 		"SELECT policy, value, AVG(m), MIN(m), MAX(m), COUNT(m) FROM ("
-		"  SELECT r.policy AS policy, p.value AS value, %s AS m"
+		"  SELECT " SERIES_OF("r") " AS policy, p.value AS value, %s AS m"
 		"  FROM runs r JOIN params p ON p.run_id = r.run_id AND p.key = ?1"
 		"  WHERE r.status = 'ok')"
 		" WHERE m IS NOT NULL GROUP BY policy, value", expr);
@@ -1243,10 +1251,18 @@ static int open_db(struct plot_ctx *c)
 		}
 	}
 	sqlite3_finalize(st);
+	{
+		/* a version-2 file: its runs read with source 'sim' */
+		char err[512];
+		if (results_compat_view(c->db, c->db_path, err, sizeof(err))) {
+			error("%s", err);
+			return EX_DATAERR;
+		}
+	}
 
 	/* the policies, vanilla first: the line types of every plot */
-	st = prepare(c, "SELECT DISTINCT policy FROM runs WHERE status = 'ok'"
-	                " ORDER BY policy");
+	st = prepare(c, "SELECT DISTINCT " SERIES_OF("r") " AS p FROM runs r WHERE status = 'ok'"
+	                " ORDER BY p");
 	if (!st)
 		return sql_fail(c, "reading runs");
 	while (sqlite3_step(st) == SQLITE_ROW) {

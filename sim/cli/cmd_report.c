@@ -25,15 +25,17 @@
 
 static void report_usage(FILE *f)
 {
-	fprintf(f, "usage: mmsim report DB -o DIR [--by KEY] [--baseline NAME] [--where SQL]\n\n"
+	fprintf(f, "usage: mmsim report DB -o DIR [--by KEY] [--baseline NAME] [--where SQL]\n"
+	           "                    [--extra-rows cadence]\n\n"
 	           "Writes DIR/report.html, a static page (no server, no network, no script)\n"
 	           "with the compare table and its statistics (mean, sd, 95%% interval over\n"
 	           "seeds, Welch's t-test against the baseline; significant changes marked\n"
 	           "*change*), every plot of mmsim plot inline as SVG (also in DIR/plots),\n"
 	           "the row definitions, each seed's values, each run's provenance and the\n"
-	           "block census at the end of each run.\n\n"
+	           "block census at the end of each run (a real kernel's run, mmsim import:\n"
+	           "its /proc snapshots instead).\n\n"
 	           "  -o, --output DIR      where to write (created if missing)\n"
-	           "  --by, --baseline, --where   as for mmsim compare\n");
+	           "  --by, --baseline, --where, --extra-rows   as for mmsim compare\n");
 }
 
 static const char *col_text(sqlite3_stmt *st, int i)
@@ -99,13 +101,15 @@ static int inline_plots(FILE *f, const char *dir)
 	return n;
 }
 
-static void definitions(FILE *f)
+static void definitions(FILE *f, unsigned extra_rows)
 {
 	fputs("<table class=\"defs\"><thead><tr><th>row</th><th>unit</th><th>formula (vmstat deltas, "
 	      "workload metrics)</th><th>denominator 0</th><th>kernel version</th></tr></thead><tbody>\n",
 	      f);
 	for (size_t r = 0; r < RESULTS_NR_METRICS; r++) {
 		const struct results_metric *m = &results_metrics[r];
+		if (!results_metric_shown(r, extra_rows))
+			continue;
 		fputs("<tr><th>", f);
 		results_html_escape(f, m->name);
 		fputs("</th><td>", f);
@@ -122,7 +126,7 @@ static void definitions(FILE *f)
 }
 
 /* each seed's value of each row: the spread the statistics summarise */
-static void per_seed(FILE *f, const struct results_table *t)
+static void per_seed(FILE *f, const struct results_table *t, unsigned extra_rows)
 {
 	fputs("<table class=\"seeds\"><thead><tr><th>row</th>", f);
 	for (size_t i = 0; i < t->nr_col; i++) {
@@ -135,14 +139,20 @@ static void per_seed(FILE *f, const struct results_table *t)
 	}
 	fputs("</tr></thead><tbody>\n", f);
 	for (size_t r = 0; r < RESULTS_NR_METRICS; r++) {
+		if (!results_metric_shown(r, extra_rows))
+			continue;
 		fputs("<tr><th>", f);
 		results_html_escape(f, results_metrics[r].name);
 		fputs("</th>", f);
 		for (size_t i = 0; i < t->nr_col; i++) {
 			fputs("<td>", f);
-			for (size_t s = 0; s < t->col[i].nr_seeds; s++)
-				fprintf(f, "%s%.2f", s ? " " : "",
-				        t->col[i].seed_value[s * RESULTS_NR_METRICS + r]);
+			for (size_t s = 0; s < t->col[i].nr_seeds; s++) {
+				double v = t->col[i].seed_value[s * RESULTS_NR_METRICS + r];
+				if (isnan(v))   /* not measured: as in the table */
+					fprintf(f, "%sn/a", s ? " " : "");
+				else
+					fprintf(f, "%s%.2f", s ? " " : "", v);
+			}
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);
@@ -206,18 +216,46 @@ static int census(FILE *f, sqlite3 *db, const char *run_id)
 	return 0;
 }
 
+/* a real kernel's run (mmsim import) has no census: the /proc files
+ * captured before and after it, verbatim (a file of schema version 2
+ * has no snapshots table, and no real run) */
+static void snapshots(FILE *f, sqlite3 *db, const char *run_id)
+{
+	sqlite3_stmt *st = NULL;
+
+	if (sqlite3_prepare_v2(db, "SELECT name, text FROM snapshots WHERE run_id = ?1 ORDER BY name",
+	                       -1, &st, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		fputs("<details><summary>", f);
+		results_html_escape(f, col_text(st, 0));
+		fputs("</summary><pre>", f);
+		results_html_escape(f, col_text(st, 1));
+		fputs("</pre></details>\n", f);
+	}
+	sqlite3_finalize(st);
+}
+
 static int provenance(FILE *f, const char *db_path)
 {
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL, *pst = NULL;
+	char err[512] = "";
 	int rc = -1;
 
 	if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
 		goto out;
-	if (sqlite3_prepare_v2(db, "SELECT run_id, name, policy, workload, seed, config_hash,"
+	if (results_compat_view(db, db_path, err, sizeof(err))) {
+		error("report: %s", err);
+		sqlite3_close(db);
+		return -1;
+	}
+	if (sqlite3_prepare_v2(db, "SELECT run_id, name, CASE WHEN source = 'real' THEN 'real:' || policy"
+	                           " ELSE policy END, workload, seed, config_hash,"
 	                           " mmsim_version, git_commit, build_type, started_at, wall_seconds,"
-	                           " sim_seconds, status, error, config, sweep_id FROM runs"
-	                           " ORDER BY policy, seed, run_id", -1, &st, NULL) != SQLITE_OK ||
+	                           " sim_seconds, status, error, config, sweep_id, source FROM runs"
+	                           " ORDER BY source, policy, seed, run_id", -1, &st, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "SELECT key, value FROM params WHERE run_id = ?1 ORDER BY key", -1,
 	                       &pst, NULL) != SQLITE_OK)
 		goto out;
@@ -264,9 +302,17 @@ static int provenance(FILE *f, const char *db_path)
 			results_html_escape(f, col_text(st, 13));
 			fputs("</p>\n", f);
 		}
-		fputs("<p>Block census at the end of the run:</p>\n", f);
-		census(f, db, id);
-		fputs("<details><summary>scenario (resolved)</summary><pre>", f);
+		if (!strcmp(col_text(st, 16), "real")) {
+			/* the kernel keeps no census: n/a, not an empty one */
+			fputs("<p>Block census: n/a (a real kernel's run). Its /proc files before and after"
+			      " the build:</p>\n", f);
+			snapshots(f, db, id);
+			fputs("<details><summary>provenance</summary><pre>", f);
+		} else {
+			fputs("<p>Block census at the end of the run:</p>\n", f);
+			census(f, db, id);
+			fputs("<details><summary>scenario (resolved)</summary><pre>", f);
+		}
 		results_html_escape(f, col_text(st, 14));
 		fputs("</pre></details>\n<details><summary>parameters</summary><pre>", f);
 		sqlite3_bind_text(pst, 1, id, -1, SQLITE_TRANSIENT);
@@ -339,9 +385,9 @@ int report_write(const char *db, const char *dir, const struct compare_opts *co,
 	fputs("<h2 id=\"plots\">Plots</h2>\n", f);
 	inline_plots(f, plots);
 	fputs("<h2 id=\"seeds\">Per-seed values</h2>\n", f);
-	per_seed(f, t);
+	per_seed(f, t, co->extra_rows);
 	fputs("<h2 id=\"definitions\">Row definitions</h2>\n", f);
-	definitions(f);
+	definitions(f, co->extra_rows);
 	fputs("<h2 id=\"runs\">Runs</h2>\n", f);
 	if (provenance(f, db))
 		rc = EXIT_DATAERR;
@@ -368,6 +414,7 @@ int cmd_report(int argc, char **argv)
 		{ "by", required_argument, NULL, 'b' },
 		{ "baseline", required_argument, NULL, 'B' },
 		{ "where", required_argument, NULL, 'w' },
+		{ "extra-rows", required_argument, NULL, 'x' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -383,6 +430,12 @@ int cmd_report(int argc, char **argv)
 		case 'b': co.by = optarg; break;
 		case 'B': co.baseline = optarg; break;
 		case 'w': co.where = optarg; break;
+		case 'x':
+			if (!(co.extra_rows |= results_rows_group(optarg))) {
+				error("report: unknown --extra-rows '%s' (valid: cadence)", optarg);
+				return EXIT_USAGE;
+			}
+			break;
 		case 'h':
 			report_usage(stdout);
 			return EXIT_OK;

@@ -18,6 +18,7 @@ static const struct verb {
 	{ "run",   cmd_run,   "simulate one scenario file into a results database" },
 	{ "sweep", cmd_sweep, "run a scenario over varied keys and seeds, merge the results" },
 	{ "merge", cmd_merge, "merge results databases: mmsim merge -o OUT.db IN.db..." },
+	{ "import", cmd_import, "a real kernel's runs (harness run directories) into a results database" },
 	{ "compare", cmd_compare, "the RFC cover letter's table from a results database" },
 	{ "report", cmd_report, "a static HTML report of a results database (table, statistics, plots)" },
 	{ "ablate", cmd_ablate, "a policy's switches one at a time: all, then each off; one column each" },

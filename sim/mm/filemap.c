@@ -147,7 +147,13 @@ struct address_space *inode_get_named(struct pglist_data *pgdat, const char *nam
 	return as;
 }
 
-/* the shrinkers freed a dentry or an inode of this file */
+/* the shrinkers freed a dentry or an inode of this file.  The file's
+ * page cache stays: v6.2's inode_lru_isolate() drops the clean page cache
+ * of an inode it is about to free (invalidate_mapping_pages(), counted as
+ * kswapd_inodesteal in kswapd and pginodesteal otherwise) only when
+ * mapping_shrinkable() let such an inode onto the LRU, which on a 64-bit
+ * kernel it does not; the model does not keep inodes with page cache off
+ * its inode LRU, and drops no page here, so both counters stay 0 */
 void inode_slab_evicted(struct pglist_data *pgdat, int cache, uint32_t owner)
 {
 	struct address_space *as = inode_lookup(pgdat, owner);

@@ -526,7 +526,7 @@ static void test_zero_denominator(void **state)
 /* A build its measured window cut short records real_time -1: the run
  * has no Real time, and the row leaves it out (mean of the others, not
  * their mean with -1 averaged in); the run's other rows still count.  A
- * column none of whose runs measured the row prints "-". */
+ * column none of whose runs measured the row prints "n/a". */
 static void test_cut_short(void **state)
 {
 	const char *path = tr_path("cut.db");
@@ -552,7 +552,7 @@ static void test_cut_short(void **state)
 	db_path = path;
 	t = compare(&o, err, sizeof(err));
 	assert_non_null(t);
-	assert_line(t, "Real time                                   100.00 (    +0.00%)          - (        - )");
+	assert_line(t, "Real time                                   100.00 (    +0.00%)        n/a (        - )");
 	assert_line(t, "  min..max                                  100.00 ..    100.00          -             ");
 	assert_line(t, "User time                                    20.00 (    +0.00%)      40.00 (  +100.00%)");
 	free(t);
