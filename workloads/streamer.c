@@ -26,7 +26,11 @@
 #include "workload.h"
 
 enum { LAYOUT_COLD, LAYOUT_WRITTEN };
-enum st_state { ST_START, ST_LAYOUT, ST_READ, ST_DONE };
+enum st_state { ST_START, ST_WAIT, ST_LAYOUT, ST_READ, ST_DONE };
+
+/* the longest sleep between looks at the stop flag: a process waiting
+ * for its start or for its rate ends with the others at the run's end */
+#define ST_MAX_SLEEP 1.0
 
 /* the layout writes in chunks of this many pages (real/streamer.c's
  * 1 MiB writes) */
@@ -45,6 +49,7 @@ struct st_proc {
 	/* layout progress: the k-th of this process's files, its next page */
 	unsigned layout_file;
 	unsigned long layout_page;
+	double t_wake;                  /* ST_WAIT: when `start` has passed */
 	/* rate: the time reading began; bytes read since */
 	double t_first, t_end;
 	/* counters */
@@ -205,7 +210,7 @@ static double read_quantum(struct st_proc *p, struct task *t, struct mm_ctx *ctx
 	if (rate > 0) {
 		double due = p->t_first + (double)p->bytes / rate;
 		if (due > now) {
-			t->sleep = due - now;
+			t->sleep = due - now < ST_MAX_SLEEP ? due - now : ST_MAX_SLEEP;
 			return 0;
 		}
 		allowed = rate * (now + quantum_ns * 1e-9 - p->t_first) - (double)p->bytes;
@@ -215,6 +220,7 @@ static double read_quantum(struct st_proc *p, struct task *t, struct mm_ctx *ctx
 
 		if (!p->have_io && !(p->have_io = sp_next(&p->pat, &p->io))) {
 			p->state = ST_DONE;
+			p->finished = true;
 			break;
 		}
 		first = p->io.offset / PAGE_SIZE;
@@ -241,18 +247,22 @@ static double st_quantum(struct task *t, struct mm_ctx *ctx, void *arg)
 		return -1;
 	switch (p->state) {
 	case ST_START:
-		p->state = s->layout == LAYOUT_WRITTEN ? ST_LAYOUT : ST_READ;
-		if (s->start > 0) {
-			t->sleep = s->start;
+		p->t_wake = engine_now() + s->start;
+		p->state = ST_WAIT;
+		/* fall through */
+	case ST_WAIT:
+		if (engine_now() < p->t_wake) {
+			double left = p->t_wake - engine_now();
+			t->sleep = left < ST_MAX_SLEEP ? left : ST_MAX_SLEEP;
 			return 0;
 		}
+		p->state = s->layout == LAYOUT_WRITTEN ? ST_LAYOUT : ST_READ;
 		return st_quantum(t, ctx, arg);
 	case ST_LAYOUT:
 		return layout_quantum(p, ctx, quantum_ns);
 	case ST_READ:
 		return read_quantum(p, t, ctx, quantum_ns);
 	case ST_DONE:
-		p->finished = true;
 		return -1;
 	}
 	return -1;
