@@ -136,7 +136,7 @@ static int st_validate(struct workload *w, char *err, size_t errlen)
 	/* each file's page cache slots are host memory (4 bytes a page) */
 	need = (uint64_t)s->files * size_pages(s->file_size) * sizeof(uint32_t);
 	if (mmsim_host_memory_check(need, msg, sizeof(msg))) {
-		snprintf(err, errlen, "streamer.file_size: %u files of %lu bytes %s", s->files, s->file_size, msg);
+		snprintf(err, errlen, "streamer.file_size: %u files %s", s->files, msg);
 		return -1;
 	}
 	return 0;
