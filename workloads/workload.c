@@ -8,11 +8,13 @@
 extern const struct workload_ops kbuild_ops;
 extern const struct workload_ops thp_faulter_ops;
 extern const struct workload_ops system_ops;
+extern const struct workload_ops streamer_ops;
 
 const struct workload_ops *const workload_table[] = {
 	&kbuild_ops,
 	&thp_faulter_ops,
 	&system_ops,
+	&streamer_ops,
 	NULL,
 };
 

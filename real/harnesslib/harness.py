@@ -122,7 +122,10 @@ class Harness:
     def compile_commands(self):
         cmds = [["cc", "-O2", "-o", self.bin(n), os.path.join(REPO, src)] for n, src in PROGRAMS]
         if self.s["streamer"] == "on":
-            cmds.append(["cc", "-O2", "-o", self.bin("streamer"), os.path.join(REAL_DIR, "streamer.c")])
+            # the access sequence is the simulated workload's own module
+            cmds.append(["cc", "-O2", "-I", os.path.join(REPO, "workloads"), "-o", self.bin("streamer"),
+                         os.path.join(REAL_DIR, "streamer.c"),
+                         os.path.join(REPO, "workloads", "streamer_pattern.c")])
         if self.s["recorder"] == "yes":
             cmds.append(["cc", "-O2", "-o", self.bin("wrap/recorder"),
                          os.path.join(REPO, "workloads/data/kbuild/recorder.c")])

@@ -26,7 +26,7 @@ SETTINGS = [
     ("streamer", "off", "on: run real/streamer beside the build"),
     ("streamer_files", "8", "streamer --files"),
     ("streamer_file_size", "256M", "streamer --file-size"),
-    ("streamer_rate", "20", "streamer --rate (MB/s)"),
+    ("streamer_rate", "20", "streamer --rate (MiB/s, 0 = as fast as it can)"),
     ("streamer_pattern", "seq", "streamer --pattern seq|random"),
     ("streamer_block", "128K", "streamer --block"),
     ("streamer_reread", "yes", "streamer --reread yes|no"),

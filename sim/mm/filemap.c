@@ -280,7 +280,7 @@ static struct page *page_cache_alloc(struct pglist_data *pgdat, struct mm_ctx *c
 }
 
 static int filemap_rw(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
-                      unsigned long index, unsigned long nr, bool write)
+                      unsigned long index, unsigned long nr, bool write, struct filemap_read_stat *st)
 {
 	unsigned long misses = 0;
 	int ret = 0;
@@ -301,6 +301,8 @@ static int filemap_rw(struct pglist_data *pgdat, struct mm_ctx *ctx, struct addr
 			p = &pgdat->mem_map[entry_pfn(e)];
 			folio_mark_accessed(pgdat, entry_pfn(e));
 		} else {
+			bool shadow = entry_nonres(e);
+
 			p = page_cache_alloc(pgdat, ctx, as, i, write);
 			if (!p) {
 				ret = -1;
@@ -309,6 +311,8 @@ static int filemap_rw(struct pglist_data *pgdat, struct mm_ctx *ctx, struct addr
 			/* a write of a whole new page needs no read */
 			if (!write)
 				misses++;
+			if (st && !write && shadow)
+				st->shadowed++;
 		}
 		ctx->kernel_ns += pgdat->costs.pagecache_hit_ns;
 		if (write && !PageTest(p, PG_dirty)) {
@@ -323,19 +327,58 @@ static int filemap_rw(struct pglist_data *pgdat, struct mm_ctx *ctx, struct addr
 		ctx->io_wait_ns += 1e9 * blockdev_io(pgdat, &pgdat->disk, misses, false, ctx_delay(ctx));
 		count_vm_events(pgdat, PGPGIN, misses * (PAGE_SIZE >> 10));
 	}
+	if (st)
+		st->missed += misses;
 	return ret;
 }
 
 int filemap_read(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
                  unsigned long index, unsigned long nr)
 {
-	return filemap_rw(pgdat, ctx, as, index, nr, false);
+	return filemap_rw(pgdat, ctx, as, index, nr, false, NULL);
+}
+
+int filemap_read_stat(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
+                      unsigned long index, unsigned long nr, struct filemap_read_stat *st)
+{
+	return filemap_rw(pgdat, ctx, as, index, nr, false, st);
 }
 
 int filemap_write(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
                   unsigned long index, unsigned long nr)
 {
-	return filemap_rw(pgdat, ctx, as, index, nr, true);
+	return filemap_rw(pgdat, ctx, as, index, nr, true, NULL);
+}
+
+/* filemap_write_and_wait_range() (fsync of a range): the range's dirty
+ * pages go out as one write request, which the caller waits for.  Their
+ * entries in the dirty ring stay and are skipped by the flusher, as
+ * pages cleaned by reclaim are. */
+unsigned long filemap_write_and_wait_range(struct pglist_data *pgdat, struct mm_ctx *ctx,
+                                           struct address_space *as, unsigned long index,
+                                           unsigned long nr)
+{
+	unsigned long written = 0;
+
+	for (unsigned long i = index; i < index + nr && i < as->size; i++) {
+		uint32_t e = as->i_pages[i];
+		struct page *p;
+
+		if (!entry_present(e))
+			continue;
+		p = &pgdat->mem_map[entry_pfn(e)];
+		if (!PageTest(p, PG_dirty))
+			continue;
+		ClearPageFlag(p, PG_dirty);
+		mod_node_page_state(pgdat, NR_FILE_DIRTY, -1);
+		mod_node_page_state(pgdat, NR_WRITTEN, 1);
+		count_vm_events(pgdat, PGPGOUT, PAGE_SIZE >> 10);
+		ctx->kernel_ns += pgdat->costs.pageout_ns;
+		written++;
+	}
+	if (written)
+		ctx->io_wait_ns += 1e9 * blockdev_io(pgdat, &pgdat->disk, written, true, ctx_delay(ctx));
+	return written;
 }
 
 /* do_sync_mmap_readahead()'s read-around: ra_pages (read_ahead_kb = 128

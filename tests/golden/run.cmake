@@ -49,7 +49,7 @@ expect_exact(78 "bad-section.ini:5: unknown section [vmm]" run bad-section.ini -
 file(WRITE bad-value.ini "[vm]\nswappiness = 300\n")
 expect_exact(78 "bad-value.ini:2: [vm] swappiness: '300' is not an integer in 0..200" run bad-value.ini -o ${OUT})
 file(WRITE bad-workload.ini "[workload]\nnames = thp_faulter, kbiuld\n")
-expect_exact(78 "bad-workload.ini:2: [workload] names: unknown workload 'kbiuld' (valid: kbuild, thp_faulter)"
+expect_exact(78 "bad-workload.ini:2: [workload] names: unknown workload 'kbiuld' (valid: kbuild, thp_faulter, streamer)"
 	run bad-workload.ini -o ${OUT})
 file(WRITE bad-param.ini "[workload]\nnames = thp_faulter\n[workload.thp_faulter]\nregoin = 1G\n")
 expect_exact(78 "bad-param.ini:4: unknown key 'regoin' in [workload.thp_faulter] (valid: region, hold, pause, touch_ns)"

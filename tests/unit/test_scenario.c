@@ -250,7 +250,7 @@ static void test_errors(void **state)
 	    "compaction_ready_before_zones, wmark_free_blocks, no_highatomic, no_watermark_boost, no_fallback, "
 	    "last_resort_fallback, kswapd_balance_free_blocks)");
 	bad("[workload]\nnames = kbuild, thp_fauler\n",
-	    "t.ini:2: [workload] names: unknown workload 'thp_fauler' (valid: kbuild, thp_faulter)");
+	    "t.ini:2: [workload] names: unknown workload 'thp_fauler' (valid: kbuild, thp_faulter, streamer)");
 	bad("[workload.thp_faulter]\nregion = 1M\n",
 	    "t.ini:2: [workload.thp_faulter] region: '1M' is not a size in 2M..4T (K/M/G/T suffix)");
 	bad("[workload.thp_faulter]\nsize = 1M\n",

@@ -164,6 +164,19 @@ int  filemap_read(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_
                   unsigned long index, unsigned long nr);
 int  filemap_write(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
                    unsigned long index, unsigned long nr);
+/* filemap_read() telling what it found: pages not in the page cache
+ * (read from the disk), and of them those whose slot held a shadow entry
+ * (evicted before: workingset_refault() looked at them).  Added to *st. */
+struct filemap_read_stat {
+	unsigned long missed, shadowed;
+};
+int  filemap_read_stat(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
+                       unsigned long index, unsigned long nr, struct filemap_read_stat *st);
+/* fsync of a range (filemap_write_and_wait_range()): its dirty pages are
+ * written as one request and the caller waits for it; returns pages written */
+unsigned long filemap_write_and_wait_range(struct pglist_data *pgdat, struct mm_ctx *ctx,
+                                           struct address_space *as, unsigned long index,
+                                           unsigned long nr);
 /* unlink a regular file no one has open: its page cache (dirty pages
  * too), dentry and inode are freed; it stays an empty file */
 void inode_unlink(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as);
