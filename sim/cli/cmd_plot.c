@@ -8,6 +8,12 @@
  *     cd DIR && gnuplot -e 'fmt="svg"' NAME.gp
  * gnuplot runs once per format, in DIR.
  *
+ * Text from the database or the command line (policy names, run ids,
+ * parameter keys, metric names, the database's path) reaches gnuplot only
+ * as single-quoted strings (gp_quote, quote.h): gnuplot runs a command in
+ * backquotes anywhere else, and a results database is input like any
+ * other.  gnuplot's own -e argument carries only "fmt='png'" or 'svg'.
+ *
  * Only runs with status 'ok' are read: a failed run's series stop early
  * and would bend the means.  A plot whose data is absent is skipped with a
  * note on stderr; the files written are listed on stdout.
@@ -27,6 +33,7 @@
 #include <sysexits.h>
 #include <unistd.h>
 #include "cli.h"
+#include "quote.h"
 #include "results.h"
 
 /* the plots/NAME.gp templates, embedded by cmake/EmbedPlots.cmake */
@@ -113,18 +120,6 @@ static void metric_slug(char *out, size_t n, const char *in)
 	out[i] = '\0';
 	if (i == 0)
 		snprintf(out, n, "metric");
-}
-
-/* a gnuplot double-quoted string: escape \ and ", no control characters */
-static void gp_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '\\' || *s == '"')
-			fputc('\\', f);
-		fputc((unsigned char)*s < ' ' ? ' ' : *s, f);
-	}
-	fputc('"', f);
 }
 
 static const char *template_text(const char *name)
@@ -236,7 +231,7 @@ static int run_gnuplot(struct plot_ctx *c, const char *script, const char *fmt)
 	pid_t pid;
 	int status;
 
-	snprintf(fmtvar, sizeof(fmtvar), "fmt=\"%s\"", fmt);
+	snprintf(fmtvar, sizeof(fmtvar), "fmt='%s'", fmt);
 	fflush(stdout);
 	fflush(stderr);
 	pid = fork();
@@ -290,10 +285,11 @@ static int draw(struct plot_ctx *c, const char *name, const char *tmpl, const ch
 	f = out_open(c, script);
 	if (!f)
 		return EX_CANTCREAT;
-	fprintf(f, "# %s - written by mmsim plot from %s\n", script, c->db_path);
-	fprintf(f, "# redraw in this directory: gnuplot -e 'fmt=\"svg\"' %s  (or fmt=\"png\")\n", script);
+	fprintf(f, "# %s - written by mmsim plot from ", script);
+	gp_quote(f, c->db_path);
+	fprintf(f, "\n# redraw in this directory: gnuplot -e \"fmt='svg'\" %s  (or fmt='png')\n", script);
 	fprintf(f, "if (!exists(\"fmt\")) fmt = \"png\"\nname = ");
-	gp_str(f, name);
+	gp_quote(f, name);
 	fprintf(f, "\n%s\n%s\n%s", vars, common, body);
 	rc = out_close(c, f, script);
 	if (rc)
@@ -353,9 +349,10 @@ static FILE *series_row(struct plot_ctx *c, struct series *s, int p, const char 
 		s->f = out_open(c, s->file);
 		if (!s->f)
 			return NULL;
-		fprintf(s->f, "# %s - written by mmsim plot from %s\n%s"
-		              "# one block per policy (gnuplot index 0, 1, ...), blocks\n"
-		              "# separated by two blank lines\n", s->file, c->db_path, header);
+		fprintf(s->f, "# %s - written by mmsim plot from ", s->file);
+		gp_quote(s->f, c->db_path);
+		fprintf(s->f, "\n%s# one block per policy (gnuplot index 0, 1, ...), blocks\n"
+		              "# separated by two blank lines\n", header);
 	}
 	if (p != s->cur) {
 		if (s->cur >= 0)
@@ -384,7 +381,8 @@ static int series_finish(struct plot_ctx *c, struct series *s, const char *extra
 	s->f = NULL;
 	if (rc)
 		return rc;
-	snprintf(vars, sizeof(vars), "datafile = \"%s\"\npolicies = \"%s\"\nltypes = \"%s\"\n%s",
+	/* file and policies are slugs, ltypes numbers: nothing to escape */
+	snprintf(vars, sizeof(vars), "datafile = '%s'\npolicies = '%s'\nltypes = '%s'\n%s",
 	         s->file, s->policies, s->ltypes, extra);
 	return draw(c, s->name, s->tmpl, vars);
 }
@@ -744,12 +742,13 @@ static int plot_blockmap_run(struct plot_ctx *c, const char *run_id, const char 
 		rc = EX_CANTCREAT;
 		goto out;
 	}
-	fprintf(f, "# %s - written by mmsim plot from %s\n"
-	           "# pageblock map of run %s (policy %s, seed %ld), from the blockmap table\n"
+	fprintf(f, "# %s - written by mmsim plot from ", file);
+	gp_quote(f, c->db_path);
+	fprintf(f, "\n# pageblock map of run %s (policy %s, seed %ld), from the blockmap table\n"
 	           "# codes: 0 Unmovable, 1 Movable, 2 Reclaimable, 3 HighAtomic, 4 Free,\n"
 	           "#        5 Isolate, 6 no data; 7 + a type's code: a mixed group of that\n"
 	           "#        majority type (blocks holding foreign pages or of several types)\n",
-	        file, c->db_path, idslug, pol, seed);
+	        idslug, pol, seed);
 	if (!regular)
 		fprintf(f, "# sample times are irregular: columns every %.6g s, each showing\n"
 		           "# the latest map at or before its time\n", dt);
@@ -782,8 +781,10 @@ static int plot_blockmap_run(struct plot_ctx *c, const char *run_id, const char 
 			goto out;
 		}
 		snprintf(title, sizeof(title), "Pageblock map: %s, seed %ld (run %s)", policy, seed, run_id);
-		fprintf(v, "datafile = \"%s\"\ntitle_text = ", file);
-		gp_str(v, title);
+		fprintf(v, "datafile = ");
+		gp_quote(v, file);
+		fprintf(v, "\ntitle_text = ");
+		gp_quote(v, title);
 		fputc('\n', v);
 		fputc('\0', v);
 		fclose(v);
@@ -1142,15 +1143,23 @@ static int plot_sweep(struct plot_ctx *c, const struct metric *mt, const char *p
 		struct series s;
 		char header[1024];
 
-		/* the names as given, on one comment line each */
-		snprintf(header, sizeof(header),
-			"# metric %s\n# against the parameter %s, per policy: mean, min and max over\n"
+		/* the names as given, quoted, on one comment line each */
+		FILE *h = fmemopen(header, sizeof(header), "w");
+		if (!h) {
+			rc = EX_SOFTWARE;
+			goto out;
+		}
+		fputs("# metric ", h);
+		gp_quote(h, metric);
+		fputs("\n# against the parameter ", h);
+		gp_quote(h, key);
+		fprintf(h, ", per policy: mean, min and max over\n"
 			"# the runs (seeds) at each value (ratios are per run, then averaged)\n"
-			"# columns: x mean min max runs \"value\"%s\n", metric, key,
+			"# columns: x mean min max runs \"value\"%s\n",
 			categorical ? "  (x is the rank of the value)" : "");
-		for (char *p = header; *p; p++)
-			if ((unsigned char)*p < ' ' && *p != '\n')
-				*p = ' ';
+		fputc('\0', h);
+		fclose(h);
+		header[sizeof(header) - 1] = '\0';
 		series_init(&s, name, "sweep.gp");
 		for (size_t i = 0; i < npts; i++) {
 			FILE *f = series_row(c, &s, pts[i].pol, header);
@@ -1170,9 +1179,9 @@ static int plot_sweep(struct plot_ctx *c, const struct metric *mt, const char *p
 			goto out;
 		}
 		fprintf(v, "metric = ");
-		gp_str(v, metric);
+		gp_quote(v, metric);
 		fprintf(v, "\nparam = ");
-		gp_str(v, key);
+		gp_quote(v, key);
 		fprintf(v, "\ncategorical = %d\nnvalues = %zu\nxmin = %.9g\nxmax = %.9g\n",
 		        categorical, nlabels, xmin, xmax);
 		fputc('\0', v);

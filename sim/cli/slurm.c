@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "quote.h"
 
 /* Run argv (PATH lookup), collecting stdout and stderr.  Returns the
  * exit status, 127 if the command cannot be executed, 128+N if killed
@@ -152,18 +153,6 @@ static int write_atomic(const char *path, const char *text, mode_t mode)
 		return -1;
 	}
 	return 0;
-}
-
-/* 'text' for sh, with a ' inside as '\'' */
-static void sh_quote(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++)
-		if (*s == '\'')
-			fputs("'\\''", f);
-		else
-			fputc(*s, f);
-	fputc('\'', f);
 }
 
 int slurm_submit(const struct slurm_opts *o, const char *dir, const unsigned long *idx, size_t n,
