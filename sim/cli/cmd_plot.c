@@ -20,6 +20,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stdarg.h>
@@ -33,6 +34,7 @@
 #include <sysexits.h>
 #include <unistd.h>
 #include "cli.h"
+#include "outfile.h"
 #include "quote.h"
 #include "results.h"
 
@@ -175,28 +177,21 @@ static int policy_index(const struct plot_ctx *c, const char *name)
 	return -1;
 }
 
-/* fopen(DIR/name, "w"); NULL with the error printed */
-static FILE *out_open(struct plot_ctx *c, const char *name)
+/* start writing DIR/name (outfile.h: never through a link planted
+ * there); NULL with the error printed */
+static FILE *out_open(struct plot_ctx *c, struct outfile *o, const char *name)
 {
-	char path[8192];
-	FILE *f;
+	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/%s", c->dir, name);
-	f = fopen(path, "w");
-	if (!f)
-		error("cannot create '%s': %s", path, strerror(errno));
-	return f;
+	return outfile_open(o, path, 0666);
 }
 
-/* close and list a file written; EX_IOERR if the writes failed */
-static int out_close(struct plot_ctx *c, FILE *f, const char *name)
+/* rename into place and list a file written; EX_IOERR if the writes failed */
+static int out_close(struct plot_ctx *c, struct outfile *o, const char *name)
 {
-	int bad = ferror(f);
-
-	if (fclose(f) || bad) {
-		error("cannot write '%s/%s': %s", c->dir, name, strerror(errno));
+	if (outfile_commit(o))
 		return EX_IOERR;
-	}
 	if (!c->quiet)
 		printf("%s/%s\n", c->dir, name);
 	return 0;
@@ -223,15 +218,15 @@ static int find_gnuplot(void)
 	return 0;
 }
 
-/* gnuplot -e 'fmt="FMT"' NAME.gp, in DIR; its output goes to stderr so
- * that stdout stays the list of files */
-static int run_gnuplot(struct plot_ctx *c, const char *script, const char *fmt)
+/* gnuplot -e "fmt='FMT'; output_stdout = 1" NAME.gp, in DIR, its
+ * standard output the image file img (its messages go to stderr) */
+static int run_gnuplot(struct plot_ctx *c, const char *script, const char *fmt, FILE *img)
 {
-	char fmtvar[32];
+	char fmtvar[64];
 	pid_t pid;
 	int status;
 
-	snprintf(fmtvar, sizeof(fmtvar), "fmt='%s'", fmt);
+	snprintf(fmtvar, sizeof(fmtvar), "fmt='%s'; output_stdout = 1", fmt);
 	fflush(stdout);
 	fflush(stderr);
 	pid = fork();
@@ -245,7 +240,7 @@ static int run_gnuplot(struct plot_ctx *c, const char *script, const char *fmt)
 
 		if (null)
 			dup2(fileno(null), 0);
-		dup2(2, 1);
+		dup2(fileno(img), 1);
 		if (chdir(c->dir))
 			_exit(126);
 		execvp("gnuplot", argv);
@@ -274,6 +269,7 @@ static int draw(struct plot_ctx *c, const char *name, const char *tmpl, const ch
 	const char *common = template_text("common.gp"), *body = template_text(tmpl);
 	const char *fmts[2] = { c->png ? "png" : NULL, c->svg ? "svg" : NULL };
 	char script[512];
+	struct outfile o;
 	FILE *f;
 	int rc;
 
@@ -282,7 +278,7 @@ static int draw(struct plot_ctx *c, const char *name, const char *tmpl, const ch
 		return EX_SOFTWARE;
 	}
 	snprintf(script, sizeof(script), "%s.gp", name);
-	f = out_open(c, script);
+	f = out_open(c, &o, script);
 	if (!f)
 		return EX_CANTCREAT;
 	fprintf(f, "# %s - written by mmsim plot from ", script);
@@ -291,27 +287,35 @@ static int draw(struct plot_ctx *c, const char *name, const char *tmpl, const ch
 	fprintf(f, "if (!exists(\"fmt\")) fmt = \"png\"\nname = ");
 	gp_quote(f, name);
 	fprintf(f, "\n%s\n%s\n%s", vars, common, body);
-	rc = out_close(c, f, script);
+	rc = out_close(c, &o, script);
 	if (rc)
 		return rc;
 
+	/* the image: gnuplot's standard output (output_stdout, common.gp)
+	 * into a file of ours, renamed into place once complete */
 	for (int i = 0; i < 2; i++) {
-		char img[8192];
+		char img[PATH_MAX];
 		struct stat sb;
 
 		if (!fmts[i])
 			continue;
 		snprintf(img, sizeof(img), "%s/%s.%s", c->dir, name, fmts[i]);
 		unlink(img);            /* an old image must not pass for a new one */
-		if (run_gnuplot(c, script, fmts[i])) {
+		if (!outfile_open(&o, img, 0666))
+			return EX_CANTCREAT;
+		if (run_gnuplot(c, script, fmts[i], o.f)) {
+			outfile_abort(&o);
 			c->gnuplot_failed = 1;
 			continue;
 		}
-		if (stat(img, &sb) || sb.st_size == 0) {
+		if (fstat(fileno(o.f), &sb) || sb.st_size == 0) {
 			error("gnuplot wrote no '%s'", img);
+			outfile_abort(&o);
 			c->gnuplot_failed = 1;
 			continue;
 		}
+		if (outfile_commit(&o))
+			return EX_IOERR;
 		if (!c->quiet)
 			printf("%s\n", img);
 	}
@@ -322,6 +326,7 @@ static int draw(struct plot_ctx *c, const char *name, const char *tmpl, const ch
  * policies with data (a block each in the .dat) with their line types. */
 struct series {
 	FILE *f;                        /* the .dat, opened at the first row */
+	struct outfile out;             /* f's file */
 	const char *name;               /* "thp_success" */
 	const char *tmpl;               /* "thp_success.gp" */
 	char file[256];                 /* "thp_success.dat" */
@@ -346,7 +351,7 @@ static FILE *series_row(struct plot_ctx *c, struct series *s, int p, const char 
 	size_t len;
 
 	if (!s->f) {
-		s->f = out_open(c, s->file);
+		s->f = out_open(c, &s->out, s->file);
 		if (!s->f)
 			return NULL;
 		fprintf(s->f, "# %s - written by mmsim plot from ", s->file);
@@ -377,7 +382,7 @@ static int series_finish(struct plot_ctx *c, struct series *s, const char *extra
 
 	if (!s->f)
 		return 0;
-	rc = out_close(c, s->f, s->file);
+	rc = out_close(c, &s->out, s->file);
 	s->f = NULL;
 	if (rc)
 		return rc;
@@ -443,8 +448,7 @@ static int plot_thp_success(struct plot_ctx *c)
 		rc = sql_fail(c, "reading samples");
 	sqlite3_finalize(st);
 	if (rc) {
-		if (s.f)
-			fclose(s.f);
+		outfile_abort(&s.out);
 		return rc;
 	}
 	if (!s.f) {
@@ -518,8 +522,7 @@ static int plot_blocks(struct plot_ctx *c)
 		rc = sql_fail(c, "reading block_census");
 	sqlite3_finalize(st);
 	if (rc) {
-		if (s.f)
-			fclose(s.f);
+		outfile_abort(&s.out);
 		return rc;
 	}
 	if (!s.f) {
@@ -596,8 +599,7 @@ static int plot_census(struct plot_ctx *c)
 		rc = sql_fail(c, "reading block_census");
 	sqlite3_finalize(st);
 	if (rc) {
-		if (s.f)
-			fclose(s.f);
+		outfile_abort(&s.out);
 		return rc;
 	}
 	if (!s.f) {
@@ -644,6 +646,7 @@ static int plot_blockmap_run(struct plot_ctx *c, const char *run_id, const char 
 	long gmin, gmax, ngrp, nt = 0, ncol, unknown = 0;
 	int rc = 0, step, regular = 1;
 	char pol[64], idslug[64], name[128], file[160], vars[1024];
+	struct outfile o;
 	FILE *f;
 
 	st = prepare(c, "SELECT MIN(grp), MAX(grp), COUNT(DISTINCT t) FROM blockmap WHERE run_id = ?1");
@@ -737,7 +740,7 @@ static int plot_blockmap_run(struct plot_ctx *c, const char *run_id, const char 
 	}
 
 	snprintf(file, sizeof(file), "%s.dat", name);
-	f = out_open(c, file);
+	f = out_open(c, &o, file);
 	if (!f) {
 		rc = EX_CANTCREAT;
 		goto out;
@@ -768,7 +771,7 @@ static int plot_blockmap_run(struct plot_ctx *c, const char *run_id, const char 
 			        (i < nt && g < ngrp) ? cell[i * ngrp + g] : MT_NONE);
 		fputc('\n', f);
 	}
-	rc = out_close(c, f, file);
+	rc = out_close(c, &o, file);
 	if (rc)
 		goto out;
 
@@ -1174,7 +1177,7 @@ static int plot_sweep(struct plot_ctx *c, const struct metric *mt, const char *p
 		}
 		FILE *v = fmemopen(extra, sizeof(extra), "w");
 		if (!v) {
-			fclose(s.f);
+			outfile_abort(&s.out);
 			rc = EX_SOFTWARE;
 			goto out;
 		}

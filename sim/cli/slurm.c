@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "outfile.h"
 #include "quote.h"
 
 /* Run argv (PATH lookup), collecting stdout and stderr.  Returns the
@@ -139,20 +140,12 @@ static char *range_list(const unsigned long *idx, size_t n)
 
 static int write_atomic(const char *path, const char *text, mode_t mode)
 {
-	char tmp[PATH_MAX + 32];
-	int fd;
-	size_t len = strlen(text);
+	struct outfile o;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	if (fd < 0 || write(fd, text, len) != (ssize_t)len || fsync(fd) || close(fd) ||
-	    rename(tmp, path)) {
-		error("cannot write %s: %s", path, strerror(errno));
-		if (fd >= 0)
-			unlink(tmp);
+	if (!outfile_open(&o, path, mode))
 		return -1;
-	}
-	return 0;
+	fputs(text, o.f);
+	return outfile_commit(&o);
 }
 
 int slurm_submit(const struct slurm_opts *o, const char *dir, const unsigned long *idx, size_t n,
