@@ -100,7 +100,9 @@ int  results_clean_stale(const char *target);
 int  results_is_complete(const char *path);
 
 /* Merge run files (or merged files) into out (created if missing);
- * rows already present are kept, so merging twice changes nothing. */
+ * rows already present are kept, so merging twice changes nothing.  out
+ * is rewritten as a whole, under the lock out.lock (merge.c); -2 when
+ * another merge held that lock too long. */
 int  results_merge(const char *out, const char *const *inputs, size_t n, char *err, size_t errlen);
 
 /* The cover letter's table (compare.c computes it, format.c prints it;
