@@ -218,9 +218,9 @@ static const struct param kbuild_params[] = {
 	{ "make_rss", PARAM_PAGES, "bytes", 0, TIB16, "32M", "make's anonymous memory", KB(make_rss) },
 	{ "make_target_ms", PARAM_DOUBLE, "milliseconds", 0, 1e6, "2", "make's CPU milliseconds per job it "
 	  "starts (rules, recipe, fork+exec)", KB(make_target_ns), .scale = 1e6 },
-	{ "poll", PARAM_DOUBLE, "seconds", 0, 10, "wait", "what make does when it has nothing to start or reap: "
-	  "wait (sleep in wait4() until a job exits) or seconds to sleep and look again", KB(poll),
-	  .flags = PARAM_GT_MIN, .word = "wait", .word_value = 0 },
+	{ "poll", PARAM_DOUBLE, "seconds", PARAM_PERIOD_FLOOR, 10, "wait", "what make does when it has nothing "
+	  "to start or reap: wait (sleep in wait4() until a job exits) or seconds to sleep and look again",
+	  KB(poll), .word = "wait", .word_value = 0 },
 	{ "archives", PARAM_INT, NULL, 0, 100000, "16", "ar steps (built-in.a), each naming (stat, no read) its "
 	  "share of the objects", KB(archives) },
 	{ "ar_time", PARAM_DOUBLE, "seconds", 0, 1e4, "0.05", "CPU seconds of one ar step", KB(ar_ns), .scale = 1e9 },

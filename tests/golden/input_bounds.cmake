@@ -27,9 +27,23 @@ expect(66 "cannot read ${W}: Is a directory" run "${W}" -o "${W}/out/r.db")
 expect(66 "Is a directory" run "${W}" --dump-config)
 
 # ---- time series: a bound on the records (1e-9 hung, 1e-5 wrote 846 MB)
-expect(78 "smoke.ini: \\[run\\] sample_interval: '1e-9' .* more than 100000; .*MMSIM_MAX_SAMPLES=N"
+expect(78 "smoke.ini: \\[run\\] sample_interval: '0.001' .* more than 100000; .*MMSIM_MAX_SAMPLES=N"
+	run "${SMOKE}" --set run.sample_interval=0.001 --set run.duration=1000 -o "${W}/out/r.db")
+# ... and a floor on every period (PARAM_PERIOD_FLOOR, one jiffy): below
+# it, a sample interval, a census interval, make's poll or a daemon's
+# interval cost events without end (kbuild.poll=1e-300 hung with
+# duration=1, issue 26)
+expect(78 "--set run.sample_interval: '1e-9' is not 0 or a number of seconds in 0.001..1e\\+06"
 	run "${SMOKE}" --set run.sample_interval=1e-9 -o "${W}/out/r.db")
-expect(78 "\\[run\\] census_interval: '1e-5'" run "${SMOKE}" --set run.census_interval=1e-5 -o "${W}/out/r.db")
+expect(78 "--set run.census_interval: '1e-5' is not 0 or a number of seconds in 0.001"
+	run "${SMOKE}" --set run.census_interval=1e-5 -o "${W}/out/r.db")
+foreach(v 1e-300 1e-12 1e-7)
+	expect(78 "--set kbuild.poll: '${v}' is not wait or a number of seconds in 0.001..10"
+		run "${SRC}/configs/mini.ini" --set kbuild.poll=${v} --set run.duration=1 -o "${W}/out/r.db")
+endforeach()
+file(WRITE "${W}/daemon.ini" "[daemon.d]\nanon = 1M\ninterval = 1e-300\n")
+expect(78 "daemon.ini:3: \\[daemon.d\\] interval: '1e-300' is not 0 or a number of seconds in 0.001"
+	run "${SMOKE}" --set "system.profile=${W}/daemon.ini" -o "${W}/out/r.db")
 # an "auto" duration is bounded as the run goes: the run stops at the bound
 set(ENV{MMSIM_MAX_SAMPLES} 20)
 mmsim_run(r run "${SRC}/configs/mini.ini" --set run.sample_interval=0.01 -o "${W}/out/auto.db")
