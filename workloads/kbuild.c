@@ -30,6 +30,7 @@
  * that much progress: the user time of the build does not depend on the
  * policy, its real and system time do. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,7 +70,7 @@ struct kb_slot {
 
 struct kbuild {
 	/* parameters */
-	char tree_name[256];            /* a dataset of workloads/data/kbuild, a path, or synthetic */
+	char tree_name[PATH_MAX];       /* a dataset of workloads/data/kbuild, a path, or synthetic */
 	bool synthetic;
 	unsigned jobs;                  /* 0: auto (the machine's CPUs) */
 	unsigned units;
@@ -159,8 +160,12 @@ static int kb_set_tree(void *owner, const char *value, char *err, size_t errlen)
 {
 	struct kbuild *kb = owner;
 
-	if (!*value || strlen(value) >= sizeof(kb->tree_name)) {
-		snprintf(err, errlen, "'%s' is not synthetic, a dataset name or a path", value);
+	if (!*value) {
+		snprintf(err, errlen, "'' is not synthetic, a dataset name or a path");
+		return -1;
+	}
+	if (strlen(value) >= sizeof(kb->tree_name)) {
+		snprintf(err, errlen, "a path of %zu characters, longer than PATH_MAX - 1", strlen(value));
 		return -1;
 	}
 	snprintf(kb->tree_name, sizeof(kb->tree_name), "%s", value);
