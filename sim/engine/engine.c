@@ -612,6 +612,25 @@ double engine_run(struct engine *e, double until)
  * rest of the process.  Only the tasks that exited are freed. */
 static struct task_priv **parked;
 static size_t nr_parked;
+/* The daemons' semaphores, for the same reason: kswapd and kcompactd may
+ * be blocked on them at a time limit.  Kept reachable here (the engine
+ * is the caller's, often on its stack): dropped with it, they were a
+ * leak on every run, which ASan's exit code made a failed run. */
+static sg_sem_t *parked_sems;
+static size_t nr_parked_sems;
+
+static void park_sem(sg_sem_t s)
+{
+	sg_sem_t *n;
+
+	if (!s)
+		return;
+	n = realloc(parked_sems, (nr_parked_sems + 1) * sizeof(*n));
+	if (!n)
+		return;         /* no room: leaked unlisted, as before */
+	parked_sems = n;
+	parked_sems[nr_parked_sems++] = s;
+}
 
 void engine_destroy(struct engine *e)
 {
@@ -668,8 +687,11 @@ void engine_destroy(struct engine *e)
 		pgdat->sleep_arg = NULL;
 		pgdat->oom_arg = NULL;
 	}
-	/* the daemons' semaphores stay: the daemons may still be blocked on
-	 * them if the run stopped at a time limit */
+	/* the daemons' semaphores stay (they may still be blocked on them
+	 * if the run stopped at a time limit), parked */
+	park_sem(e->kswapd_sem);
+	park_sem(e->kcompactd_sem);
+	e->kswapd_sem = e->kcompactd_sem = NULL;
 	eng.e = NULL;
 }
 
