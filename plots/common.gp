@@ -14,7 +14,10 @@ if (fmt eq "svg") {
 		set terminal png size 900,540 noenhanced
 	}
 }
-set output name.".".fmt
+# mmsim plot sets output_stdout: the image goes to gnuplot's standard
+# output, a file mmsim created (never a link planted under the image's
+# name) and renames to name.".".fmt once complete.
+if (exists("output_stdout")) { set output } else { set output name.".".fmt }
 
 set linetype 1 lc rgb "#1f77b4" lw 2 pt 7 ps 0.8
 set linetype 2 lc rgb "#d62728" lw 2 pt 5 ps 0.8

@@ -365,6 +365,7 @@ void results_html_escape(FILE *out, const char *s)
 		case '>': fputs("&gt;", out); break;
 		case '&': fputs("&amp;", out); break;
 		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&#39;", out); break;
 		default: fputc(*s, out);
 		}
 }

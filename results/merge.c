@@ -7,9 +7,10 @@
  * half way leaves nothing of itself behind; the inputs before it stay
  * merged (and merging them again is harmless).  The first bad input stops
  * the merge.  A sweep's runs are also keyed by (sweep_id, sweep_line): a
- * line run again is in the output once (copy_tables()).  A new output is
- * built aside and renamed (results_merge()).
+ * line run again is in the output once (copy_tables()).  The output is
+ * built aside, under a lock, and renamed into place (results_merge()).
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -347,18 +348,98 @@ static int fsync_path(const char *path, int dir)
 	return rc;
 }
 
-/* A new output is built as OUT.tmp.PID and renamed into place when done,
- * so that a merge killed half way leaves no OUT at all (an empty OUT
- * would read as a database of schema version 0).  An existing OUT is
- * merged into in place: SQLite's transactions (one per input, with a
- * rollback journal) make a killed merge leave OUT as it was, and let
- * merges into one OUT wait for each other. */
+/* Take OUT.lock: created once and kept (removing a lock file races with
+ * its next taker), opened without following a link, and held with an
+ * open file description lock for the merge's life; the kernel drops it
+ * when the merge dies however it dies, and on NFS it is taken at the
+ * server, as the temporary files' locks (tmpfile.c).  A merge finding it
+ * held waits for it, up to MERGE_LOCK_WAIT seconds.  The descriptor, -1
+ * with a message, or -2 when the wait ran out. */
+#define MERGE_LOCK_WAIT 600
+static int lock_out(const char *out, char *err, size_t errlen)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	char *path = malloc(strlen(out) + 8);
+	struct stat sb;
+	int fd;
+
+	if (!path) {
+		results_seterr(err, errlen, out, "out of memory");
+		return -1;
+	}
+	sprintf(path, "%s.lock", out);
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+	if (fd < 0 || fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+		results_seterr(err, errlen, out, "cannot take the lock %s: %s", path,
+		               fd < 0 && errno == ELOOP ? "a symbolic link; not followed" :
+		               fd < 0 ? strerror(errno) : "not a regular file");
+		if (fd >= 0)
+			close(fd);
+		free(path);
+		return -1;
+	}
+	for (long waited = 0; fcntl(fd, F_OFD_SETLK, &fl); waited += 50) {
+		int e = errno;
+
+		if ((e != EAGAIN && e != EACCES) || waited >= MERGE_LOCK_WAIT * 1000L) {
+			if (e != EAGAIN && e != EACCES)
+				results_seterr(err, errlen, out, "cannot lock %s: %s (a file system "
+				               "without POSIX locks?)", path, strerror(e));
+			else
+				results_seterr(err, errlen, out, "another merge into it has held %s for "
+				               "%d s; nothing merged, try again when it ends", path,
+				               MERGE_LOCK_WAIT);
+			close(fd);
+			free(path);
+			return e != EAGAIN && e != EACCES ? -1 : -2;
+		}
+		usleep(50 * 1000);
+	}
+	free(path);
+	return fd;
+}
+
+/* tmp (empty, ours) becomes a copy of the database out, page for page
+ * (SQLite's online backup).  out is opened read-write: a hot journal that
+ * a merge of an older mmsim left beside it is rolled back first. */
+static int copy_out(const char *out, const char *tmp, char *err, size_t errlen)
+{
+	sqlite3 *src = NULL, *dst = NULL;
+	sqlite3_backup *b;
+	int rc = SQLITE_ERROR;
+
+	if (sqlite3_open_v2(out, &src, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK &&
+	    sqlite3_open_v2(tmp, &dst, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK) {
+		sqlite3_busy_timeout(src, 10000);
+		if ((b = sqlite3_backup_init(dst, "main", src, "main"))) {
+			sqlite3_backup_step(b, -1);
+			rc = sqlite3_backup_finish(b);
+		}
+	}
+	if (rc != SQLITE_OK)
+		results_seterr(err, errlen, out, "cannot copy it to %s: %s", tmp,
+		               sqlite3_errmsg(dst ? dst : src));
+	sqlite3_close(src);
+	sqlite3_close(dst);
+	return rc == SQLITE_OK ? 0 : -1;
+}
+
+/* The output is never written in place.  Under OUT.lock (lock_out()), a
+ * copy of OUT (or, for a new output, an empty file) is made as
+ * OUT.tmp.PID, the inputs are merged into the copy, and the copy is
+ * renamed over OUT.  So a merge killed at any point leaves OUT as it was
+ * (or absent, for a new output), whole and with no hot journal beside it,
+ * and merges into one OUT run one after the other, each starting from
+ * the last one's result: none loses another's runs.  The copy is written
+ * with its journal in memory and no syncs (a merge that dies leaves only
+ * a temporary file, removed by the next), then synced once before the
+ * rename. */
 int results_merge(const char *out, const char *const *inputs, size_t n, char *err, size_t errlen)
 {
 	char names[MAX_TABLES][64], *tmp = NULL;
-	const char *tables[MAX_TABLES + 1], *target = out;
-	int created, rc = 0, lock_fd = -1;
-	size_t i;
+	const char *tables[MAX_TABLES + 1];
+	int rc = 0, lock_fd = -1, out_lock;
+	size_t i = 0;
 	sqlite3 *db;
 
 	if (!out || !*out) {
@@ -371,48 +452,54 @@ int results_merge(const char *out, const char *const *inputs, size_t n, char *er
 	}
 	if (results_check_target(out, err, errlen))
 		return -1;
-	results_clean_stale(out);
-	created = out_is_new(out);
-	if (created) {
-		if (!(tmp = malloc(strlen(out) + 32))) {
-			results_seterr(err, errlen, out, "out of memory");
-			return -1;
-		}
-		sprintf(tmp, "%s.tmp.%ld", out, (long)getpid());
-		unlink(tmp);
-		if ((lock_fd = results_tmp_create(tmp, out, err, errlen)) < 0) {
-			free(tmp);
-			return -1;
-		}
-		target = tmp;
+	if ((out_lock = lock_out(out, err, errlen)) < 0)
+		return out_lock;
+	/* checked again: another merge may have written it while we waited */
+	if (results_check_target(out, err, errlen)) {
+		close(out_lock);
+		return -1;
 	}
-	if (!(db = open_out(target, tables, err, errlen))) {
+	results_clean_stale(out);
+	if (!(tmp = malloc(strlen(out) + 32))) {
+		results_seterr(err, errlen, out, "out of memory");
+		close(out_lock);
+		return -1;
+	}
+	sprintf(tmp, "%s.tmp.%ld", out, (long)getpid());
+	unlink(tmp);
+	if ((lock_fd = results_tmp_create(tmp, out, err, errlen)) < 0) {
+		free(tmp);
+		close(out_lock);
+		return -1;
+	}
+	if (!out_is_new(out) && copy_out(out, tmp, err, errlen))
 		rc = -1;
-		i = 0;
+	else if (!(db = open_out(tmp, tables, err, errlen))) {
+		rc = -1;
 		/* the message names the output, not its temporary file */
-		if (tmp && !strncmp(err, tmp, strlen(tmp)))
+		if (!strncmp(err, tmp, strlen(tmp)))
 			results_seterr(err, errlen, out, "%s", err + strlen(tmp) + 2);
 	} else {
+		sqlite3_exec(db, "PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF", NULL, NULL, NULL);
 		for (i = 0; i < n; i++)
 			if ((rc = merge_one(db, out, inputs[i], tables, err, errlen)))
 				break;
 		sqlite3_close(db);
 	}
-	if (created) {
-		/* a new output that received nothing would only mislead; one
-		 * that received the inputs before a bad one keeps them, as an
-		 * existing output does */
-		if (rc && i == 0) {
-			unlink(tmp);
-		} else if (fsync(lock_fd) || rename(tmp, out)) {
-			results_seterr(err, errlen, out, "cannot rename %s into place: %s", tmp, strerror(errno));
-			unlink(tmp);
-			rc = -1;
-		} else {
-			fsync_path(out, 1);
-		}
-		close(lock_fd);
-		free(tmp);
+	/* an output that received nothing stays as it was (or absent: a new
+	 * one would only mislead); one that received the inputs before a bad
+	 * one keeps them */
+	if (rc && i == 0) {
+		unlink(tmp);
+	} else if (fsync(lock_fd) || rename(tmp, out)) {
+		results_seterr(err, errlen, out, "cannot rename %s into place: %s", tmp, strerror(errno));
+		unlink(tmp);
+		rc = -1;
+	} else {
+		fsync_path(out, 1);
 	}
+	close(lock_fd);
+	close(out_lock);
+	free(tmp);
 	return rc;
 }

@@ -117,7 +117,9 @@ struct sqlite3;
 int  results_compat_view(struct sqlite3 *db, const char *path, char *err, size_t errlen);
 
 /* Merge run files (or merged files) into out (created if missing);
- * rows already present are kept, so merging twice changes nothing. */
+ * rows already present are kept, so merging twice changes nothing.  out
+ * is rewritten as a whole, under the lock out.lock (merge.c); -2 when
+ * another merge held that lock too long. */
 int  results_merge(const char *out, const char *const *inputs, size_t n, char *err, size_t errlen);
 
 /* The cover letter's table (compare.c computes it, format.c prints it;
@@ -189,7 +191,8 @@ void results_table_free(struct results_table *t);
 int  results_table_print(FILE *out, const struct results_table *t, const struct compare_opts *o);
 /* compute, then print: `mmsim compare` */
 int  results_compare(FILE *out, const char *db_path, const struct compare_opts *o, char *err, size_t errlen);
-/* s as HTML text (&lt; &gt; &amp; &quot;): the table's HTML and mmsim report's page */
+/* s as HTML text or a quoted attribute value (&lt; &gt; &amp; &quot; &#39;): the
+ * table's HTML and mmsim report's page; the one HTML escaping function */
 void results_html_escape(FILE *out, const char *s);
 /* the definitions of the rows (`mmsim compare --list-metrics`) */
 void results_metrics_print(FILE *out);

@@ -14,7 +14,7 @@ set -euo pipefail
 # temporary directory; nothing is written to /etc/slurm, so the packages'
 # own services have no configuration and do not run.
 PACKAGES=(
-	libsimgrid-dev libgsl-dev libsqlite3-dev libcmocka-dev libinih-dev zlib1g-dev
+	libsimgrid-dev libgsl-dev libsqlite3-dev libcmocka-dev zlib1g-dev
 	gnuplot-nox sqlite3
 	chromium
 	pkg-config cmake gcc make libc6-dev

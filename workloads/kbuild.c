@@ -30,6 +30,7 @@
  * that much progress: the user time of the build does not depend on the
  * policy, its real and system time do. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,7 +70,7 @@ struct kb_slot {
 
 struct kbuild {
 	/* parameters */
-	char tree_name[256];            /* a dataset of workloads/data/kbuild, a path, or synthetic */
+	char tree_name[PATH_MAX];       /* a dataset of workloads/data/kbuild, a path, or synthetic */
 	bool synthetic;
 	unsigned jobs;                  /* 0: auto (the machine's CPUs) */
 	unsigned units;
@@ -159,8 +160,12 @@ static int kb_set_tree(void *owner, const char *value, char *err, size_t errlen)
 {
 	struct kbuild *kb = owner;
 
-	if (!*value || strlen(value) >= sizeof(kb->tree_name)) {
-		snprintf(err, errlen, "'%s' is not synthetic, a dataset name or a path", value);
+	if (!*value) {
+		snprintf(err, errlen, "'' is not synthetic, a dataset name or a path");
+		return -1;
+	}
+	if (strlen(value) >= sizeof(kb->tree_name)) {
+		snprintf(err, errlen, "a path of %zu characters, longer than PATH_MAX - 1", strlen(value));
 		return -1;
 	}
 	snprintf(kb->tree_name, sizeof(kb->tree_name), "%s", value);
@@ -218,9 +223,9 @@ static const struct param kbuild_params[] = {
 	{ "make_rss", PARAM_PAGES, "bytes", 0, TIB16, "32M", "make's anonymous memory", KB(make_rss) },
 	{ "make_target_ms", PARAM_DOUBLE, "milliseconds", 0, 1e6, "2", "make's CPU milliseconds per job it "
 	  "starts (rules, recipe, fork+exec)", KB(make_target_ns), .scale = 1e6 },
-	{ "poll", PARAM_DOUBLE, "seconds", 0, 10, "wait", "what make does when it has nothing to start or reap: "
-	  "wait (sleep in wait4() until a job exits) or seconds to sleep and look again", KB(poll),
-	  .flags = PARAM_GT_MIN, .word = "wait", .word_value = 0 },
+	{ "poll", PARAM_DOUBLE, "seconds", PARAM_PERIOD_FLOOR, 10, "wait", "what make does when it has nothing "
+	  "to start or reap: wait (sleep in wait4() until a job exits) or seconds to sleep and look again",
+	  KB(poll), .word = "wait", .word_value = 0 },
 	{ "archives", PARAM_INT, NULL, 0, 100000, "16", "ar steps (built-in.a), each naming (stat, no read) its "
 	  "share of the objects", KB(archives) },
 	{ "ar_time", PARAM_DOUBLE, "seconds", 0, 1e4, "0.05", "CPU seconds of one ar step", KB(ar_ns), .scale = 1e9 },
@@ -1252,30 +1257,42 @@ static const struct task_ops kb_make_ops = {
  * near the watermarks and the build's memory comes out of reclaim.  The
  * files are read in the order of a previous build's last use: the tree's
  * other files first (the oldest, use-once), then the sources, then the
- * headers from the least to the most popular.  Reading stops when free
- * memory would fall to twice the high watermarks, so that no reclaim runs
- * before the measured window (which opens after start()).  The reads'
- * disk time and CPU belong to that earlier activity: the disk is idle
- * again when the build starts.
+ * headers from the least to the most popular.  Reading stops when the
+ * file would take a zone's free memory below twice its high watermark,
+ * so that no reclaim runs before the measured window (which opens after
+ * start()).  The reads' disk time and CPU belong to that earlier
+ * activity: the disk is idle again when the build starts.
  */
-static unsigned long warm_limit(const struct pglist_data *pgdat)
-{
-	unsigned long high = 0;
 
-	for (int z = 0; z < MAX_NR_ZONES; z++)
-		high += high_wmark_pages(&pgdat->node_zones[z]);
-	return 2 * high;
+/* The free pages the file pages may take before their zone falls to
+ * twice its high watermark: the allocator takes from the first populated
+ * zone of the zonelist (gfp_zone(GFP_HIGHUSER_MOVABLE) downwards) until
+ * that zone is at its low watermark, so the room is that zone's (its
+ * lowmem reserve for such a request counted).  All free pages against
+ * the sum of the high marks, as before, let a small machine's fill run
+ * into direct reclaim (16,000 pages scanned before the window on 64M:
+ * ZONE_DMA's free pages counted, which the fill does not get first). */
+static long warm_room(const struct pglist_data *pgdat)
+{
+	int hz = gfp_zone(GFP_HIGHUSER_MOVABLE);
+
+	for (int z = hz; z >= 0; z--) {
+		const struct zone *zone = &pgdat->node_zones[z];
+
+		if (populated_zone(zone))
+			return zone_page_state(zone, NR_FREE_PAGES) - zone->lowmem_reserve[hz] -
+			       2 * (long)high_wmark_pages(zone);
+	}
+	return 0;
 }
 
-static bool warm_read(struct kbuild *kb, struct mm_ctx *ctx, struct address_space *as, uint32_t id,
-                      unsigned long limit)
+static bool warm_read(struct kbuild *kb, struct mm_ctx *ctx, struct address_space *as, uint32_t id)
 {
 	struct pglist_data *pgdat = kb->w->pgdat;
-	long free = global_zone_page_state(pgdat, NR_FREE_PAGES);
 	slab_obj_t filp;
 
 	/* the file, its metadata blocks and slab objects, with room to spare */
-	if (free < (long)(limit + as->size + 8))
+	if (warm_room(pgdat) < (long)(as->size + 8))
 		return false;
 	if ((filp = kb_open(kb, ctx, as, id)) == SLAB_OBJ_NONE)
 		return false;
@@ -1289,24 +1306,24 @@ static void warm_fill(struct kbuild *kb)
 	struct pglist_data *pgdat = kb->w->pgdat;
 	struct mm_ctx ctx = { 0 };
 	double busy_until = pgdat->disk.busy_until;
-	unsigned long reads = pgdat->disk.reads, limit = warm_limit(pgdat);
+	unsigned long reads = pgdat->disk.reads;
 
 	for (unsigned f = 0; f < kb->nr_tree; f++)
-		if (!warm_read(kb, &ctx, kb->tree[f], tree_id(kb, f), limit))
+		if (!warm_read(kb, &ctx, kb->tree[f], tree_id(kb, f)))
 			goto out;
 	if (kb->ds) {
 		/* the files the build reads, the last first used first: the
 		 * headers every unit includes are read last */
 		for (unsigned f = kb->ds->nr_files; f-- > 0;)
-			if (!warm_read(kb, &ctx, kb->file[f], f, limit))
+			if (!warm_read(kb, &ctx, kb->file[f], f))
 				goto out;
 		goto out;
 	}
 	for (unsigned i = 0; i < kb->nr_units; i++)
-		if (!warm_read(kb, &ctx, kb->src[i], src_id(kb, i), limit))
+		if (!warm_read(kb, &ctx, kb->src[i], src_id(kb, i)))
 			goto out;
 	for (unsigned h = kb->headers; h-- > 0;)
-		if (!warm_read(kb, &ctx, kb->hdr[h], hdr_id(kb, h), limit))
+		if (!warm_read(kb, &ctx, kb->hdr[h], hdr_id(kb, h)))
 			goto out;
 out:
 	pgdat->disk.busy_until = busy_until;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <zlib.h>
 #include "kbuild_data.h"
+#include "mmsim/ini.h"
 
 /* The source tree this module was built from (CMakeLists.txt defines it). */
 #ifndef MMSIM_SOURCE_DIR
@@ -24,10 +25,14 @@ int kbuild_dataset_find(const char *name, char *out, size_t n, char *err, size_t
 	ssize_t len;
 
 	if (strchr(name, '/')) {
+		char why[PATH_MAX + 128];
+
 		snprintf(out, n, "%s", name);
-		if (access(out, R_OK) == 0)
+		/* a regular file: a directory passed access() and failed the
+		 * run (70); /dev/zero or a FIFO never ended */
+		if (mmsim_check_input(out, why, sizeof(why)) == 0)
 			return 0;
-		snprintf(err, errlen, "kbuild.tree: cannot read dataset %s: %s", name, strerror(errno));
+		snprintf(err, errlen, "kbuild.tree: dataset %s", why);
 		return -1;
 	}
 	if (MMSIM_SOURCE_DIR[0]) {

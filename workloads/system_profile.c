@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <ini.h>
+#include "mmsim/ini.h"
 #include "mmsim/param.h"
 #include "mmsim/parse.h"
 #include "system_profile.h"
@@ -105,25 +105,27 @@ int system_profile_path(const char *name, char *out, size_t n, char *err, size_t
 struct pctx {
 	struct system_profile *p;
 	FILE *f;
-	int line, lines_done;
+	int line;
+	char *buf;                      /* the line read (whole, any length) */
+	size_t cap;
 	char *err;
 	size_t errlen;
 	bool failed;
 	unsigned cap_slab, cap_daemon;
 };
 
-static char *reader(char *buf, int num, void *stream)
+/* whole lines of any length (mmsim/ini.h); a NUL byte stops the read */
+static char *reader(void *stream)
 {
 	struct pctx *c = stream;
-	size_t len;
+	long n;
 
-	if (!fgets(buf, num, c->f))
+	if (c->failed)
 		return NULL;
-	len = strlen(buf);
-	c->line = c->lines_done + 1;
-	if (len && buf[len - 1] == '\n')
-		c->lines_done++;
-	return buf;
+	n = mmsim_read_line(c->f, c->p->path, &c->line, &c->buf, &c->cap, c->err, c->errlen);
+	if (n == -2)
+		c->failed = true;
+	return n < 0 ? NULL : c->buf;
 }
 
 static int parse_ulong(const char *s, unsigned long lo, unsigned long hi, unsigned long *out)
@@ -264,7 +266,8 @@ static const struct param daemon_params[] = {
 	{ "gem_churn", PARAM_SIZE, "bytes", 0, TIB16, "0", "of them, freed and allocated again per wake-up",
 	  D(gem_churn) },
 	{ "threads", PARAM_INT, NULL, 1, 100000, "1", "threads: one kernel stack each", D(threads) },
-	{ "interval", PARAM_DOUBLE, "seconds", 0, 1e6, "5", "between wake-ups (0: never wakes)", D(interval) },
+	{ "interval", PARAM_DOUBLE, "seconds", PARAM_PERIOD_FLOOR, 1e6, "5", "between wake-ups (0: never wakes)",
+	  D(interval), .flags = PARAM_OR_ZERO },
 	{ "cpu", PARAM_DOUBLE, "seconds", 0, 10, "0.0002", "CPU per wake-up", D(cpu) },
 	{ "touch", PARAM_DOUBLE, NULL, 0, 1, "0.1", "share of its anonymous memory used per wake-up", D(touch) },
 	{ "log", PARAM_SIZE, "bytes per second", 0, TIB16, "0", "appended to its log file", D(log) },
@@ -434,12 +437,13 @@ int system_profile_load(const char *name, struct system_profile **out, char *err
 	}
 	if (system_profile_path(name, p->path, sizeof(p->path), err, errlen))
 		goto bad;
-	if (!(c.f = fopen(p->path, "r"))) {
-		msg(err, errlen, "cannot open profile %s: %s", p->path, strerror(errno));
+	/* a regular file: a directory read as an empty profile, /dev/zero
+	 * or a FIFO never ended */
+	if (!(c.f = mmsim_open_input(p->path, err, errlen)))
 		goto bad;
-	}
-	rc = ini_parse_stream(reader, &c, handler, &c);
+	rc = mmsim_ini_parse(reader, &c, handler, &c);
 	fclose(c.f);
+	free(c.buf);
 	if (c.failed)
 		goto bad;
 	if (rc) {

@@ -15,7 +15,10 @@ static void merge_usage(FILE *f)
 	           "Copies every run of the inputs (run files or merged files) into OUT.db,\n"
 	           "creating it if missing.  Rows already there are kept: merging the same\n"
 	           "files again changes nothing.  Each input is copied in one transaction; the\n"
-	           "first bad input stops the merge, and nothing of it is left in OUT.db.\n\n"
+	           "first bad input stops the merge, and nothing of it is left in OUT.db.\n"
+	           "OUT.db is never written in place: the merge writes a copy and renames it\n"
+	           "over OUT.db, under the lock OUT.db.lock (a merge into the same OUT.db waits\n"
+	           "for it), so that a killed merge leaves OUT.db as it was.\n\n"
 	           "  -o, --output FILE     the merged database (required)\n");
 }
 
@@ -45,7 +48,7 @@ int cmd_merge(int argc, char **argv)
 	const char *out = NULL;
 	char err[1024];
 	size_t len;
-	int c;
+	int c, rc;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
@@ -74,8 +77,13 @@ int cmd_merge(int argc, char **argv)
 		error("merge: %s: cannot create or write: %s", out, strerror(errno));
 		return EXIT_CANTCREAT;
 	}
-	if (results_merge(out, (const char *const *)argv + optind, (size_t)(argc - optind),
-	                  err, sizeof(err))) {
+	rc = results_merge(out, (const char *const *)argv + optind, (size_t)(argc - optind),
+	                   err, sizeof(err));
+	if (rc == -2) {
+		error("merge: %s", err);
+		return EXIT_TEMPFAIL;
+	}
+	if (rc) {
 		error("merge: %s", err);
 		len = strlen(out);
 		/* the message names the file at fault: the output (unwritable, or

@@ -8,12 +8,19 @@
  *     cd DIR && gnuplot -e 'fmt="svg"' NAME.gp
  * gnuplot runs once per format, in DIR.
  *
+ * Text from the database or the command line (policy names, run ids,
+ * parameter keys, metric names, the database's path) reaches gnuplot only
+ * as single-quoted strings (gp_quote, quote.h): gnuplot runs a command in
+ * backquotes anywhere else, and a results database is input like any
+ * other.  gnuplot's own -e argument carries only "fmt='png'" or 'svg'.
+ *
  * Only runs with status 'ok' are read: a failed run's series stop early
  * and would bend the means.  A plot whose data is absent is skipped with a
  * note on stderr; the files written are listed on stdout.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stdarg.h>
@@ -27,6 +34,8 @@
 #include <sysexits.h>
 #include <unistd.h>
 #include "cli.h"
+#include "outfile.h"
+#include "quote.h"
 #include "results.h"
 
 /* the plots/NAME.gp templates, embedded by cmake/EmbedPlots.cmake */
@@ -122,18 +131,6 @@ static void metric_slug(char *out, size_t n, const char *in)
 		snprintf(out, n, "metric");
 }
 
-/* a gnuplot double-quoted string: escape \ and ", no control characters */
-static void gp_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '\\' || *s == '"')
-			fputc('\\', f);
-		fputc((unsigned char)*s < ' ' ? ' ' : *s, f);
-	}
-	fputc('"', f);
-}
-
 static const char *template_text(const char *name)
 {
 	for (const struct plot_template *t = mmsim_plot_templates; t->name; t++)
@@ -187,28 +184,21 @@ static int policy_index(const struct plot_ctx *c, const char *name)
 	return -1;
 }
 
-/* fopen(DIR/name, "w"); NULL with the error printed */
-static FILE *out_open(struct plot_ctx *c, const char *name)
+/* start writing DIR/name (outfile.h: never through a link planted
+ * there); NULL with the error printed */
+static FILE *out_open(struct plot_ctx *c, struct outfile *o, const char *name)
 {
-	char path[8192];
-	FILE *f;
+	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/%s", c->dir, name);
-	f = fopen(path, "w");
-	if (!f)
-		error("cannot create '%s': %s", path, strerror(errno));
-	return f;
+	return outfile_open(o, path, 0666);
 }
 
-/* close and list a file written; EX_IOERR if the writes failed */
-static int out_close(struct plot_ctx *c, FILE *f, const char *name)
+/* rename into place and list a file written; EX_IOERR if the writes failed */
+static int out_close(struct plot_ctx *c, struct outfile *o, const char *name)
 {
-	int bad = ferror(f);
-
-	if (fclose(f) || bad) {
-		error("cannot write '%s/%s': %s", c->dir, name, strerror(errno));
+	if (outfile_commit(o))
 		return EX_IOERR;
-	}
 	if (!c->quiet)
 		printf("%s/%s\n", c->dir, name);
 	return 0;
@@ -235,15 +225,15 @@ static int find_gnuplot(void)
 	return 0;
 }
 
-/* gnuplot -e 'fmt="FMT"' NAME.gp, in DIR; its output goes to stderr so
- * that stdout stays the list of files */
-static int run_gnuplot(struct plot_ctx *c, const char *script, const char *fmt)
+/* gnuplot -e "fmt='FMT'; output_stdout = 1" NAME.gp, in DIR, its
+ * standard output the image file img (its messages go to stderr) */
+static int run_gnuplot(struct plot_ctx *c, const char *script, const char *fmt, FILE *img)
 {
-	char fmtvar[32];
+	char fmtvar[64];
 	pid_t pid;
 	int status;
 
-	snprintf(fmtvar, sizeof(fmtvar), "fmt=\"%s\"", fmt);
+	snprintf(fmtvar, sizeof(fmtvar), "fmt='%s'; output_stdout = 1", fmt);
 	fflush(stdout);
 	fflush(stderr);
 	pid = fork();
@@ -257,7 +247,7 @@ static int run_gnuplot(struct plot_ctx *c, const char *script, const char *fmt)
 
 		if (null)
 			dup2(fileno(null), 0);
-		dup2(2, 1);
+		dup2(fileno(img), 1);
 		if (chdir(c->dir))
 			_exit(126);
 		execvp("gnuplot", argv);
@@ -286,6 +276,7 @@ static int draw(struct plot_ctx *c, const char *name, const char *tmpl, const ch
 	const char *common = template_text("common.gp"), *body = template_text(tmpl);
 	const char *fmts[2] = { c->png ? "png" : NULL, c->svg ? "svg" : NULL };
 	char script[512];
+	struct outfile o;
 	FILE *f;
 	int rc;
 
@@ -294,35 +285,44 @@ static int draw(struct plot_ctx *c, const char *name, const char *tmpl, const ch
 		return EX_SOFTWARE;
 	}
 	snprintf(script, sizeof(script), "%s.gp", name);
-	f = out_open(c, script);
+	f = out_open(c, &o, script);
 	if (!f)
 		return EX_CANTCREAT;
-	fprintf(f, "# %s - written by mmsim plot from %s\n", script, c->db_path);
-	fprintf(f, "# redraw in this directory: gnuplot -e 'fmt=\"svg\"' %s  (or fmt=\"png\")\n", script);
+	fprintf(f, "# %s - written by mmsim plot from ", script);
+	gp_quote(f, c->db_path);
+	fprintf(f, "\n# redraw in this directory: gnuplot -e \"fmt='svg'\" %s  (or fmt='png')\n", script);
 	fprintf(f, "if (!exists(\"fmt\")) fmt = \"png\"\nname = ");
-	gp_str(f, name);
+	gp_quote(f, name);
 	fprintf(f, "\n%s\n%s\n%s", vars, common, body);
-	rc = out_close(c, f, script);
+	rc = out_close(c, &o, script);
 	if (rc)
 		return rc;
 
+	/* the image: gnuplot's standard output (output_stdout, common.gp)
+	 * into a file of ours, renamed into place once complete */
 	for (int i = 0; i < 2; i++) {
-		char img[8192];
+		char img[PATH_MAX];
 		struct stat sb;
 
 		if (!fmts[i])
 			continue;
 		snprintf(img, sizeof(img), "%s/%s.%s", c->dir, name, fmts[i]);
 		unlink(img);            /* an old image must not pass for a new one */
-		if (run_gnuplot(c, script, fmts[i])) {
+		if (!outfile_open(&o, img, 0666))
+			return EX_CANTCREAT;
+		if (run_gnuplot(c, script, fmts[i], o.f)) {
+			outfile_abort(&o);
 			c->gnuplot_failed = 1;
 			continue;
 		}
-		if (stat(img, &sb) || sb.st_size == 0) {
+		if (fstat(fileno(o.f), &sb) || sb.st_size == 0) {
 			error("gnuplot wrote no '%s'", img);
+			outfile_abort(&o);
 			c->gnuplot_failed = 1;
 			continue;
 		}
+		if (outfile_commit(&o))
+			return EX_IOERR;
 		if (!c->quiet)
 			printf("%s\n", img);
 	}
@@ -333,6 +333,7 @@ static int draw(struct plot_ctx *c, const char *name, const char *tmpl, const ch
  * policies with data (a block each in the .dat) with their line types. */
 struct series {
 	FILE *f;                        /* the .dat, opened at the first row */
+	struct outfile out;             /* f's file */
 	const char *name;               /* "thp_success" */
 	const char *tmpl;               /* "thp_success.gp" */
 	char file[256];                 /* "thp_success.dat" */
@@ -357,12 +358,13 @@ static FILE *series_row(struct plot_ctx *c, struct series *s, int p, const char 
 	size_t len;
 
 	if (!s->f) {
-		s->f = out_open(c, s->file);
+		s->f = out_open(c, &s->out, s->file);
 		if (!s->f)
 			return NULL;
-		fprintf(s->f, "# %s - written by mmsim plot from %s\n%s"
-		              "# one block per policy (gnuplot index 0, 1, ...), blocks\n"
-		              "# separated by two blank lines\n", s->file, c->db_path, header);
+		fprintf(s->f, "# %s - written by mmsim plot from ", s->file);
+		gp_quote(s->f, c->db_path);
+		fprintf(s->f, "\n%s# one block per policy (gnuplot index 0, 1, ...), blocks\n"
+		              "# separated by two blank lines\n", header);
 	}
 	if (p != s->cur) {
 		if (s->cur >= 0)
@@ -387,11 +389,12 @@ static int series_finish(struct plot_ctx *c, struct series *s, const char *extra
 
 	if (!s->f)
 		return 0;
-	rc = out_close(c, s->f, s->file);
+	rc = out_close(c, &s->out, s->file);
 	s->f = NULL;
 	if (rc)
 		return rc;
-	snprintf(vars, sizeof(vars), "datafile = \"%s\"\npolicies = \"%s\"\nltypes = \"%s\"\n%s",
+	/* file and policies are slugs, ltypes numbers: nothing to escape */
+	snprintf(vars, sizeof(vars), "datafile = '%s'\npolicies = '%s'\nltypes = '%s'\n%s",
 	         s->file, s->policies, s->ltypes, extra);
 	return draw(c, s->name, s->tmpl, vars);
 }
@@ -452,8 +455,7 @@ static int plot_thp_success(struct plot_ctx *c)
 		rc = sql_fail(c, "reading samples");
 	sqlite3_finalize(st);
 	if (rc) {
-		if (s.f)
-			fclose(s.f);
+		outfile_abort(&s.out);
 		return rc;
 	}
 	if (!s.f) {
@@ -527,8 +529,7 @@ static int plot_blocks(struct plot_ctx *c)
 		rc = sql_fail(c, "reading block_census");
 	sqlite3_finalize(st);
 	if (rc) {
-		if (s.f)
-			fclose(s.f);
+		outfile_abort(&s.out);
 		return rc;
 	}
 	if (!s.f) {
@@ -605,8 +606,7 @@ static int plot_census(struct plot_ctx *c)
 		rc = sql_fail(c, "reading block_census");
 	sqlite3_finalize(st);
 	if (rc) {
-		if (s.f)
-			fclose(s.f);
+		outfile_abort(&s.out);
 		return rc;
 	}
 	if (!s.f) {
@@ -653,6 +653,7 @@ static int plot_blockmap_run(struct plot_ctx *c, const char *run_id, const char 
 	long gmin, gmax, ngrp, nt = 0, ncol, unknown = 0;
 	int rc = 0, step, regular = 1;
 	char pol[64], idslug[64], name[128], file[160], vars[1024];
+	struct outfile o;
 	FILE *f;
 
 	st = prepare(c, "SELECT MIN(grp), MAX(grp), COUNT(DISTINCT t) FROM blockmap WHERE run_id = ?1");
@@ -746,17 +747,18 @@ static int plot_blockmap_run(struct plot_ctx *c, const char *run_id, const char 
 	}
 
 	snprintf(file, sizeof(file), "%s.dat", name);
-	f = out_open(c, file);
+	f = out_open(c, &o, file);
 	if (!f) {
 		rc = EX_CANTCREAT;
 		goto out;
 	}
-	fprintf(f, "# %s - written by mmsim plot from %s\n"
-	           "# pageblock map of run %s (policy %s, seed %ld), from the blockmap table\n"
+	fprintf(f, "# %s - written by mmsim plot from ", file);
+	gp_quote(f, c->db_path);
+	fprintf(f, "\n# pageblock map of run %s (policy %s, seed %ld), from the blockmap table\n"
 	           "# codes: 0 Unmovable, 1 Movable, 2 Reclaimable, 3 HighAtomic, 4 Free,\n"
 	           "#        5 Isolate, 6 no data; 7 + a type's code: a mixed group of that\n"
 	           "#        majority type (blocks holding foreign pages or of several types)\n",
-	        file, c->db_path, idslug, pol, seed);
+	        idslug, pol, seed);
 	if (!regular)
 		fprintf(f, "# sample times are irregular: columns every %.6g s, each showing\n"
 		           "# the latest map at or before its time\n", dt);
@@ -776,7 +778,7 @@ static int plot_blockmap_run(struct plot_ctx *c, const char *run_id, const char 
 			        (i < nt && g < ngrp) ? cell[i * ngrp + g] : MT_NONE);
 		fputc('\n', f);
 	}
-	rc = out_close(c, f, file);
+	rc = out_close(c, &o, file);
 	if (rc)
 		goto out;
 
@@ -789,8 +791,10 @@ static int plot_blockmap_run(struct plot_ctx *c, const char *run_id, const char 
 			goto out;
 		}
 		snprintf(title, sizeof(title), "Pageblock map: %s, seed %ld (run %s)", policy, seed, run_id);
-		fprintf(v, "datafile = \"%s\"\ntitle_text = ", file);
-		gp_str(v, title);
+		fprintf(v, "datafile = ");
+		gp_quote(v, file);
+		fprintf(v, "\ntitle_text = ");
+		gp_quote(v, title);
 		fputc('\n', v);
 		fputc('\0', v);
 		fclose(v);
@@ -1150,15 +1154,23 @@ static int plot_sweep(struct plot_ctx *c, const struct metric *mt, const char *p
 		struct series s;
 		char header[1024];
 
-		/* the names as given, on one comment line each */
-		snprintf(header, sizeof(header),
-			"# metric %s\n# against the parameter %s, per policy: mean, min and max over\n"
+		/* the names as given, quoted, on one comment line each */
+		FILE *h = fmemopen(header, sizeof(header), "w");
+		if (!h) {
+			rc = EX_SOFTWARE;
+			goto out;
+		}
+		fputs("# metric ", h);
+		gp_quote(h, metric);
+		fputs("\n# against the parameter ", h);
+		gp_quote(h, key);
+		fprintf(h, ", per policy: mean, min and max over\n"
 			"# the runs (seeds) at each value (ratios are per run, then averaged)\n"
-			"# columns: x mean min max runs \"value\"%s\n", metric, key,
+			"# columns: x mean min max runs \"value\"%s\n",
 			categorical ? "  (x is the rank of the value)" : "");
-		for (char *p = header; *p; p++)
-			if ((unsigned char)*p < ' ' && *p != '\n')
-				*p = ' ';
+		fputc('\0', h);
+		fclose(h);
+		header[sizeof(header) - 1] = '\0';
 		series_init(&s, name, "sweep.gp");
 		for (size_t i = 0; i < npts; i++) {
 			FILE *f = series_row(c, &s, pts[i].pol, header);
@@ -1173,14 +1185,14 @@ static int plot_sweep(struct plot_ctx *c, const struct metric *mt, const char *p
 		}
 		FILE *v = fmemopen(extra, sizeof(extra), "w");
 		if (!v) {
-			fclose(s.f);
+			outfile_abort(&s.out);
 			rc = EX_SOFTWARE;
 			goto out;
 		}
 		fprintf(v, "metric = ");
-		gp_str(v, metric);
+		gp_quote(v, metric);
 		fprintf(v, "\nparam = ");
-		gp_str(v, key);
+		gp_quote(v, key);
 		fprintf(v, "\ncategorical = %d\nnvalues = %zu\nxmin = %.9g\nxmax = %.9g\n",
 		        categorical, nlabels, xmin, xmax);
 		fputc('\0', v);

@@ -19,8 +19,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
+#include "outfile.h"
 #include "results.h"
 
 static void report_usage(FILE *f)
@@ -342,7 +344,9 @@ out:
 int report_write(const char *db, const char *dir, const struct compare_opts *co, int draw,
                  int sweep, char *out, size_t outlen)
 {
-	char plots[PATH_MAX], path[PATH_MAX], tmp[PATH_MAX + 32], err[1024];
+	char plots[PATH_MAX], path[PATH_MAX], err[1024];
+	struct outfile o;
+	struct stat sb;
 	struct results_table *t = NULL;
 	struct compare_opts html = *co;
 	int rc, prc = EXIT_OK;
@@ -356,14 +360,18 @@ int report_write(const char *db, const char *dir, const struct compare_opts *co,
 		return EXIT_DATAERR;
 	}
 	snprintf(plots, sizeof(plots), "%s/plots", dir);
+	if (lstat(plots, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
+		/* a link planted there would take the plots elsewhere */
+		error("report: '%s' exists and is not a directory (a symbolic link is not followed)", plots);
+		results_table_free(t);
+		return EXIT_CANTCREAT;
+	}
 	if (draw)
 		prc = plot_draw(&(struct plot_opts){ .db = db, .dir = plots, .svg = 1, .quiet = 1,
 		                                     .no_sweep = !sweep });
 	snprintf(path, sizeof(path), "%s/report.html", dir);
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-	f = fopen(tmp, "w");
+	f = outfile_open(&o, path, 0666);
 	if (!f) {
-		error("report: cannot create '%s': %s", tmp, strerror(errno));
 		results_table_free(t);
 		return EXIT_CANTCREAT;
 	}
@@ -392,15 +400,8 @@ int report_write(const char *db, const char *dir, const struct compare_opts *co,
 	if (provenance(f, db))
 		rc = EXIT_DATAERR;
 	fputs("</body></html>\n", f);
-	if (ferror(f) | fclose(f)) {
-		error("report: cannot write '%s'", tmp);
-		unlink(tmp);
+	if (outfile_commit(&o))
 		rc = EXIT_IOERR;
-	} else if (rename(tmp, path)) {
-		error("report: cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
-		unlink(tmp);
-		rc = EXIT_CANTCREAT;
-	}
 	results_table_free(t);
 	if (out)
 		snprintf(out, outlen, "%s", path);

@@ -47,6 +47,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "outfile.h"
 #include "run.h"
 #include "results.h"
 #include "mmsim/version.h"
@@ -188,15 +189,11 @@ static int check_plan(const struct plan *p, char (*hashes)[17])
 
 static int write_manifest(const struct plan *p, const char *path)
 {
-	char tmp[PATH_MAX + 32];
-	FILE *f;
+	struct outfile o;
+	FILE *f = outfile_open(&o, path, 0666);
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	f = fopen(tmp, "w");
-	if (!f) {
-		error("cannot create %s: %s", tmp, strerror(errno));
+	if (!f)
 		return -1;
-	}
 	for (unsigned long k = 0; k < p->nr_runs; k++) {
 		int idx[MAX_VARY];
 		unsigned long seed;
@@ -211,12 +208,7 @@ static int write_manifest(const struct plan *p, const char *path)
 			fprintf(f, "\t%s=%s", p->vary[i].key, p->vary[i].values[idx[i]]);
 		fputc('\n', f);
 	}
-	if (fflush(f) || fsync(fileno(f)) || fclose(f) || rename(tmp, path)) {
-		error("cannot write %s: %s", path, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
+	return outfile_commit(&o);
 }
 
 /* An existing manifest must be this sweep's: the run files are named by
@@ -355,22 +347,12 @@ static void identity_diff(const char *dir, const char *old, const char *new, cha
 
 static int write_file_atomic(const char *path, const char *text)
 {
-	char tmp[PATH_MAX + 32];
-	FILE *f;
+	struct outfile o;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	f = fopen(tmp, "w");
-	if (!f) {
-		error("cannot create %s: %s", tmp, strerror(errno));
+	if (!outfile_open(&o, path, 0666))
 		return -1;
-	}
-	fputs(text, f);
-	if (fflush(f) || fsync(fileno(f)) || fclose(f) || rename(tmp, path)) {
-		error("cannot write %s: %s", path, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
+	fputs(text, o.f);
+	return outfile_commit(&o);
 }
 
 int sweep_check_line(const char *manifest, unsigned long index, const char *config_hash)
@@ -411,13 +393,26 @@ static int lock_dir(const char *dir)
 {
 	char path[PATH_MAX], host[256] = "", owner[512] = "", line[600];
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	struct stat sb;
 	int fd;
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "%s/lock", dir);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	/* created with O_EXCL, or an existing one opened with O_NOFOLLOW and
+	 * checked: a link, or another file linked there, would have its
+	 * target truncated and written */
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0 && errno == EEXIST)
+		fd = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
-		error("cannot create %s: %s", path, strerror(errno));
+		error("cannot create %s: %s", path, errno == ELOOP ? "it is a symbolic link; not followed"
+		                                                   : strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_nlink != 1) {
+		error("cannot use %s: %s; remove it", path, !S_ISREG(sb.st_mode) ? "not a regular file"
+		      : "it has other hard links (a file linked there would be overwritten)");
+		close(fd);
 		return -1;
 	}
 	if (fcntl(fd, F_SETLK, &fl)) {
@@ -451,6 +446,7 @@ static int supersede(const char *dir)
 	                                     "sweep.sbatch", NULL };
 	enum { NR_NAMES = 5 };
 	char aside[PATH_MAX], from[PATH_MAX], to[PATH_MAX + 64], stamp[32];
+	struct stat sb;
 	time_t now = time(NULL);
 	struct tm tm;
 	int moved = 0;
@@ -468,8 +464,11 @@ static int supersede(const char *dir)
 		snprintf(from, sizeof(from), "%s/%s", dir, name);
 		if (access(from, F_OK))
 			continue;
-		if (!moved++ && mkdir(aside, 0755) && errno != EEXIST) {
-			error("cannot create %s: %s", aside, strerror(errno));
+		if (!moved++ && mkdir(aside, 0755) && (errno != EEXIST || lstat(aside, &sb) ||
+		                                       !S_ISDIR(sb.st_mode))) {
+			/* a link planted there would take the old sweep elsewhere */
+			error("cannot create %s: %s", aside, errno == EEXIST ? "exists and is not a directory"
+			                                                     : strerror(errno));
 			return -1;
 		}
 		snprintf(to, sizeof(to), "%s/%s", aside, name);
@@ -604,12 +603,15 @@ static pid_t start_run(const char *manifest, const char *dir, unsigned long inde
 	if (getppid() != parent)
 		_exit(EXIT_SOFTWARE);
 	{
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (fd >= 0) {
-			dup2(fd, STDOUT_FILENO);
-			dup2(fd, STDERR_FILENO);
-			close(fd);
+		/* a new file: never written through a link planted there */
+		int fd = create_fresh(log, 0666);
+		if (fd < 0) {
+			fprintf(stderr, "mmsim: error: cannot create '%s': %s\n", log, strerror(errno));
+			_exit(EXIT_CANTCREAT);
 		}
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		close(fd);
 	}
 	execl("/proc/self/exe", "mmsim", "run", "--manifest", manifest, "--index", idx, (char *)NULL);
 	fprintf(stderr, "mmsim: error: cannot exec /proc/self/exe: %s\n", strerror(errno));

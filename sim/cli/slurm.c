@@ -31,6 +31,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "outfile.h"
+#include "quote.h"
 
 /* Run argv (PATH lookup), collecting stdout and stderr.  Returns the
  * exit status, 127 if the command cannot be executed, 128+N if killed
@@ -138,32 +140,12 @@ static char *range_list(const unsigned long *idx, size_t n)
 
 static int write_atomic(const char *path, const char *text, mode_t mode)
 {
-	char tmp[PATH_MAX + 32];
-	int fd;
-	size_t len = strlen(text);
+	struct outfile o;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	if (fd < 0 || write(fd, text, len) != (ssize_t)len || fsync(fd) || close(fd) ||
-	    rename(tmp, path)) {
-		error("cannot write %s: %s", path, strerror(errno));
-		if (fd >= 0)
-			unlink(tmp);
+	if (!outfile_open(&o, path, mode))
 		return -1;
-	}
-	return 0;
-}
-
-/* 'text' for sh, with a ' inside as '\'' */
-static void sh_quote(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++)
-		if (*s == '\'')
-			fputs("'\\''", f);
-		else
-			fputc(*s, f);
-	fputc('\'', f);
+	fputs(text, o.f);
+	return outfile_commit(&o);
 }
 
 int slurm_submit(const struct slurm_opts *o, const char *dir, const unsigned long *idx, size_t n,

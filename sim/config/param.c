@@ -66,6 +66,8 @@ void param_expect(const struct param *p, char *buf, size_t len)
 			snprintf(buf, len, "%sa number%s", w, of);
 		else if (p->flags & PARAM_GT_MIN)
 			snprintf(buf, len, "%sa number%s in (%g, %g]", w, of, p->min, p->max);
+		else if (p->flags & PARAM_OR_ZERO)
+			snprintf(buf, len, "%s0 or a number%s in %g..%g", w, of, p->min, p->max);
 		else
 			snprintf(buf, len, "%sa number%s in %g..%g", w, of, p->min, p->max);
 		return;
@@ -208,7 +210,9 @@ int param_set(const struct param *p, void *owner, const char *value, char *err, 
 		break;
 	}
 	/* the range, in the text's unit */
-	if (ranged(p) && ((p->flags & PARAM_GT_MIN) ? !(d > p->min) : d < p->min))
+	if ((p->flags & PARAM_OR_ZERO) && d == 0)
+		;
+	else if (ranged(p) && ((p->flags & PARAM_GT_MIN) ? !(d > p->min) : d < p->min))
 		goto bad;
 	if (p->max && d > p->max)
 		goto bad;

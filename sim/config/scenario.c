@@ -1,4 +1,4 @@
-/* scenario.c - scenario files: one table of keys, parsing (inih),
+/* scenario.c - scenario files: one table of keys, parsing (mmsim/ini.h),
  * overrides, resolution and the canonical text (see scenario.h and
  * docs/scenario.md).
  *
@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <ini.h>
+#include "mmsim/ini.h"
 #include <sys/stat.h>
 #include "mmsim/limits.h"
 #include "mmsim/mm.h"
@@ -125,10 +125,11 @@ static const struct key_desc keys[] = {
 	  .flags = PARAM_GT_MIN, .word = "auto", .word_value = 0 } },
 	{ "run", { "quantum", PARAM_DOUBLE, "seconds", 1e-6, 1, "0.005", "seconds a process runs between its "
 	  "memory events", CFG(quantum) } },
-	{ "run", { "sample_interval", PARAM_DOUBLE, "seconds", 0, 1e6, "1",
-	  "seconds between samples of the counters (0: none)", CFG(sample_interval) } },
-	{ "run", { "census_interval", PARAM_DOUBLE, "seconds", 0, 1e6, "10",
-	  "seconds between pageblock censuses and maps (0: only at the end)", CFG(census_interval) } },
+	{ "run", { "sample_interval", PARAM_DOUBLE, "seconds", PARAM_PERIOD_FLOOR, 1e6, "1",
+	  "seconds between samples of the counters (0: none)", CFG(sample_interval), .flags = PARAM_OR_ZERO } },
+	{ "run", { "census_interval", PARAM_DOUBLE, "seconds", PARAM_PERIOD_FLOOR, 1e6, "10",
+	  "seconds between pageblock censuses and maps (0: only at the end)", CFG(census_interval),
+	  .flags = PARAM_OR_ZERO } },
 	{ "run", { "blockmap_groups", PARAM_INT, NULL, 0, 100000, "64", "rows of the pageblock map (0: no map)",
 	  CFG(blockmap_groups) } },
 	{ "run", { "name", PARAM_STRING, NULL, 0, 0, "", "the run's name in the results (empty: the policy's name)",
@@ -575,8 +576,10 @@ struct parse_ctx {
 	int line;                       /* of the text the reader last returned */
 	int lines_done;
 	bool indented;                  /* that line starts with blanks */
-	const char *str;                /* ini_parse_string's input */
+	const char *str;                /* scenario_load_string's input */
 	FILE *f;
+	char *buf;                      /* the line read (whole, any length) */
+	size_t cap;
 	char *err;
 	size_t errlen;
 	bool failed;
@@ -632,14 +635,12 @@ static void check_section_line(struct parse_ctx *c, const char *buf)
 	see(c, key);
 }
 
-/* Readers that count lines, so that the handler knows where it is
- * (the inih of Debian 12 is built without INI_HANDLER_LINENO). */
+/* Readers that count lines, so that the handler knows where it is; they
+ * return whole lines (mmsim/ini.h: the inih used before cut them at 200
+ * bytes, and read a long comment's tail as a setting). */
 static char *count_line(struct parse_ctx *c, char *buf)
 {
-	size_t len = strlen(buf);
-	c->line = c->lines_done + 1;
-	if (len && buf[len - 1] == '\n')
-		c->lines_done++;
+	c->line = ++c->lines_done;
 	c->indented = (buf[0] == ' ' || buf[0] == '\t') && buf[strspn(buf, " \t\r\n")] &&
 	              !strchr(";#", buf[strspn(buf, " \t")]);
 	if (!c->failed)
@@ -647,30 +648,38 @@ static char *count_line(struct parse_ctx *c, char *buf)
 	return c->failed ? NULL : buf;  /* NULL: stop reading at the first error */
 }
 
-static char *file_reader(char *buf, int num, void *stream)
+static char *file_reader(void *stream)
 {
 	struct parse_ctx *c = stream;
-	if (!fgets(buf, num, c->f))
+	int line = c->lines_done;
+	long n;
+
+	if (c->failed)
 		return NULL;
-	return count_line(c, buf);
+	n = mmsim_read_line(c->f, c->origin, &line, &c->buf, &c->cap, c->err, c->errlen);
+	if (n == -2)
+		c->failed = true;       /* a NUL byte: the message is in err */
+	return n < 0 ? NULL : count_line(c, c->buf);
 }
 
-static char *string_reader(char *buf, int num, void *stream)
+static char *string_reader(void *stream)
 {
 	struct parse_ctx *c = stream;
 	const char *nl;
 	size_t n;
 
-	if (!*c->str || num < 2)
+	if (!*c->str || c->failed)
 		return NULL;
 	nl = strchr(c->str, '\n');
-	n = nl ? (size_t)(nl - c->str) + 1 : strlen(c->str);
-	if (n > (size_t)num - 1)
-		n = (size_t)num - 1;
-	memcpy(buf, c->str, n);
-	buf[n] = 0;
-	c->str += n;
-	return count_line(c, buf);
+	n = nl ? (size_t)(nl - c->str) : strlen(c->str);
+	if (n + 1 > c->cap) {
+		c->cap = n + 1;
+		c->buf = xrealloc(c->buf, c->cap);
+	}
+	memcpy(c->buf, c->str, n);
+	c->buf[n] = 0;
+	c->str += n + (nl != NULL);
+	return count_line(c, c->buf);
 }
 
 static int scenario_ini_handler(void *user, const char *section, const char *name, const char *value)
@@ -726,6 +735,8 @@ static int scenario_ini_handler(void *user, const char *section, const char *nam
 
 static int finish_parse(struct parse_ctx *c, int rc)
 {
+	free(c->buf);
+	c->buf = NULL;
 	for (size_t i = 0; i < c->nr_seen; i++)
 		free(c->seen[i].name);
 	free(c->seen);
@@ -751,21 +762,12 @@ int scenario_load_file(struct scenario *s, const char *path, char *err, size_t e
 	struct parse_ctx c = { .s = s, .origin = path, .err = err, .errlen = errlen };
 	int rc;
 
-	struct stat sb;
-
-	c.f = fopen(path, "r");
-	if (!c.f) {
-		msg(err, errlen, "cannot open %s: %s", path, strerror(errno));
+	/* a regular file: a directory read as an empty scenario ran the
+	 * defaults without a word; /dev/zero or a FIFO never ended */
+	c.f = mmsim_open_input(path, err, errlen);
+	if (!c.f)
 		return -2;
-	}
-	/* fopen() opens a directory, whose read fails: that would be an
-	 * empty scenario, the defaults, run without a word */
-	if (fstat(fileno(c.f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
-		fclose(c.f);
-		msg(err, errlen, "cannot read %s: %s (a scenario is an INI file)", path, strerror(EISDIR));
-		return -2;
-	}
-	rc = ini_parse_stream(file_reader, &c, scenario_ini_handler, &c);
+	rc = mmsim_ini_parse(file_reader, &c, scenario_ini_handler, &c);
 	if (ferror(c.f) && !c.failed) {
 		msg(err, errlen, "cannot read %s: %s", path, strerror(errno));
 		fclose(c.f);
@@ -780,7 +782,7 @@ int scenario_load_string(struct scenario *s, const char *text, const char *origi
                          char *err, size_t errlen)
 {
 	struct parse_ctx c = { .s = s, .origin = origin, .str = text, .err = err, .errlen = errlen };
-	return finish_parse(&c, ini_parse_stream(string_reader, &c, scenario_ini_handler, &c));
+	return finish_parse(&c, mmsim_ini_parse(string_reader, &c, scenario_ini_handler, &c));
 }
 
 /* ------------------------------------------------------------ resolve */

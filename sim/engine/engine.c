@@ -135,12 +135,29 @@ static void task_stop_waiting(struct task_priv *w)
  * freed the victim's memory).  The process stops at the end of its current
  * quantum, or at once if it is blocked in task_wait(); it then calls
  * mmput() once, which frees what the reaper left. */
+/* The mm hooks below run the calling actor on the virtual clock.  Memory
+ * is also allocated outside any actor, before the clock starts: a
+ * workload's set-up (kbuild's warm page cache, the base system's fill) in
+ * SimGrid's maestro, where there is no task to stall, sleep or
+ * reschedule and SimGrid cannot execute (this_actor::execute there
+ * crashed).  That work takes no simulated time: it stands for what the
+ * machine did before the measured run, and the hooks do nothing. */
+static bool in_actor(void)
+{
+	sg_actor_t self = sg_actor_self();
+
+	/* maestro is an actor to SimGrid once the engine exists; the
+	 * engine's own actors carry data (a task's task_priv, a daemon's
+	 * engine), maestro none */
+	return self && sg_actor_get_data(self);
+}
+
 /* reclaim_throttle() inside an allocation or kswapd: the calling actor
  * waits on the virtual clock */
 static void engine_mm_sleep(struct pglist_data *pgdat, double seconds, void *arg)
 {
 	(void)pgdat, (void)arg;
-	if (seconds > 0)
+	if (seconds > 0 && in_actor())
 		sg_actor_sleep_for(seconds);
 }
 
@@ -152,7 +169,7 @@ static void engine_mm_stall(struct pglist_data *pgdat, struct mm_ctx *ctx, void 
 	double ns = ctx->kernel_ns - ctx->kernel_done_ns;
 
 	(void)pgdat;
-	if (ns <= 0)
+	if (ns <= 0 || !in_actor())
 		return;
 	ctx->kernel_done_ns = ctx->kernel_ns;
 	engine_execute(arg, ns);
@@ -164,7 +181,7 @@ static void engine_mm_stall(struct pglist_data *pgdat, struct mm_ctx *ctx, void 
 static void engine_mm_resched(struct pglist_data *pgdat, struct mm_ctx *ctx, double ns, void *arg)
 {
 	(void)pgdat;
-	if (ns <= 0)
+	if (ns <= 0 || !in_actor())
 		return;
 	ctx->kernel_done_ns += ns;
 	engine_execute(arg, ns);
@@ -188,7 +205,7 @@ static bool engine_mm_need_resched(struct pglist_data *pgdat, struct mm_ctx *ctx
 	double runnable = (double)e->nr_running + 1, per_cpu, period;
 
 	(void)pgdat;
-	if (runnable <= cpus)
+	if (runnable <= cpus || !in_actor())
 		return false;
 	for (unsigned c = cpus < 8 ? cpus : 8; c > 1; c >>= 1)
 		factor++;
@@ -202,9 +219,12 @@ static bool engine_mm_need_resched(struct pglist_data *pgdat, struct mm_ctx *ctx
  * that comes as the timer fires leaves its token: taken at once. */
 static void engine_mm_throttle(struct pglist_data *pgdat, struct mm_ctx *ctx, double timeout, void *arg)
 {
-	struct task_priv *self = sg_actor_self_get_data(), **pp;
+	struct task_priv *self, **pp;
 
 	(void)pgdat, (void)ctx, (void)arg;
+	if (!in_actor())
+		return;
+	self = sg_actor_self_get_data();
 	if (!self->throttle_sem)
 		self->throttle_sem = sg_sem_init(0);
 	self->throttled = true;
@@ -592,6 +612,25 @@ double engine_run(struct engine *e, double until)
  * rest of the process.  Only the tasks that exited are freed. */
 static struct task_priv **parked;
 static size_t nr_parked;
+/* The daemons' semaphores, for the same reason: kswapd and kcompactd may
+ * be blocked on them at a time limit.  Kept reachable here (the engine
+ * is the caller's, often on its stack): dropped with it, they were a
+ * leak on every run, which ASan's exit code made a failed run. */
+static sg_sem_t *parked_sems;
+static size_t nr_parked_sems;
+
+static void park_sem(sg_sem_t s)
+{
+	sg_sem_t *n;
+
+	if (!s)
+		return;
+	n = realloc(parked_sems, (nr_parked_sems + 1) * sizeof(*n));
+	if (!n)
+		return;         /* no room: leaked unlisted, as before */
+	parked_sems = n;
+	parked_sems[nr_parked_sems++] = s;
+}
 
 void engine_destroy(struct engine *e)
 {
@@ -648,8 +687,11 @@ void engine_destroy(struct engine *e)
 		pgdat->sleep_arg = NULL;
 		pgdat->oom_arg = NULL;
 	}
-	/* the daemons' semaphores stay: the daemons may still be blocked on
-	 * them if the run stopped at a time limit */
+	/* the daemons' semaphores stay (they may still be blocked on them
+	 * if the run stopped at a time limit), parked */
+	park_sem(e->kswapd_sem);
+	park_sem(e->kcompactd_sem);
+	e->kswapd_sem = e->kcompactd_sem = NULL;
 	eng.e = NULL;
 }
 

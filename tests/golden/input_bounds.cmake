@@ -27,9 +27,23 @@ expect(66 "cannot read ${W}: Is a directory" run "${W}" -o "${W}/out/r.db")
 expect(66 "Is a directory" run "${W}" --dump-config)
 
 # ---- time series: a bound on the records (1e-9 hung, 1e-5 wrote 846 MB)
-expect(78 "smoke.ini: \\[run\\] sample_interval: '1e-9' .* more than 100000; .*MMSIM_MAX_SAMPLES=N"
+expect(78 "smoke.ini: \\[run\\] sample_interval: '0.001' .* more than 100000; .*MMSIM_MAX_SAMPLES=N"
+	run "${SMOKE}" --set run.sample_interval=0.001 --set run.duration=1000 -o "${W}/out/r.db")
+# ... and a floor on every period (PARAM_PERIOD_FLOOR, one jiffy): below
+# it, a sample interval, a census interval, make's poll or a daemon's
+# interval cost events without end (kbuild.poll=1e-300 hung with
+# duration=1, issue 26)
+expect(78 "--set run.sample_interval: '1e-9' is not 0 or a number of seconds in 0.001..1e\\+06"
 	run "${SMOKE}" --set run.sample_interval=1e-9 -o "${W}/out/r.db")
-expect(78 "\\[run\\] census_interval: '1e-5'" run "${SMOKE}" --set run.census_interval=1e-5 -o "${W}/out/r.db")
+expect(78 "--set run.census_interval: '1e-5' is not 0 or a number of seconds in 0.001"
+	run "${SMOKE}" --set run.census_interval=1e-5 -o "${W}/out/r.db")
+foreach(v 1e-300 1e-12 1e-7)
+	expect(78 "--set kbuild.poll: '${v}' is not wait or a number of seconds in 0.001..10"
+		run "${SRC}/configs/mini.ini" --set kbuild.poll=${v} --set run.duration=1 -o "${W}/out/r.db")
+endforeach()
+file(WRITE "${W}/daemon.ini" "[daemon.d]\nanon = 1M\ninterval = 1e-300\n")
+expect(78 "daemon.ini:3: \\[daemon.d\\] interval: '1e-300' is not 0 or a number of seconds in 0.001"
+	run "${SMOKE}" --set "system.profile=${W}/daemon.ini" -o "${W}/out/r.db")
 # an "auto" duration is bounded as the run goes: the run stops at the bound
 set(ENV{MMSIM_MAX_SAMPLES} 20)
 mmsim_run(r run "${SRC}/configs/mini.ini" --set run.sample_interval=0.01 -o "${W}/out/auto.db")
@@ -98,5 +112,65 @@ file(WRITE "${W}/dupsec.ini" "[machine]\nram = 1G\n\n[run]\nseed = 2\n[machine]\
 expect(78 "dupsec.ini:6: section \\[machine\\] appears twice \\(first at line 1\\)" run "${W}/dupsec.ini" --dump-config)
 file(WRITE "${W}/indent.ini" "[machine]\nram = 1G\n  cpus = 2\n")
 expect(78 "indent.ini:3: an indented line" run "${W}/indent.ini" --dump-config)
+
+# ---- special files as inputs (issue 26): /dev/zero and a FIFO as the
+# scenario, a profile or a kbuild tree spun or blocked forever; a
+# directory as a profile ran an empty one; as kbuild.tree it failed the
+# run (70).  Refused before anything runs, naming the file.
+file(REMOVE "${W}/fifo")
+execute_process(COMMAND mkfifo "${W}/fifo" RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+	golden_fail("mkfifo ${W}/fifo: ${rc}")
+endif()
+file(MAKE_DIRECTORY "${W}/adir")
+expect(66 "cannot read /dev/zero: a device, not a regular file" run /dev/zero --dump-config)
+expect(66 "cannot read ${W}/fifo: a FIFO, not a regular file" run "${W}/fifo" --dump-config)
+expect(78 "--set system.profile: cannot read /dev/zero: a device" run "${SMOKE}" --set system.profile=/dev/zero --dump-config)
+expect(78 "--set system.profile: cannot read ${W}/fifo: a FIFO" run "${SMOKE}" --set "system.profile=${W}/fifo" --dump-config)
+expect(78 "--set system.profile: cannot read ${W}/adir: Is a directory" run "${SMOKE}" --set "system.profile=${W}/adir" --dump-config)
+set(MINI "${SRC}/configs/mini.ini")
+expect(78 "kbuild.tree: dataset cannot read /dev/zero: a device" run "${MINI}" --set kbuild.tree=/dev/zero --dump-config)
+expect(78 "kbuild.tree: dataset cannot read ${W}/fifo: a FIFO" run "${MINI}" --set "kbuild.tree=${W}/fifo" --dump-config)
+expect(78 "kbuild.tree: dataset cannot read ${W}/adir: Is a directory" run "${MINI}" --set "kbuild.tree=${W}/adir" -o "${W}/out/r.db")
+
+# ---- a NUL byte: refused at its line (a NUL at a line's start dropped
+# the line silently and put every later line number off by one)
+execute_process(COMMAND printf "[machine]\\nram = 512M\\n\\0[run]\\nseed = 3\\n" OUTPUT_FILE "${W}/nul.ini")
+expect(78 "nul.ini:3: a NUL byte \\(byte 1 of the line\\): not a text file" run "${W}/nul.ini" --dump-config)
+execute_process(COMMAND printf "[daemon.d]\\nanon = 1M\\ninterval = 5\\0\\n" OUTPUT_FILE "${W}/nulprof.ini")
+expect(78 "nulprof.ini:3: a NUL byte \\(byte 13 of the line\\)" run "${SMOKE}" --set "system.profile=${W}/nulprof.ini" --dump-config)
+
+# ---- lines of any length (the inih of Debian 12 cut lines at 200 bytes
+# and read the rest as a line: a 199-character comment's tail was a
+# setting).  A comment of each length hiding 'swappiness = 200' leaves
+# swappiness at its default (215: the setting starts at byte 200, where
+# the old reader cut the line and applied it); a value of 600 characters (a kbuild.tree
+# path) reads back from --dump-config's text as it was.
+foreach(len 150 198 199 200 201 214 215 216 400 4096)
+	math(EXPR pad "${len} - 2 - 16")
+	string(REPEAT "x" ${pad} xs)
+	file(WRITE "${W}/long.ini" "[vm]\n; ${xs}swappiness = 200\n[workload]\nnames = thp_faulter\n[run]\nduration = 1\n")
+	mmsim_run(r run "${W}/long.ini" --dump-config)
+	if(NOT r_RC STREQUAL "0" OR NOT r_OUT MATCHES "\nswappiness = 60\n")
+		golden_fail("a comment line of ${len} characters: exit '${r_RC}', '${r_ERR}', swappiness: '${r_OUT}'")
+	else()
+		message(STATUS "ok: a comment line of ${len} characters is a comment")
+	endif()
+endforeach()
+string(REPEAT "d" 200 seg)
+set(deep "${W}/${seg}/${seg}/${seg}")
+file(MAKE_DIRECTORY "${deep}")
+file(COPY_FILE "${SRC}/workloads/data/kbuild/linux-6.1-defconfig.tsv.gz" "${deep}/tree.tsv.gz")
+file(WRITE "${W}/longval.ini" "[workload]\nnames = kbuild\n[workload.kbuild]\ntree = ${deep}/tree.tsv.gz\n[run]\nduration = 1\n")
+mmsim_run(r1 run "${W}/longval.ini" --dump-config)
+file(WRITE "${W}/dump.ini" "${r1_OUT}")
+mmsim_run(r2 run "${W}/dump.ini" --dump-config)
+string(FIND "${r1_OUT}" "\ntree = ${deep}/tree.tsv.gz\n" at)
+if(NOT r1_RC STREQUAL "0" OR NOT r2_RC STREQUAL "0" OR at EQUAL -1 OR NOT r1_OUT STREQUAL r2_OUT)
+	golden_fail("a ${deep} value: exits '${r1_RC}' '${r2_RC}' ('${r1_ERR}' '${r2_ERR}'), found at ${at}, dumps equal: "
+		"'${r1_OUT}' vs '${r2_OUT}'")
+else()
+	message(STATUS "ok: a value of 600+ characters reads back from the dump as it was")
+endif()
 
 golden_finish()

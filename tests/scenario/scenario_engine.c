@@ -174,11 +174,51 @@ static void test_exited_actor_freed(void **state)
 	assert_int_equal(engine_fork_run(spawn_many, NULL), 0);
 }
 
+/* Memory allocated before the clock starts, outside any actor (a
+ * workload's set-up, in SimGrid's maestro), that runs into direct
+ * reclaim: a file of twice the machine's RAM read through the page cache
+ * by a context that is no task.  The reclaim's cond_resched() and stall
+ * reached the engine's hooks, whose sg_actor_execute() outside an actor
+ * crashed (SIGSEGV: kbuild's warm start on 64M, issue 26); they do
+ * nothing there now, and the clock then runs as usual. */
+static int reclaim_before_clock(void *arg)
+{
+	static struct pglist_data pgdat;
+	struct mm_policy *policy;
+	struct mm_ctx ctx = { 0 };
+	struct address_space *as;
+	struct engine e;
+	unsigned long pages;
+
+	(void)arg;
+	if (boot_small(&pgdat, &policy, &e))
+		return 10;
+	pages = 2 * pgdat.node_spanned_pages;
+	if (!(as = inode_create(&pgdat, pages, false)))
+		return 11;
+	if (filemap_read(&pgdat, &ctx, as, 0, pages))
+		return 12;
+	if (pgdat.vm_events[PGSCAN_DIRECT] == 0)
+		return 13;              /* the test did not reach direct reclaim */
+	if (engine_run(&e, 1.0) < 1.0)
+		return 14;
+	engine_destroy(&e);
+	machine_shutdown(&pgdat, policy);
+	return 0;
+}
+
+static void test_reclaim_before_clock(void **state)
+{
+	(void)state;
+	assert_int_equal(engine_fork_run(reclaim_before_clock, NULL), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_destroy_with_blocked_tasks),
 		cmocka_unit_test(test_exited_actor_freed),
+		cmocka_unit_test(test_reclaim_before_clock),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

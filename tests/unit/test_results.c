@@ -528,7 +528,9 @@ static void test_merge_killed_leaves_nothing(void **state)
 	/* the next merge into it cleans the leftover and works */
 	assert_int_equal(results_merge(out, (const char *[]){ in }, 1, err, sizeof(err)), 0);
 	assert_int_equal(tr_int(out, "SELECT count(*) FROM runs"), 1);
-	assert_int_equal(tr_nr_files(), 2);
+	/* the input, the output and the output's lock (kept: merge.c) */
+	assert_int_equal(tr_nr_files(), 3);
+	assert_true(tr_exists(tr_path("merged.db.lock")));
 }
 
 int main(void)

@@ -45,6 +45,14 @@ enum param_store {
 
 /* flags */
 #define PARAM_GT_MIN    0x1     /* the lower bound is exclusive: (min, max] */
+#define PARAM_OR_ZERO   0x2     /* 0 (none, never) or a number in [min, max]: min is the
+                                 * floor of a period, below which the simulated cost of
+                                 * the events is absurd (PARAM_PERIOD_FLOOR) */
+
+/* The shortest period of a timer, a poll or a record: one jiffy at
+ * HZ=1000.  A period below it costs events without measuring anything
+ * more (a make polling every 1e-300 s never reached the end of the run). */
+#define PARAM_PERIOD_FLOOR 0.001
 
 struct param {
 	const char *name;
