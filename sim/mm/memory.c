@@ -670,6 +670,7 @@ bool try_to_swap_out(struct pglist_data *pgdat, unsigned long pfn)
 	mod_node_page_state(pgdat, NR_ANON_MAPPED, -1);
 	mod_node_page_state(pgdat, NR_VMSCAN_WRITE, 1);
 	count_vm_events(pgdat, PSWPOUT, 1);
+	pgdat->swap.fate.written++;
 	count_vm_events(pgdat, PGPGOUT, PAGE_SIZE >> 10);
 	ClearPageFlag(p, PG_young);
 	ClearPageFlag(p, PG_referenced);

@@ -192,6 +192,7 @@ static unsigned long shrink_page(struct pglist_data *pgdat, unsigned long pfn, b
 		 * to the tail by end_page_writeback): drop it from the swap
 		 * cache and free it */
 		swap_cache_delete(pgdat, pfn);
+		pgdat->swap.fate.reclaimed++;
 		goto free;
 	}
 	if (!file) {
