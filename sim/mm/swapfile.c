@@ -165,8 +165,12 @@ void swap_writeback_start(struct pglist_data *pgdat, unsigned long pfn, uint32_t
 
 unsigned long swap_writeback_complete(struct pglist_data *pgdat, bool force)
 {
+	return swap_writeback_complete_by(pgdat, pgdat_now(pgdat), force);
+}
+
+unsigned long swap_writeback_complete_by(struct pglist_data *pgdat, double now, bool force)
+{
 	struct swap_info *si = &pgdat->swap;
-	double now = pgdat_now(pgdat);
 	unsigned long freed = 0;
 
 	while (si->wb_len && (force || !pgdat->clock || si->wb[si->wb_head].done <= now)) {
