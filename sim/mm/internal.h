@@ -300,6 +300,10 @@ void swap_writeback_start(struct pglist_data *pgdat, unsigned long pfn, uint32_t
  * swap cache page that reclaim frees; one whose slot was freed meanwhile
  * (its process exited) is freed at once.  Returns the pages freed. */
 unsigned long swap_writeback_complete(struct pglist_data *pgdat, bool force);
+/* the same for the writes completed by virtual time t: a reclaimer's pass
+ * runs at one instant but lasts its kernel time, and the writes it queued
+ * early in the pass complete (end_page_writeback) while it goes on */
+unsigned long swap_writeback_complete_by(struct pglist_data *pgdat, double t, bool force);
 /* __delete_from_swap_cache for an unmapped swap cache page reclaim frees */
 void swap_cache_delete(struct pglist_data *pgdat, unsigned long pfn);
 /* seconds until nr more writes have completed (-1: none in flight) */
@@ -354,8 +358,10 @@ void shrink_active_list_direct(struct pglist_data *pgdat, struct mm_ctx *ctx, en
                                unsigned long nr_to_scan);
 
 /* ---- memory.c, filemap.c: unmapping for reclaim ---- */
-/* reclaim an anon page: swap it out; false if it cannot be (no swap) */
-bool try_to_swap_out(struct pglist_data *pgdat, unsigned long pfn);
+/* reclaim an anon page: swap it out, the write issued issue_delay seconds
+ * from now (the reclaimer's place in its pass); false if it cannot be (no
+ * swap) */
+bool try_to_swap_out(struct pglist_data *pgdat, unsigned long pfn, double issue_delay);
 /* drop a clean file page from its page cache, leaving a shadow entry */
 void remove_mapping(struct pglist_data *pgdat, unsigned long pfn);
 void file_page_written(struct pglist_data *pgdat, unsigned long pfn);

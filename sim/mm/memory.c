@@ -652,9 +652,10 @@ int mm_access(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *m
 }
 
 /* shrink_folio_list's anon path: add_to_swap, try_to_unmap, pageout.
- * The write is queued on the swap device; the page stays under writeback
- * until it completes (swap_writeback_start). */
-bool try_to_swap_out(struct pglist_data *pgdat, unsigned long pfn)
+ * The write is queued on the swap device when the reclaimer gets there
+ * (issue_delay on from now); the page stays under writeback until it
+ * completes (swap_writeback_start). */
+bool try_to_swap_out(struct pglist_data *pgdat, unsigned long pfn, double issue_delay)
 {
 	struct page *p = &pgdat->mem_map[pfn];
 	struct mm_struct *mm = pgdat->mms[p->mapping];
@@ -670,12 +671,14 @@ bool try_to_swap_out(struct pglist_data *pgdat, unsigned long pfn)
 	mod_node_page_state(pgdat, NR_ANON_MAPPED, -1);
 	mod_node_page_state(pgdat, NR_VMSCAN_WRITE, 1);
 	count_vm_events(pgdat, PSWPOUT, 1);
+	pgdat->swap.fate.written++;
 	count_vm_events(pgdat, PGPGOUT, PAGE_SIZE >> 10);
 	ClearPageFlag(p, PG_young);
 	ClearPageFlag(p, PG_referenced);
 	p->mapcount = 0;
 	swap_writeback_start(pgdat, pfn, slot,
-	                     pgdat_now(pgdat) + blockdev_io(pgdat, &pgdat->swap.dev, 1, true, 0));
+	                     pgdat_now(pgdat) + issue_delay +
+	                     blockdev_io(pgdat, &pgdat->swap.dev, 1, true, issue_delay));
 	return true;
 }
 

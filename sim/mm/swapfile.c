@@ -3,12 +3,18 @@
  *
  * Swap slots come from a stack of free slots (O(1)); each slot keeps the
  * workingset shadow of its page (the kernel keeps it in the swap cache's
- * xarray); the slot is freed on swap-in (the model keeps no swap cache).  A device serves requests in order:
+ * xarray).  The swap cache holds only written-out pages (slot_page): one
+ * stays there, under writeback and then clean on the inactive list, until
+ * reclaim frees it, a fault maps it back, or its process unmaps the slot;
+ * a page read back leaves the slot (it is freed on swap-in: v6.2 keeps a
+ * clean copy after a read fault while swap is less than half full, which
+ * the model does not).  A device serves requests in order:
  * each takes its latency plus its size over the bandwidth, after the ones
  * queued before it.  Writes (pageout) are asynchronous: the reclaimer only
  * queues them; reads make the faulting task wait. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "internal.h"
 
 void blockdev_setup(struct blockdev *dev, double latency_s, double bandwidth_bps)
@@ -48,6 +54,7 @@ int swap_setup(struct pglist_data *pgdat, unsigned long swap_pages, double laten
 	si->wb = NULL;
 	si->wb_head = si->wb_len = si->wb_cap = 0;
 	si->pages = si->inuse = si->nr_free_slots = 0;
+	memset(&si->fate, 0, sizeof(si->fate));
 	if (swap_pages >= ENTRY_VAL_MASK) {
 		snprintf(err, errlen, "swap of %lu pages is too large", swap_pages);
 		return -1;
@@ -94,6 +101,7 @@ void swap_free(struct pglist_data *pgdat, struct mm_ctx *ctx, uint32_t slot)
 	/* free_swap_and_cache(): a written, unmapped swap cache page of the
 	 * slot goes now; one still being written goes when its write ends */
 	if (si->slot_page[slot]) {
+		si->fate.unmapped++;
 		unsigned long pfn = si->slot_page[slot] - 1;
 		struct page *p = &pgdat->mem_map[pfn];
 		if (PageLRU(p) && !PageTest(p, PG_writeback) && !p->mapcount && p->owner == PGOWN_ANON &&
@@ -122,9 +130,10 @@ uint32_t swap_get_shadow(const struct pglist_data *pgdat, uint32_t slot)
 /* ---- writeback of swapped-out pages ----
  *
  * The kernel frees a swapped-out page after its write completes
- * (end_page_writeback, then reclaim finds it clean).  The model keeps the
- * page allocated, off the LRU, PG_writeback and counted in nr_writeback,
- * until its completion time on the device's FIFO queue, then frees it.  A
+ * (end_page_writeback rotates it to the inactive tail, then reclaim finds
+ * it clean).  The model keeps the page allocated, off the LRU, PG_writeback
+ * and counted in nr_writeback, until its completion time on the device's
+ * FIFO queue, then puts it at the inactive tail for reclaim to free.  A
  * fault on the slot meanwhile finds it in the swap cache and maps it back
  * without I/O.  Completions come in ring order. */
 
@@ -156,8 +165,12 @@ void swap_writeback_start(struct pglist_data *pgdat, unsigned long pfn, uint32_t
 
 unsigned long swap_writeback_complete(struct pglist_data *pgdat, bool force)
 {
+	return swap_writeback_complete_by(pgdat, pgdat_now(pgdat), force);
+}
+
+unsigned long swap_writeback_complete_by(struct pglist_data *pgdat, double now, bool force)
+{
 	struct swap_info *si = &pgdat->swap;
-	double now = pgdat_now(pgdat);
 	unsigned long freed = 0;
 
 	while (si->wb_len && (force || !pgdat->clock || si->wb[si->wb_head].done <= now)) {
@@ -226,6 +239,7 @@ unsigned long swap_cache_take(struct pglist_data *pgdat, uint32_t slot)
 	pfn = si->slot_page[slot] - 1;
 	p = &pgdat->mem_map[pfn];
 	si->slot_page[slot] = 0;
+	si->fate.mapped_back++;
 	/* under writeback: its completion only clears the flag; written and
 	 * on the LRU: it comes off to be mapped again */
 	ClearPageFlag(p, PG_reclaim);

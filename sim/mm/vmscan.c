@@ -208,6 +208,7 @@ static unsigned long shrink_page(struct pglist_data *pgdat, unsigned long pfn, b
 		 * to the tail by end_page_writeback): drop it from the swap
 		 * cache and free it */
 		swap_cache_delete(pgdat, pfn);
+		pgdat->swap.fate.reclaimed++;
 		goto free;
 	}
 	if (!file) {
@@ -219,7 +220,7 @@ static unsigned long shrink_page(struct pglist_data *pgdat, unsigned long pfn, b
 		/* add_to_swap(), try_to_unmap(), pageout(): the page stays
 		 * under writeback; once written it comes back to the tail of
 		 * this list and is freed then */
-		if (!sc->may_swap || !sc->may_unmap || !try_to_swap_out(pgdat, pfn)) {
+		if (!sc->may_swap || !sc->may_unmap || !try_to_swap_out(pgdat, pfn, ctx_delay(sc->ctx))) {
 			putback(pgdat, pfn, true);
 			return 0;
 		}
@@ -473,6 +474,14 @@ static void shrink_lruvec(struct pglist_data *pgdat, struct scan_control *sc)
 		 * others allocate and reclaim meanwhile; the lists are read
 		 * again by the next round */
 		cond_resched(pgdat, sc->ctx);
+		/* the pass lasts its kernel time: the swap writes that have
+		 * completed by this point of it are at the tail of the
+		 * inactive list for the next round to free, as v6.2's
+		 * end_page_writeback() -> folio_rotate_reclaimable() puts them
+		 * while the pass goes on (else kswapd's pass, at one instant,
+		 * wrote a priority's whole budget before freeing any) */
+		if (pgdat->swap.wb_len)
+			swap_writeback_complete_by(pgdat, pgdat_now(pgdat) + ctx_delay(sc->ctx), false);
 		if (nr_reclaimed < nr_to_reclaim || proportional_reclaim)
 			continue;
 		/* enough reclaimed: stop the smaller type, scale the other to

@@ -147,6 +147,16 @@ static int store(const struct run *r, struct results_db *db, const struct run_re
 					return -1;
 			}
 	}
+	/* what became of the pages written to swap, tallied over the whole
+	 * run (docs/model.md, "Swap-out and pgsteal_anon") */
+	{
+		const struct swap_info *si = &r->pgdat.swap;
+		if (results_add_metric(db, id, "swapout_written", (double)si->fate.written) ||
+		    results_add_metric(db, id, "swapout_reclaimed", (double)si->fate.reclaimed) ||
+		    results_add_metric(db, id, "swapout_unmapped", (double)si->fate.unmapped) ||
+		    results_add_metric(db, id, "swapout_mapped_back", (double)si->fate.mapped_back))
+			return -1;
+	}
 	/* the last census (the idle machine after the last iteration): how
 	 * far the kernel's pages are spread over the pageblocks */
 	if (r->nr_census) {

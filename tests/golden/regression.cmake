@@ -15,12 +15,21 @@
 # kbuild.tree = synthetic (the generator, small enough for a test): a
 # change of the generator moves every row and re-records the file.
 #
-# The headline direction on this scenario: Direct compact success rate %
-# is higher for hugealloc_rfc than for vanilla, as in the RFC's cover letter,
-# and is asserted.  THP fault fail rate % is not lower for hugealloc_rfc here
-# (2.17 against 2.04 when recorded: this machine, 512M with a 3% kernel
-# build, is far smaller than the RFC's), so that direction is not
-# asserted on this scenario.
+# The direction asserted on this scenario: Compact migrate scanned
+# daemon % is higher for hugealloc_rfc than for vanilla (96.02 against
+# 0.27 when recorded), as in the RFC's cover letter (1.32 -> 59.18): the
+# RFC's kcompactd does the compaction vanilla's allocating tasks do
+# themselves.  It holds on seeds 1-4 (`mmsim sweep configs/mini.ini --vary
+# policy.name=vanilla,hugealloc_rfc --seeds 4`: vanilla 0.13-0.55,
+# hugealloc_rfc 89.91-96.02).  The two headline rows do not move the cover
+# letter's way on this machine (512M with a 3% kernel build, far smaller
+# than the RFC's) and are not asserted: THP fault fail rate % (0.56
+# against 0.25) and Direct compact success rate % (18.46 against 61.12;
+# seeds 1-4: vanilla 61-74, hugealloc_rfc 18-47).  Direct compact success
+# rate % was asserted here until reclaim's passes freed the swap writes
+# they had queued (commit "vmscan: a reclaim pass frees the swap writes
+# that complete while it runs"): the direction had held on seed 1 only
+# (seeds 1-4 then: vanilla 32-36, hugealloc_rfc 16-38).
 include("${CMAKE_CURRENT_LIST_DIR}/_common.cmake")
 
 set(EXPECTED "${GOLDEN_DIR}/regression-mini-seed1.txt")
@@ -68,12 +77,12 @@ function(cell row col out)
 	endforeach()
 	set(${out} -1 PARENT_SCOPE)
 endfunction()
-cell("Direct compact success rate %" 1 v)
-cell("Direct compact success rate %" 2 h)
+cell("Compact migrate scanned daemon %" 1 v)
+cell("Compact migrate scanned daemon %" 2 h)
 if(v LESS 0 OR h LESS 0 OR NOT h GREATER v)
-	golden_fail("Direct compact success rate %: hugealloc_rfc ${h} is not above vanilla ${v} (hundredths)")
+	golden_fail("Compact migrate scanned daemon %: hugealloc_rfc ${h} is not above vanilla ${v} (hundredths)")
 else()
-	message(STATUS "ok: direct compaction succeeds more often with hugealloc_rfc (${h} against ${v} hundredths of %)")
+	message(STATUS "ok: kcompactd does more of the migrate scanning with hugealloc_rfc (${h} against ${v} hundredths of %)")
 endif()
 
 golden_finish()

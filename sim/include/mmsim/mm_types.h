@@ -131,6 +131,15 @@ struct swap_info {
 	struct wb_entry *wb;               /* writes in flight, in completion order (a ring) */
 	unsigned long wb_head, wb_len, wb_cap;
 	struct blockdev dev;
+	/* what became of the pages reclaim wrote out, over the whole run (a
+	 * tally, no /proc counter): written (pswpout's pages); freed by
+	 * reclaim once written (in pgsteal_anon); freed because their
+	 * process unmapped the slot while the page was in the swap cache,
+	 * written or being written (free_swap_and_cache(): in no pgsteal);
+	 * mapped back by a fault that found them in the swap cache */
+	struct {
+		unsigned long written, reclaimed, unmapped, mapped_back;
+	} fate;
 };
 
 #endif
