@@ -303,7 +303,7 @@ static unsigned long check_free_list(struct vm_checker *c, const struct zone *z,
 			if (b >= 0)
 				violation(c, z, e, "free_list[order %u][%s]: covers block %#lx of type %s "
 				          "(6.10's freelist hygiene: a free page is on its block's type's list)",
-				          order, migratetype_name(mt), (unsigned long)b,
+				          order, migratetype_name(mt), pageblock_start_pfn((unsigned long)b),
 				          migratetype_name(get_pageblock_migratetype(pgdat, (unsigned long)b)));
 		}
 	}

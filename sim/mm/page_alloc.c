@@ -570,6 +570,17 @@ static int move_freepages(struct zone *zone, unsigned long start, unsigned long 
 	return moved;
 }
 
+/* prep_move_freepages_block() of 6.10: may a block's free pages be moved
+ * with its type?  Not if the block straddles the zone's start or end
+ * (the DMA zone starts at pfn 1): v6.2's move_freepages_block() then
+ * moves the free pages from pfn on, and the rest of the block's stay on
+ * the old type's lists */
+static bool block_in_zone(const struct zone *zone, unsigned long pfn)
+{
+	return zone_spans_pfn(zone, pageblock_start_pfn(pfn)) &&
+	       zone_spans_pfn(zone, pageblock_end_pfn(pfn) - 1);
+}
+
 int move_freepages_block(struct zone *zone, unsigned long pfn, int mt, int *num_movable)
 {
 	unsigned long start = pageblock_start_pfn(pfn), end = pageblock_end_pfn(pfn) - 1;
@@ -760,8 +771,11 @@ unsigned long __isolate_free_page(struct zone *zone, unsigned long pfn, unsigned
 			int bmt = get_pageblock_migratetype(pgdat, p);
 			if (!migratetype_is_mergeable(bmt))
 				continue;
-			if (hygiene)    /* 6.10 walks the block whatever its type */
+			if (hygiene) {  /* 6.10 walks the block whatever its type */
+				if (!block_in_zone(zone, p))
+					continue;
 				move_freepages_block(zone, p, MIGRATE_MOVABLE, NULL);
+			}
 			if (bmt != MIGRATE_MOVABLE)
 				set_pageblock_migratetype(pgdat, p, MIGRATE_MOVABLE);
 		}
@@ -870,6 +884,9 @@ static bool try_to_claim_block(struct zone *zone, unsigned long pfn, unsigned cu
 	}
 	if (pol(pgdat)->boost_watermark && pol(pgdat)->boost_watermark(zone) && (alloc_flags & ALLOC_KSWAPD))
 		zone->flags |= 1ul << ZONE_BOOSTED_WATERMARK;
+	/* a block that straddles the zone's start or end is not claimed */
+	if (mm_policy_has(pgdat->policy, MMF_FREELIST_HYGIENE) && !block_in_zone(zone, pfn))
+		return false;
 	free_pages = move_freepages_block(zone, pfn, -1, &movable_pages);
 	if (!free_pages)
 		return false;           /* the block crosses the zone's end */
@@ -1120,10 +1137,14 @@ void reserve_highatomic_pageblock(struct zone *zone, unsigned long pfn, unsigned
 		return;
 	/* 6.10's hygiene: a page of pageblock order or more is reserved
 	 * with all its blocks (v6.2: its first block) */
-	if (order >= pageblock_order && mm_policy_has(pgdat->policy, MMF_FREELIST_HYGIENE)) {
-		change_pageblock_range(pgdat, pfn, order, MIGRATE_HIGHATOMIC);
-		zone->nr_reserved_highatomic += 1ul << order;
-		return;
+	if (mm_policy_has(pgdat->policy, MMF_FREELIST_HYGIENE)) {
+		if (order >= pageblock_order) {
+			change_pageblock_range(pgdat, pfn, order, MIGRATE_HIGHATOMIC);
+			zone->nr_reserved_highatomic += 1ul << order;
+			return;
+		}
+		if (!block_in_zone(zone, pfn))
+			return;         /* move_freepages_block() refuses it */
 	}
 	zone->nr_reserved_highatomic += pageblock_nr_pages;
 	set_pageblock_migratetype(pgdat, pfn, MIGRATE_HIGHATOMIC);
