@@ -105,7 +105,9 @@ enum mm_policy_feature {
 	 * free_one_page() frees a multi-block page block by block
 	 * (split_large_buddy); __isolate_free_page() moves the block's free
 	 * pages with its type; the highatomic reserve types a multi-block
-	 * buddy's blocks together.  check_pgdat() enforces the invariant */
+	 * buddy's blocks together; a block straddling its zone's start or
+	 * end is not claimed, reserved or retyped (prep_move_freepages_block).
+	 * check_pgdat() enforces the invariant */
 	MMF_FREELIST_HYGIENE                   = 1u << 20,
 };
 
