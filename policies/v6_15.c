@@ -8,7 +8,9 @@
  *   RFC's 14/26 and 19/26 as merged);
  * - 6.10 freelist hygiene with 6.15's fallback split: a block is claimed
  *   whole or not at all, else one page is stolen and its remainder stays on
- *   its block's lists;
+ *   its block's lists; and its free side: a free page is always on its
+ *   block's type's list (a merged buddy's blocks take the freed page's
+ *   type, the pcp lists cache no type);
  * - 6.15's "mm: compaction: push watermark into compaction_suitable()
  *   callers" (the 2025 posting's 1/5, which does not depend on
  *   vm.defrag_mode): compaction_ready() asks for high + gap + (low - min)
@@ -18,10 +20,11 @@
 
 const struct mm_policy_ops v6_15_policy_ops = {
 	.name = "v6_15",
-	.desc = "Linux 6.15 with vm.defrag_mode=0: v6.2 plus freelist hygiene (block claim/steal), "
+	.desc = "Linux 6.15 with vm.defrag_mode=0: v6.2 plus freelist hygiene (block claim/steal, free pages "
+	        "on their block's type's list), "
 	        "6.5's compaction retry rules, 6.3's proactive daemon counting, 6.15's compaction_suitable() "
 	        "at the caller's watermark",
 	.features = MMF_PROACTIVE_COMPACT_COUNTS_DAEMON | MMF_COMPACT_RETRY_THREE_OUTCOMES |
 	            MMF_ZONELIST_SUITABLE_TARGETS_ONLY | MMF_RMQUEUE_CLAIM_STEAL |
-	            MMF_COMPACTION_SUITABLE_CALLER_WMARK,
+	            MMF_COMPACTION_SUITABLE_CALLER_WMARK | MMF_FREELIST_HYGIENE,
 };

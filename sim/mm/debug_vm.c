@@ -16,7 +16,12 @@
  *      Entries per order == free_area[order].nr_free.  Pages per
  *      migratetype == NR_FREE_<TYPE> (RFC 12/26; MIGRATE_ISOLATE has no
  *      counter) and their sum == NR_FREE_PAGES (isolated pages are not free
- *      pages, RFC 06/26).
+ *      pages, RFC 06/26).  Under 6.10's freelist hygiene
+ *      (MMF_FREELIST_HYGIENE) every block a free buddy covers has the type
+ *      of the list it is on, unless the block is MIGRATE_ISOLATE, whose
+ *      free pages the kernel moves after it sets the type; other
+ *      policies' buddies on another type's list are only counted
+ *      (freelist_type_mismatches()).
  *  (b) Pages.  A PageBuddy page is on a free list.  The pages of a free
  *      buddy are not PG_reserved; those after the head have no PG_buddy or
  *      PG_pcp and a zero refcount.  No page is both PG_buddy and PG_pcp, or
@@ -164,6 +169,7 @@ struct vm_checker {
 	unsigned long violations;
 	uint64_t *on_free_list;         /* pfn is the head of a buddy on a free list */
 	uint64_t *on_pcp_list;          /* pfn is on a per-cpu list */
+	bool hygiene;                   /* MMF_FREELIST_HYGIENE: (a)'s type rule holds */
 };
 
 static bool test_bit_pfn(const uint64_t *map, unsigned long pfn)
@@ -213,6 +219,25 @@ static void violation(struct vm_checker *c, const struct zone *z, unsigned long 
 		        migratetype_name(get_pageblock_migratetype(c->pgdat, pfn)));
 	}
 	fputc('\n', stderr);
+}
+
+/* (a) under 6.10's hygiene: the first block of [pfn, pfn + 2^order) whose
+ * type is not mt, the list the buddy is on; -1 if there is none.  An
+ * isolated block is not held to it (the kernel sets MIGRATE_ISOLATE
+ * before it moves the block's free pages). */
+static long buddy_block_type_mismatch(const struct pglist_data *pgdat, unsigned long pfn,
+                                      unsigned order, int mt)
+{
+	const unsigned long end = pfn + (1ul << order);
+
+	if (is_migrate_isolate(mt))
+		return -1;
+	for (unsigned long b = pfn; b < end; b = pageblock_start_pfn(b) + pageblock_nr_pages) {
+		int bmt = get_pageblock_migratetype(pgdat, b);
+		if (bmt != mt && !is_migrate_isolate(bmt))
+			return (long)b;
+	}
+	return -1;
 }
 
 /* (a): one free list.  Returns the number of entries that were walked. */
@@ -273,6 +298,14 @@ static unsigned long check_free_list(struct vm_checker *c, const struct zone *z,
 			violation(c, z, e, "free_list[order %u][%s]: private %" PRIu32
 			          " is not the list's migratetype", order, migratetype_name(mt),
 			          p->private);
+		if (c->hygiene && e + nr_pages <= pgdat->node_spanned_pages) {
+			long b = buddy_block_type_mismatch(pgdat, e, order, mt);
+			if (b >= 0)
+				violation(c, z, e, "free_list[order %u][%s]: covers block %#lx of type %s "
+				          "(6.10's freelist hygiene: a free page is on its block's type's list)",
+				          order, migratetype_name(mt), pageblock_start_pfn((unsigned long)b),
+				          migratetype_name(get_pageblock_migratetype(pgdat, (unsigned long)b)));
+		}
 	}
 	if (m[head].prev != prev)
 		violation(c, z, NO_PFN, "free_list[order %u][%s]: head's prev %#" PRIx32
@@ -573,6 +606,7 @@ unsigned long check_pgdat(const struct pglist_data *pgdat, const char *what)
 	struct vm_checker c = {
 		.pgdat = pgdat,
 		.what = what ? what : "check_pgdat",
+		.hygiene = pgdat->policy && mm_policy_has(pgdat->policy, MMF_FREELIST_HYGIENE),
 	};
 
 	c.on_free_list = calloc(words ? words : 1, sizeof(uint64_t));
@@ -608,6 +642,33 @@ out:
 	free(c.on_free_list);
 	free(c.on_pcp_list);
 	return c.violations;
+}
+
+unsigned long freelist_type_mismatches(const struct pglist_data *pgdat)
+{
+	const struct page *m = pgdat->mem_map;
+	unsigned long n = 0;
+
+	for (int zi = 0; zi < MAX_NR_ZONES; zi++) {
+		const struct zone *z = &pgdat->node_zones[zi];
+
+		if (!populated_zone(z))
+			continue;
+		for (unsigned order = 0; order < MAX_ORDER; order++)
+			for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
+				uint32_t head = z->free_area[order].free_list[mt];
+				unsigned long walked = 0;
+				for (uint32_t e = m[head].next; e != head; e = m[e].next) {
+					/* a corrupt list is check_pgdat()'s to report */
+					if (e >= pgdat->node_spanned_pages || ++walked > pgdat->node_spanned_pages ||
+					    e + (1ul << order) > pgdat->node_spanned_pages)
+						break;
+					if (buddy_block_type_mismatch(pgdat, e, order, mt) >= 0)
+						n++;
+				}
+			}
+	}
+	return n;
 }
 
 static void check_lru_rmap(struct vm_checker *c, unsigned long pfn)

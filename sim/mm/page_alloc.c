@@ -244,6 +244,14 @@ void __free_one_page(struct zone *zone, unsigned long pfn, unsigned order, int m
 			if (mt != buddy_mt &&
 			    (!migratetype_is_mergeable(mt) || !migratetype_is_mergeable(buddy_mt)))
 				break;
+			/* 6.10 ("fix up block types when merging compatible
+			 * blocks"): the buddy's blocks take the freed page's
+			 * type, so that a later expand() puts the pieces on
+			 * the lists of their blocks' type.  v6.2 leaves them
+			 * as they were: the merged page goes to mt's list
+			 * with blocks of another type inside */
+			if (buddy_mt != mt && mm_policy_has(pgdat->policy, MMF_FREELIST_HYGIENE))
+				change_pageblock_range(pgdat, buddy_pfn, order, mt);
 		}
 		__del_page_from_free_list(zone, buddy_pfn, order);
 		pfn &= buddy_pfn;
@@ -263,6 +271,21 @@ void __free_one_page(struct zone *zone, unsigned long pfn, unsigned order, int m
 void free_one_page(struct zone *zone, unsigned long pfn, unsigned order, int mt)
 {
 	__free_one_page(zone, pfn, order, mt, FPI_NONE);
+}
+
+/* split_large_buddy() (6.10's free path, MMF_FREELIST_HYGIENE): a page
+ * of more than one pageblock is freed block by block, each as its own
+ * block's type; blocks of mergeable types merge again in
+ * __free_one_page(), which gives them one type.  v6.2 frees the whole
+ * page as its first block's type, whatever the others are. */
+static void split_large_buddy(struct zone *zone, unsigned long pfn, unsigned order)
+{
+	unsigned long end = pfn + (1ul << order);
+
+	if (order > pageblock_order)
+		order = pageblock_order;
+	for (; pfn < end; pfn += 1ul << order)
+		__free_one_page(zone, pfn, order, get_pageblock_migratetype(zone->zone_pgdat, pfn), FPI_NONE);
 }
 
 /* __free_pages_core(): boot memory goes to the tail of the free lists
@@ -319,6 +342,10 @@ void pcp_list_grow(struct pcp_list *l)
 static void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_pages *pcp, int pindex)
 {
 	struct pglist_data *pgdat = zone->zone_pgdat;
+	/* 6.10 ("remove pcppage migratetype caching"): a page goes back as
+	 * its block's type now; v6.2 as the type cached when it went onto
+	 * the pcp list, which is stale once the block changed type */
+	bool block_type = mm_policy_has(pgdat->policy, MMF_FREELIST_HYGIENE);
 	int min_pindex = 0, max_pindex = NR_PCP_LISTS - 1;
 
 	if (count > pcp->count)
@@ -344,7 +371,8 @@ static void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_page
 		do {
 			uint32_t pfn = pcp_list_pop_last(l);            /* list_last_entry */
 			struct page *page = &pgdat->mem_map[pfn];
-			int mt = (int)page->private;                     /* get_pcppage_migratetype */
+			int mt = block_type ? get_pageblock_migratetype(pgdat, pfn)
+			                    : (int)page->private;        /* get_pcppage_migratetype */
 
 			/* the pages go from the tail: the one PCP_PREFETCH
 			 * later is at len - 1 - PCP_PREFETCH now (the list is
@@ -542,6 +570,17 @@ static int move_freepages(struct zone *zone, unsigned long start, unsigned long 
 	return moved;
 }
 
+/* prep_move_freepages_block() of 6.10: may a block's free pages be moved
+ * with its type?  Not if the block straddles the zone's start or end
+ * (the DMA zone starts at pfn 1): v6.2's move_freepages_block() then
+ * moves the free pages from pfn on, and the rest of the block's stay on
+ * the old type's lists */
+static bool block_in_zone(const struct zone *zone, unsigned long pfn)
+{
+	return zone_spans_pfn(zone, pageblock_start_pfn(pfn)) &&
+	       zone_spans_pfn(zone, pageblock_end_pfn(pfn) - 1);
+}
+
 int move_freepages_block(struct zone *zone, unsigned long pfn, int mt, int *num_movable)
 {
 	unsigned long start = pageblock_start_pfn(pfn), end = pageblock_end_pfn(pfn) - 1;
@@ -723,13 +762,24 @@ unsigned long __isolate_free_page(struct zone *zone, unsigned long pfn, unsigned
 			return 0;
 	}
 	del_page_from_free_list(zone, pfn, order);
-	/* at least half a block: the block becomes movable */
-	if (order >= pageblock_order - 1)
+	/* at least half a block: the block becomes movable; under 6.10's
+	 * hygiene with its other free pages (move_freepages_block), which
+	 * v6.2 leaves on the old type's lists */
+	if (order >= pageblock_order - 1) {
+		bool hygiene = mm_policy_has(pgdat->policy, MMF_FREELIST_HYGIENE);
 		for (unsigned long p = pfn; p < pfn + (1ul << order); p += pageblock_nr_pages) {
 			int bmt = get_pageblock_migratetype(pgdat, p);
-			if (migratetype_is_mergeable(bmt) && bmt != MIGRATE_MOVABLE)
+			if (!migratetype_is_mergeable(bmt))
+				continue;
+			if (hygiene) {  /* 6.10 walks the block whatever its type */
+				if (!block_in_zone(zone, p))
+					continue;
+				move_freepages_block(zone, p, MIGRATE_MOVABLE, NULL);
+			}
+			if (bmt != MIGRATE_MOVABLE)
 				set_pageblock_migratetype(pgdat, p, MIGRATE_MOVABLE);
 		}
+	}
 	return 1ul << order;
 }
 
@@ -834,6 +884,9 @@ static bool try_to_claim_block(struct zone *zone, unsigned long pfn, unsigned cu
 	}
 	if (pol(pgdat)->boost_watermark && pol(pgdat)->boost_watermark(zone) && (alloc_flags & ALLOC_KSWAPD))
 		zone->flags |= 1ul << ZONE_BOOSTED_WATERMARK;
+	/* a block that straddles the zone's start or end is not claimed */
+	if (mm_policy_has(pgdat->policy, MMF_FREELIST_HYGIENE) && !block_in_zone(zone, pfn))
+		return false;
 	free_pages = move_freepages_block(zone, pfn, -1, &movable_pages);
 	if (!free_pages)
 		return false;           /* the block crosses the zone's end */
@@ -1074,23 +1127,35 @@ void reserve_highatomic_pageblock(struct zone *zone, unsigned long pfn, unsigned
 	unsigned long max_managed;
 	int mt;
 
-	(void)order;
 	/* one pageblock or roughly 1% of the zone */
 	max_managed = zone->managed_pages / 100 + pageblock_nr_pages;
 	if (zone->nr_reserved_highatomic >= max_managed)
 		return;
 	mt = get_pageblock_migratetype(pgdat, pfn);
 	/* only normal pageblocks (the ones that can merge with others) */
-	if (migratetype_is_mergeable(mt)) {
-		zone->nr_reserved_highatomic += pageblock_nr_pages;
-		set_pageblock_migratetype(pgdat, pfn, MIGRATE_HIGHATOMIC);
-		move_freepages_block(zone, pfn, MIGRATE_HIGHATOMIC, NULL);
+	if (!migratetype_is_mergeable(mt))
+		return;
+	/* 6.10's hygiene: a page of pageblock order or more is reserved
+	 * with all its blocks (v6.2: its first block) */
+	if (mm_policy_has(pgdat->policy, MMF_FREELIST_HYGIENE)) {
+		if (order >= pageblock_order) {
+			change_pageblock_range(pgdat, pfn, order, MIGRATE_HIGHATOMIC);
+			zone->nr_reserved_highatomic += 1ul << order;
+			return;
+		}
+		if (!block_in_zone(zone, pfn))
+			return;         /* move_freepages_block() refuses it */
 	}
+	zone->nr_reserved_highatomic += pageblock_nr_pages;
+	set_pageblock_migratetype(pgdat, pfn, MIGRATE_HIGHATOMIC);
+	move_freepages_block(zone, pfn, MIGRATE_HIGHATOMIC, NULL);
 }
 
 bool unreserve_highatomic_pageblock(struct pglist_data *pgdat, int migratetype,
                                     enum zone_type highest_zoneidx, bool force)
 {
+	bool hygiene = mm_policy_has(pgdat->policy, MMF_FREELIST_HYGIENE);
+
 	for (int zi = (int)highest_zoneidx; zi >= 0; zi--) {
 		struct zone *zone = &pgdat->node_zones[zi];
 
@@ -1105,11 +1170,25 @@ bool unreserve_highatomic_pageblock(struct pglist_data *pgdat, int migratetype,
 
 			if (pfn == PFN_NONE)
 				continue;
-			if (is_migrate_highatomic(get_pageblock_migratetype(pgdat, pfn)))
-				zone->nr_reserved_highatomic -= zone->nr_reserved_highatomic < pageblock_nr_pages
-				                                ? zone->nr_reserved_highatomic : pageblock_nr_pages;
+			if (is_migrate_highatomic(get_pageblock_migratetype(pgdat, pfn))) {
+				/* 6.10's hygiene: a buddy of two highatomic
+				 * blocks gives both back (v6.2: one block) */
+				unsigned long size = pageblock_nr_pages;
+				if (hygiene && (1ul << order) > size)
+					size = 1ul << order;
+				zone->nr_reserved_highatomic -= zone->nr_reserved_highatomic < size
+				                                ? zone->nr_reserved_highatomic : size;
+			}
 			/* convert to the caller's type, bypassing the stealing
-			 * heuristics: the caller needs the pages */
+			 * heuristics: the caller needs the pages.  6.10's
+			 * hygiene retypes every block of a multi-block buddy
+			 * (v6.2 only the first, and move_freepages_block()
+			 * takes the whole buddy to the caller's list) */
+			if (hygiene && order >= pageblock_order) {
+				move_to_free_list(zone, pfn, order, migratetype);
+				change_pageblock_range(pgdat, pfn, order, migratetype);
+				return true;
+			}
 			set_pageblock_migratetype(pgdat, pfn, migratetype);
 			ret = move_freepages_block(zone, pfn, migratetype, NULL);
 			if (ret)
@@ -1738,6 +1817,8 @@ void __free_pages(struct pglist_data *pgdat, struct mm_ctx *ctx, struct page *pa
 	count_vm_events(pgdat, PGFREE, 1ul << order);
 	if (pcp_allowed_order(order)) {
 		free_unref_page(pgdat, ctx->cpu, pfn, order);
+	} else if (mm_policy_has(pgdat->policy, MMF_FREELIST_HYGIENE)) {
+		split_large_buddy(page_zone(pgdat, page), pfn, order);    /* 6.10's free_one_page() */
 	} else {
 		/* __free_pages_ok() */
 		free_one_page(page_zone(pgdat, page), pfn, order, get_pageblock_migratetype(pgdat, pfn));

@@ -95,6 +95,194 @@ static void test_claim_half_free_block(void **state)
 	tl_destroy(m);
 }
 
+/* the free side of 6.10's hygiene (MMF_FREELIST_HYGIENE): a free page is
+ * on the list of its block's type */
+
+/* the type of the list that holds the free buddy containing pfn, -1 if
+ * pfn is not free */
+static int free_list_type_of(struct machine *m, unsigned long pfn)
+{
+	for (unsigned o = 0; o < MAX_ORDER; o++) {
+		const struct page *h = tl_page(m, pfn & ~((1ul << o) - 1));
+		if (PageBuddy(h) && page_order(h) >= o)
+			return (int)h->private;
+	}
+	return -1;
+}
+
+/* all of the zone's blocks allocated as order-9 pages; pages[i] is block i */
+static void alloc_blocks(struct machine *m, unsigned long nr_blocks)
+{
+	for (unsigned long i = 0; i < nr_blocks; i++) {
+		struct page *p = tl_alloc(m, GFP_HIGHUSER_MOVABLE, pageblock_order);
+		assert_non_null(p);
+		assert_int_equal((tl_pfn(m, p) - BLOCK(0)) % pageblock_nr_pages, 0);
+		pages[(tl_pfn(m, p) - BLOCK(0)) / pageblock_nr_pages] = p;
+	}
+	assert_int_equal(tl_stat(m, Z32, NR_FREE_PAGES), 0);
+}
+
+/* "fix up block types when merging compatible blocks" (6.10): a free
+ * movable block merges with its free buddy block, which is unmovable.
+ * v6.2 puts the order-10 page on the movable list and leaves the buddy
+ * block unmovable, so the split that follows puts that block's pages on
+ * the movable lists of an unmovable block; 6.10 retypes the buddy block. */
+static void test_merge_retypes_buddy_block(void **state)
+{
+	static const char *const policies[] = { "vanilla", "v6_15" };
+	(void)state;
+
+	for (int i = 0; i < 2; i++) {
+		struct machine *m = boot(policies[i], NULL, NBLOCKS);
+		bool hygiene = i == 1;
+
+		alloc_blocks(m, NBLOCKS);
+		set_pageblock_migratetype(&m->pgdat, BLOCK(1), MIGRATE_UNMOVABLE);     /* no free pages */
+		tl_free(m, pages[1], pageblock_order);
+		drain_all_pages(&m->pgdat);
+		assert_int_equal(tl_list_len(m, Z32, pageblock_order, MIGRATE_UNMOVABLE), 1);
+		tl_free(m, pages[0], pageblock_order);
+		drain_all_pages(&m->pgdat);
+
+		/* both merge into one order-10 page on the freed page's list */
+		assert_int_equal(tl_list_len(m, Z32, pageblock_order + 1, MIGRATE_MOVABLE), 1);
+		assert_int_equal(tl_block_mt(m, BLOCK(0)), MIGRATE_MOVABLE);
+		assert_int_equal(tl_block_mt(m, BLOCK(1)), hygiene ? MIGRATE_MOVABLE : MIGRATE_UNMOVABLE);
+		assert_int_equal(freelist_type_mismatches(&m->pgdat), hygiene ? 0 : 1);
+
+		/* a movable allocation splits it: block 1 goes whole to the
+		 * movable list, in an unmovable block under v6.2 */
+		assert_non_null(tl_alloc(m, GFP_HIGHUSER_MOVABLE, 0));
+		assert_int_equal(free_list_type_of(m, BLOCK(1)), MIGRATE_MOVABLE);
+		assert_int_equal(freelist_type_mismatches(&m->pgdat), hygiene ? 0 : 1);
+		tl_check(m);
+		tl_destroy(m);
+	}
+}
+
+/* "remove pcppage migratetype caching" (6.10): a page freed onto a pcp
+ * list while its block is movable; the block is then taken by unmovable
+ * allocations (retyped, its free pages moved).  When the pcp list is
+ * drained, v6.2 frees the page as the type it cached (movable, onto a
+ * movable list in an unmovable block); 6.10 as the block's type now. */
+static void test_pcp_free_block_type(void **state)
+{
+	static const char *const policies[] = { "vanilla", "v6_15" };
+	(void)state;
+
+	for (int i = 0; i < 2; i++) {
+		struct machine *m = boot(policies[i], NULL, NBLOCKS);
+		bool hygiene = i == 1;
+		struct page *p = tl_alloc(m, GFP_HIGHUSER_MOVABLE, 0);
+		struct page *q = tl_alloc(m, GFP_HIGHUSER_MOVABLE, 0);   /* p's buddy, kept */
+		unsigned long pfn;
+
+		assert_non_null(p);
+		assert_non_null(q);
+		pfn = tl_pfn(m, p);
+		assert_int_equal(pageblock_start_pfn(pfn), BLOCK(0));
+		assert_int_equal(tl_pfn(m, q), pfn ^ 1);
+		tl_free(m, p, 0);
+		assert_true(PagePcp(p));
+		tl_retype_block(m, BLOCK(0), MIGRATE_UNMOVABLE);
+		drain_all_pages(&m->pgdat);
+
+		assert_int_equal(free_list_type_of(m, pfn), hygiene ? MIGRATE_UNMOVABLE : MIGRATE_MOVABLE);
+		if (hygiene) {
+			assert_int_equal(freelist_type_mismatches(&m->pgdat), 0);
+			assert_int_equal(tl_stat(m, Z32, NR_FREE_UNMOVABLE), (long)pageblock_nr_pages - 1);
+		} else {
+			assert_true(freelist_type_mismatches(&m->pgdat) > 0);
+		}
+		tl_check(m);
+		tl_destroy(m);
+	}
+}
+
+/* split_large_buddy() (6.10's free_one_page()): an order-10 page over a
+ * movable and an unmovable block is freed block by block, each as its
+ * block's type, and the two merge as the second one's type.  v6.2 frees
+ * it whole as its first block's type. */
+static void test_free_multi_block_page(void **state)
+{
+	static const char *const policies[] = { "vanilla", "v6_15" };
+	(void)state;
+
+	for (int i = 0; i < 2; i++) {
+		struct machine *m = boot(policies[i], NULL, NBLOCKS);
+		bool hygiene = i == 1;
+		struct page *p = tl_alloc(m, GFP_HIGHUSER_MOVABLE, pageblock_order + 1);
+
+		assert_non_null(p);
+		set_pageblock_migratetype(&m->pgdat, tl_pfn(m, p) + pageblock_nr_pages, MIGRATE_UNMOVABLE);
+		tl_free(m, p, pageblock_order + 1);
+		assert_int_equal(free_list_type_of(m, tl_pfn(m, p)),
+		                 hygiene ? MIGRATE_UNMOVABLE : MIGRATE_MOVABLE);
+		assert_int_equal(tl_block_mt(m, tl_pfn(m, p)), hygiene ? MIGRATE_UNMOVABLE : MIGRATE_MOVABLE);
+		assert_int_equal(freelist_type_mismatches(&m->pgdat), hygiene ? 0 : 1);
+		tl_check(m);
+		tl_destroy(m);
+	}
+}
+
+/* __isolate_free_page() of half a block (compaction's free scanner) makes
+ * the block movable; 6.10 moves the block's other free pages with it,
+ * v6.2 leaves them on the unmovable lists. */
+static void test_isolate_half_block(void **state)
+{
+	static const char *const policies[] = { "vanilla", "v6_15" };
+	(void)state;
+
+	for (int i = 0; i < 2; i++) {
+		struct machine *m = boot(policies[i], NULL, NBLOCKS);
+		bool hygiene = i == 1;
+		unsigned long half = BLOCK(0) + pageblock_nr_pages / 2;
+		long unmovable;
+
+		assert_non_null(tl_alloc(m, GFP_HIGHUSER_MOVABLE, 0));
+		drain_all_pages(&m->pgdat);     /* block 0: one page used, the rest free in pieces */
+		tl_retype_block(m, BLOCK(0), MIGRATE_UNMOVABLE);
+		unmovable = tl_stat(m, Z32, NR_FREE_UNMOVABLE);
+		assert_int_equal(unmovable, (long)pageblock_nr_pages - 1);
+		assert_true(PageBuddy(tl_page(m, half)) && page_order(tl_page(m, half)) == pageblock_order - 1);
+
+		assert_int_equal(__isolate_free_page(tl_zone(m, Z32), half, pageblock_order - 1),
+		                 pageblock_nr_pages / 2);
+		assert_int_equal(tl_block_mt(m, BLOCK(0)), MIGRATE_MOVABLE);
+		assert_int_equal(tl_stat(m, Z32, NR_FREE_UNMOVABLE),
+		                 hygiene ? 0 : unmovable - (long)pageblock_nr_pages / 2);
+		assert_int_equal(freelist_type_mismatches(&m->pgdat), hygiene ? 0 : pageblock_order - 1);
+		tl_check(m);
+		tl_destroy(m);
+	}
+}
+
+/* The invariant checker holds a 6.10+ policy to it: a block retyped
+ * without moving its free pages is a violation under v6_15, only counted
+ * under vanilla; an isolated block is not held to it (the kernel sets
+ * MIGRATE_ISOLATE before it moves the free pages). */
+static void test_checker_type_mismatch(void **state)
+{
+	static const char *const policies[] = { "vanilla", "v6_15" };
+	(void)state;
+
+	for (int i = 0; i < 2; i++) {
+		struct machine *m = boot(policies[i], NULL, NBLOCKS);
+		bool hygiene = i == 1;
+
+		/* at boot blocks 0 and 1 are one free order-10 page */
+		set_pageblock_migratetype(&m->pgdat, BLOCK(1), MIGRATE_UNMOVABLE);
+		assert_int_equal(freelist_type_mismatches(&m->pgdat), 1);
+		assert_int_equal(check_pgdat(&m->pgdat, "planted mismatch"), hygiene ? 1 : 0);
+		set_pageblock_migratetype(&m->pgdat, BLOCK(1), MIGRATE_ISOLATE);
+		assert_int_equal(freelist_type_mismatches(&m->pgdat), 0);
+		tl_check(m);
+		set_pageblock_migratetype(&m->pgdat, BLOCK(1), MIGRATE_MOVABLE);
+		tl_check(m);
+		tl_destroy(m);
+	}
+}
+
 /* ------------------------------------------------------------------ */
 /* 1/5: compaction_suitable() at the caller's watermark */
 
@@ -390,6 +578,11 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_claim_or_steal, tl_teardown),
 		cmocka_unit_test_teardown(test_claim_half_free_block, tl_teardown),
+		cmocka_unit_test_teardown(test_merge_retypes_buddy_block, tl_teardown),
+		cmocka_unit_test_teardown(test_pcp_free_block_type, tl_teardown),
+		cmocka_unit_test_teardown(test_free_multi_block_page, tl_teardown),
+		cmocka_unit_test_teardown(test_isolate_half_block, tl_teardown),
+		cmocka_unit_test_teardown(test_checker_type_mismatch, tl_teardown),
 		cmocka_unit_test_teardown(test_compaction_suitable_wmark, tl_teardown),
 		cmocka_unit_test_teardown(test_nofragment, tl_teardown),
 		cmocka_unit_test_teardown(test_nofragment_compact_finished, tl_teardown),

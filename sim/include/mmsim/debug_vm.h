@@ -24,6 +24,13 @@ void mm_bug(const char *file, int line, const char *cond) __attribute__((noretur
  * few to stderr (prefixed with what), with the page or block involved. */
 unsigned long check_pgdat(const struct pglist_data *pgdat, const char *what);
 
+/* Free buddies on a list other than the type of a block they cover (an
+ * isolated block excepted): a violation under 6.10's freelist hygiene
+ * (MMF_FREELIST_HYGIENE), which check_pgdat() reports; for the other
+ * policies only this count, of what their v6.2 free path leaves (stale
+ * pcp types, merged buddies of two types).  Linear in the free buddies. */
+unsigned long freelist_type_mismatches(const struct pglist_data *pgdat);
+
 /* As above, but on a violation print the zone state and abort (BUG()). */
 void check_pgdat_or_die(const struct pglist_data *pgdat, const char *what);
 

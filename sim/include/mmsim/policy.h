@@ -97,6 +97,18 @@ enum mm_policy_feature {
 	 * work (defrag_mode 5/5 as posted; "fix kswapd exit condition in
 	 * defrag_mode" counts all free pages at order 0) */
 	MMF_KSWAPD_FREE_BLOCKS_ORDER0          = 1u << 19,
+	/* the free side of 6.10's freelist hygiene: a free page is always on
+	 * the list of its block's type.  __free_one_page() retypes a merged
+	 * buddy's blocks to the freed page's type ("fix up block types when
+	 * merging compatible blocks"); free_pcppages_bulk() frees a page as
+	 * its block's type now ("remove pcppage migratetype caching");
+	 * free_one_page() frees a multi-block page block by block
+	 * (split_large_buddy); __isolate_free_page() moves the block's free
+	 * pages with its type; the highatomic reserve types a multi-block
+	 * buddy's blocks together; a block straddling its zone's start or
+	 * end is not claimed, reserved or retyped (prep_move_freepages_block).
+	 * check_pgdat() enforces the invariant */
+	MMF_FREELIST_HYGIENE                   = 1u << 20,
 };
 
 struct mm_policy;
