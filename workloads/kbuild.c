@@ -39,6 +39,7 @@
 #include "exec.h"
 #include "kbuild.h"
 #include "kbuild_data.h"
+#include "mmsim/dcache.h"
 #include "mmsim/parse.h"
 #include "mmsim/slab.h"
 
@@ -505,7 +506,7 @@ static slab_obj_t kb_open(struct kbuild *kb, struct mm_ctx *ctx, struct address_
 {
 	struct pglist_data *pgdat = kb->w->pgdat;
 
-	if (as->dentry == SLAB_OBJ_NONE || as->inode == SLAB_OBJ_NONE) {
+	if (as->dname == DNAME_NONE || !d_dentry_cached(pgdat, as->dname) || as->inode == SLAB_OBJ_NONE) {
 		if (filemap_read(pgdat, ctx, kb->bdev, kb->bdev_dirs + id / DIRENTS_PER_BLOCK, 1) ||
 		    filemap_read(pgdat, ctx, kb->bdev, id / INODES_PER_BLOCK, 1))
 			return SLAB_OBJ_NONE;

@@ -378,7 +378,9 @@ static void check_slab_state(const struct pglist_data *pgdat)
 			if (o->slab >= pgdat->node_spanned_pages || !PageSlab(&pgdat->mem_map[o->slab]) ||
 			    pgdat->mem_map[o->slab].mapping != (uint32_t)id)
 				slab_bug(pgdat, s, o->slab, "object's slab is not a slab page of its cache");
-			if (!!(o->flags & OBJ_ON_LRU) != s->has_lru)
+			/* a dentry or inode in use (a dentry with children, an
+			 * inode its dentry holds) is off the LRU */
+			if ((o->flags & OBJ_ON_LRU) && !s->has_lru)
 				slab_bug(pgdat, s, PFN_NONE, "object LRU membership wrong");
 		}
 		for (uint32_t h = s->free_objs; h != SLAB_OBJ_NONE; h = s->objs[h].next) {
@@ -395,8 +397,8 @@ static void check_slab_state(const struct pglist_data *pgdat)
 					slab_bug(pgdat, s, PFN_NONE, "LRU broken");
 				prev = h;
 			}
-			if (on_lru != s->lru.nr || prev != s->lru.last ||
-			    (s->has_lru && on_lru != s->objects) || (!s->has_lru && on_lru))
+			if (on_lru != s->lru.nr || prev != s->lru.last || on_lru > s->objects ||
+			    (!s->has_lru && on_lru))
 				slab_bug(pgdat, s, PFN_NONE, "LRU count wrong");
 		}
 		stat_pages[s->info->reclaimable] += pages;
@@ -610,6 +612,44 @@ void kmem_cache_touch(struct pglist_data *pgdat, enum kmem_cache_id cache, slab_
 		s->objs[obj].flags |= OBJ_REFERENCED;
 }
 
+bool kmem_cache_lru_add(struct pglist_data *pgdat, enum kmem_cache_id cache, slab_obj_t obj)
+{
+	struct kmem_cache *s = cache_of(pgdat, cache);
+
+	VM_BUG_ON(obj >= s->nr_objs || !(s->objs[obj].flags & OBJ_INUSE) || !s->has_lru);
+	if (obj >= s->nr_objs || !s->has_lru || (s->objs[obj].flags & OBJ_ON_LRU))
+		return false;
+	/* list_lru_add(): at the hot end, without the referenced bit */
+	s->objs[obj].flags &= (uint8_t)~OBJ_REFERENCED;
+	lru_add_tail(s, obj);
+	return true;
+}
+
+bool kmem_cache_lru_del(struct pglist_data *pgdat, enum kmem_cache_id cache, slab_obj_t obj)
+{
+	struct kmem_cache *s = cache_of(pgdat, cache);
+
+	VM_BUG_ON(obj >= s->nr_objs || !(s->objs[obj].flags & OBJ_INUSE));
+	if (obj >= s->nr_objs || !(s->objs[obj].flags & OBJ_ON_LRU))
+		return false;
+	lru_del(s, obj);
+	return true;
+}
+
+bool kmem_cache_on_lru(const struct pglist_data *pgdat, enum kmem_cache_id cache, slab_obj_t obj)
+{
+	const struct kmem_cache *s = &pgdat->slab->caches[cache];
+
+	return obj < s->nr_objs && (s->objs[obj].flags & OBJ_ON_LRU);
+}
+
+unsigned long kmem_cache_lru_count(const struct pglist_data *pgdat, enum kmem_cache_id cache)
+{
+	if (!pgdat->slab || (unsigned)cache >= pgdat->slab->nr_caches)
+		return 0;
+	return pgdat->slab->caches[cache].lru.nr;
+}
+
 /* ------------------------------------------------------------------ */
 /* the superblock shrinker                                             */
 
@@ -627,21 +667,37 @@ static void prune_lru(struct pglist_data *pgdat, struct mm_ctx *ctx, struct kmem
 	while (nr_to_walk && s->lru.first != SLAB_OBJ_NONE) {
 		uint32_t h = s->lru.first;
 		struct slab_object *o = &s->objs[h];
-		uint32_t owner;
+		bool referenced = o->flags & OBJ_REFERENCED;
+		enum lru_status st = referenced ? LRU_ROTATE : LRU_FREE;
+		uint32_t owner = o->owner;
 
 		nr_to_walk--;
 		charge(ctx, pgdat->costs.shrinker_object_ns);
-		if (o->flags & OBJ_REFERENCED) {
-			/* LRU_ROTATE: a second chance */
+		/* dentry_lru_isolate() / inode_lru_isolate(): the owner's say */
+		if (pgdat->slab_isolate)
+			st = (enum lru_status)pgdat->slab_isolate(pgdat, ctx, (int)s->id, owner, referenced);
+		switch (st) {
+		case LRU_REMOVED:
+			/* in use after all: off the LRU, not freed */
+			lru_del(s, h);
+			continue;
+		case LRU_ROTATE:
+			/* a second chance */
 			o->flags &= (uint8_t)~OBJ_REFERENCED;
 			lru_del(s, h);
 			lru_add_tail(s, h);
 			continue;
+		case LRU_RETRY:
+			/* the owner dropped a lock and changed it (an inode's
+			 * mapping invalidated): the walk starts again at the
+			 * cold end, where it still is */
+			continue;
+		case LRU_FREE:
+			break;
 		}
-		owner = o->owner;
 		__kmem_cache_free(pgdat, ctx, s, h);
 		if (pgdat->slab_evicted)
-			pgdat->slab_evicted(pgdat, (int)s->id, owner);
+			pgdat->slab_evicted(pgdat, ctx, (int)s->id, owner);
 	}
 }
 

@@ -74,6 +74,21 @@ void kmem_cache_free(struct pglist_data *pgdat, struct mm_ctx *ctx,
  * marked referenced (a dentry lookup hit) */
 void kmem_cache_touch(struct pglist_data *pgdat, enum kmem_cache_id cache, slab_obj_t obj);
 
+/* The dentry and inode caches' LRUs (list_lru): an object in use (a
+ * dentry with children, an inode a dentry holds) is taken off, and put
+ * back (at the hot end, unreferenced: list_lru_add) when it is unused
+ * again; kmem_cache_alloc() puts a new one on.  add/del return whether
+ * they changed anything. */
+bool kmem_cache_lru_add(struct pglist_data *pgdat, enum kmem_cache_id cache, slab_obj_t obj);
+bool kmem_cache_lru_del(struct pglist_data *pgdat, enum kmem_cache_id cache, slab_obj_t obj);
+bool kmem_cache_on_lru(const struct pglist_data *pgdat, enum kmem_cache_id cache, slab_obj_t obj);
+unsigned long kmem_cache_lru_count(const struct pglist_data *pgdat, enum kmem_cache_id cache);
+
+/* What the LRU walk does with an object (enum lru_status of list_lru.h,
+ * plus LRU_FREE: isolated to be freed), as pgdat->slab_isolate says;
+ * without that hook a referenced object rotates and the others go. */
+enum lru_status { LRU_FREE, LRU_REMOVED, LRU_ROTATE, LRU_RETRY };
+
 /* shrink_slab(): ask the reclaimable caches' shrinkers for objects in
  * proportion to the LRU pages scanned (v6.2 do_shrink_slab: freeable >>
  * priority, times 4 / DEFAULT_SEEKS, in batches of SHRINK_BATCH); counts
