@@ -34,6 +34,7 @@
 #include "mmsim/slab.h"
 
 #define DN_PINNED 0x1u
+#define DN_DIR    0x2u                  /* names a directory */
 
 struct dname {
 	uint32_t parent;                /* DNAME_NONE: the root, or a file opened by handle */
@@ -171,14 +172,26 @@ uint32_t d_root(struct pglist_data *pgdat)
 		if (!as || (dc->root = new_name(dc, DNAME_NONE, "/", 1)) == DNAME_NONE)
 			return DNAME_NONE;
 		dc->n[dc->root].ino = as->ino;
-		dc->n[dc->root].flags |= DN_PINNED;
+		dc->n[dc->root].flags |= DN_PINNED | DN_DIR;
 		dc->n[dc->root].d_count = 1;
 		as->dname = dc->root;
 	}
 	return dc->root;
 }
 
-uint32_t d_name_path(struct pglist_data *pgdat, uint32_t base, const char *path)
+/* (parent, component) in d_hash; intern: added if absent */
+static uint32_t d_name_find(struct dcache *dc, uint32_t parent, const char *s, size_t len, bool intern)
+{
+	uint32_t b = name_hash(parent, s, len) & dc->hash_mask;
+
+	for (uint32_t i = dc->hash[b]; i != DNAME_NONE; i = dc->n[i].hash_next)
+		if (dc->n[i].parent == parent && dc->n[i].name_len == len &&
+		    !memcmp(dc->pool + dc->n[i].name_off, s, len))
+			return i;
+	return intern ? d_name(dc, parent, s, len) : DNAME_NONE;
+}
+
+static uint32_t name_path(struct pglist_data *pgdat, uint32_t base, const char *path, bool intern)
 {
 	struct dcache *dc = dc_get(pgdat);
 	uint32_t at = base;
@@ -197,7 +210,7 @@ uint32_t d_name_path(struct pglist_data *pgdat, uint32_t base, const char *path)
 		if (!len || len > 255)
 			return DNAME_NONE;
 		if (!(len == 1 && path[0] == '.')) {
-			if ((at = d_name(dc, at, path, len)) == DNAME_NONE)
+			if ((at = d_name_find(dc, at, path, len, intern)) == DNAME_NONE)
 				return DNAME_NONE;
 		}
 		path += len;
@@ -205,6 +218,16 @@ uint32_t d_name_path(struct pglist_data *pgdat, uint32_t base, const char *path)
 			path++;
 	}
 	return at;
+}
+
+uint32_t d_name_path(struct pglist_data *pgdat, uint32_t base, const char *path)
+{
+	return name_path(pgdat, base, path, true);
+}
+
+uint32_t d_name_lookup(struct pglist_data *pgdat, uint32_t base, const char *path)
+{
+	return name_path(pgdat, base, path, false);
 }
 
 uint32_t d_parent(const struct pglist_data *pgdat, uint32_t name)
@@ -215,6 +238,11 @@ uint32_t d_parent(const struct pglist_data *pgdat, uint32_t name)
 bool d_exists(const struct pglist_data *pgdat, uint32_t name)
 {
 	return valid(pgdat, name) && dn(pgdat, name)->ino != DNAME_NONE;
+}
+
+bool d_is_file(const struct pglist_data *pgdat, uint32_t name)
+{
+	return d_exists(pgdat, name) && !(dn(pgdat, name)->flags & DN_DIR);
 }
 
 uint32_t d_walk_end(const struct pglist_data *pgdat, uint32_t name)
@@ -413,27 +441,31 @@ static int d_instantiate(struct pglist_data *pgdat, struct mm_ctx *ctx, uint32_t
 
 int d_mkdir(struct pglist_data *pgdat, struct mm_ctx *ctx, uint32_t name)
 {
-	uint32_t up[64];
+	uint32_t up[64], i;
 	unsigned n = 0;
 
 	if (!valid(pgdat, name))
 		return -1;
-	for (uint32_t i = name; i != DNAME_NONE && !d_exists(pgdat, i); i = dn(pgdat, i)->parent) {
+
+	for (i = name; i != DNAME_NONE && !d_exists(pgdat, i); i = dn(pgdat, i)->parent) {
 		if (n == sizeof(up) / sizeof(up[0]))
 			return -1;
 		up[n++] = i;
 	}
+	if (i != DNAME_NONE && !(dn(pgdat, i)->flags & DN_DIR))
+		return -1;              /* a file cannot hold names */
 	while (n) {
 		struct address_space *as = inode_create(pgdat, 0, false);
 		if (!as || d_instantiate(pgdat, ctx, up[--n], as))
 			return -1;
+		dn(pgdat, up[n])->flags |= DN_DIR;
 	}
 	return 0;
 }
 
 int d_bind(struct pglist_data *pgdat, struct mm_ctx *ctx, uint32_t name, struct address_space *as)
 {
-	if (!valid(pgdat, name) || as->bdev)
+	if (!valid(pgdat, name) || as->bdev || (dn(pgdat, name)->flags & DN_DIR))
 		return -1;
 	if (dn(pgdat, name)->parent != DNAME_NONE && d_mkdir(pgdat, ctx, dn(pgdat, name)->parent))
 		return -1;
@@ -487,7 +519,8 @@ int d_create(struct pglist_data *pgdat, struct mm_ctx *ctx, uint32_t name, struc
 }
 
 /* a file opened by handle: a name of its own, with no parent */
-int d_open_file(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as)
+int d_open_file(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
+                struct d_walk_stats *st)
 {
 	if (as->dname == DNAME_NONE) {
 		struct dcache *dc = dc_get(pgdat);
@@ -497,7 +530,7 @@ int d_open_file(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_sp
 		dc->n[i].ino = as->ino;
 		as->dname = i;
 	}
-	return d_walk(pgdat, ctx, as->dname, true, NULL) ? -1 : 0;
+	return d_walk(pgdat, ctx, as->dname, true, st) ? -1 : 0;
 }
 
 void d_unlink(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as)

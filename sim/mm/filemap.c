@@ -156,7 +156,7 @@ static int file_open(struct pglist_data *pgdat, struct mm_ctx *ctx, struct addre
 {
 	if (as->bdev)
 		return 0;
-	return d_open_file(pgdat, ctx, as);
+	return d_open_file(pgdat, ctx, as, NULL);
 }
 
 static void file_grow(struct address_space *as, unsigned long size)

@@ -46,6 +46,8 @@ uint32_t d_root(struct pglist_data *pgdat);
  * root, otherwise at base), interned with its ancestors; no dentry is
  * made.  DNAME_NONE when out of memory or path has an empty component. */
 uint32_t d_name_path(struct pglist_data *pgdat, uint32_t base, const char *path);
+/* the same, without interning: DNAME_NONE if a component was never named */
+uint32_t d_name_lookup(struct pglist_data *pgdat, uint32_t base, const char *path);
 /* the namespace on disk: name is this file (its ancestors become
  * directories); d_mkdir: name is a directory.  A name whose dentry is
  * cached negative turns positive (d_instantiate).  0, or -1 (no memory,
@@ -53,6 +55,7 @@ uint32_t d_name_path(struct pglist_data *pgdat, uint32_t base, const char *path)
 int  d_bind(struct pglist_data *pgdat, struct mm_ctx *ctx, uint32_t name, struct address_space *as);
 int  d_mkdir(struct pglist_data *pgdat, struct mm_ctx *ctx, uint32_t name);
 bool d_exists(const struct pglist_data *pgdat, uint32_t name);
+bool d_is_file(const struct pglist_data *pgdat, uint32_t name);
 /* a held name (a process's cwd): its dentry never goes unused */
 void d_pin(struct pglist_data *pgdat, uint32_t name);
 /* where a walk to name stops: its first ancestor (or itself) that does not exist */
@@ -80,7 +83,8 @@ int  d_create(struct pglist_data *pgdat, struct mm_ctx *ctx, uint32_t name, stru
  * inode only. */
 void d_unlink(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as);
 /* open() of a file by handle (no name): the file's own dentry and inode */
-int  d_open_file(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as);
+int  d_open_file(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
+                 struct d_walk_stats *st);
 
 /* the page cache's side: the mapping has no pages and no xarray node
  * (mapping_shrinkable on a 64-bit kernel); inode_add_lru() after a
