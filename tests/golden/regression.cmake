@@ -15,12 +15,15 @@
 # kbuild.tree = synthetic (the generator, small enough for a test): a
 # change of the generator moves every row and re-records the file.
 #
-# The headline direction on this scenario: Direct compact success rate %
-# is higher for hugealloc_rfc than for vanilla, as in the RFC's cover letter,
-# and is asserted.  THP fault fail rate % is not lower for hugealloc_rfc here
-# (2.17 against 2.04 when recorded: this machine, 512M with a 3% kernel
-# build, is far smaller than the RFC's), so that direction is not
-# asserted on this scenario.
+# No headline direction is asserted on this scenario: it is too small
+# and one seed too few for either.  THP fault fail rate % is not lower for
+# hugealloc_rfc here (2.17 against 2.04 when first recorded), and Direct
+# compact success rate %, higher for hugealloc_rfc on seed 1 until the
+# dcache model (commit "dcache: ..."), is lower since (15.90 against
+# 31.79): on the code before that change the same rate was already lower
+# for hugealloc_rfc on seed 2 (16.08 against 36.10) and equal on seed 3
+# (32.98 against 32.48; `mmsim run configs/mini.ini --seed N --policy P`),
+# so the seed-1 direction was one draw, not a property of the policy.
 include("${CMAKE_CURRENT_LIST_DIR}/_common.cmake")
 
 set(EXPECTED "${GOLDEN_DIR}/regression-mini-seed1.txt")
@@ -52,28 +55,6 @@ foreach(i RANGE 0 ${last})
 endforeach()
 if(moved EQUAL 0)
 	message(STATUS "ok: the 25 rows of both policies equal the recorded values")
-endif()
-
-# the headline direction: the value before the change, in hundredths
-function(cell row col out)
-	foreach(line IN LISTS got_lines)
-		if(line MATCHES "^${row}  +([0-9]+)\\.([0-9][0-9]) \\( *[-+][0-9.inf]+%\\) +([0-9]+)\\.([0-9][0-9]) \\(")
-			if(col EQUAL 1)
-				set(${out} "${CMAKE_MATCH_1}${CMAKE_MATCH_2}" PARENT_SCOPE)
-			else()
-				set(${out} "${CMAKE_MATCH_3}${CMAKE_MATCH_4}" PARENT_SCOPE)
-			endif()
-			return()
-		endif()
-	endforeach()
-	set(${out} -1 PARENT_SCOPE)
-endfunction()
-cell("Direct compact success rate %" 1 v)
-cell("Direct compact success rate %" 2 h)
-if(v LESS 0 OR h LESS 0 OR NOT h GREATER v)
-	golden_fail("Direct compact success rate %: hugealloc_rfc ${h} is not above vanilla ${v} (hundredths)")
-else()
-	message(STATUS "ok: direct compaction succeeds more often with hugealloc_rfc (${h} against ${v} hundredths of %)")
 endif()
 
 golden_finish()
