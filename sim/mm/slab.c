@@ -46,12 +46,15 @@
  *   is deferred to the next call (capped at 2 * freeable).  slabs_scanned
  *   counts each batch's nr_to_scan, as the kernel counts
  *   shrinkctl->nr_scanned (which the sb shrinker leaves as set).
- *   The LRU walk is list_lru_walk's: from the cold end, a referenced
- *   object has its bit cleared and is rotated to the hot end
- *   (DCACHE_REFERENCED in dentry_lru_isolate, I_REFERENCED in
- *   inode_lru_isolate: LRU_ROTATE), an unreferenced one is freed and its
- *   owner told through pgdat->slab_evicted (inode_slab_evicted()).  A rotated object is walked
- *   again only after the rest of the list, as in the kernel.
+ *   The LRU walk is list_lru_walk's: from the cold end, each object is
+ *   put to its owner's isolate callback (pgdat->slab_isolate: the
+ *   dcache's dentry_lru_isolate / inode_lru_isolate, dcache.c), which
+ *   says LRU_REMOVED (in use: off the LRU), LRU_ROTATE (referenced: the
+ *   bit is cleared and the object goes to the hot end, walked again only
+ *   after the rest of the list), LRU_RETRY (changed under us: the walk
+ *   meets it again) or LRU_FREE; without a callback a referenced object
+ *   rotates and the others are freed.  The owner is told of each object
+ *   freed (pgdat->slab_evicted).
  *
  *   LRU placement.  Dentries and inodes enter their LRU at the hot end
  *   without the referenced bit (d_lru_add at the first dput, inode_lru_list_add).
@@ -60,12 +63,12 @@
  *   DCACHE_REFERENCED / I_REFERENCED on an object already on the LRU; the
  *   rotation happens when the shrinker meets it (second chance).
  *
- *   Not modelled: per-cpu slabs and per-cpu partial lists, the dentry and
- *   inode reference counts (every dentry and inode is "unused" and on its
- *   LRU: the page cache, through pgdat->slab_evicted (inode_slab_evicted()), decides what an
- *   eviction means), inode_lru_isolate()'s invalidation of an inode's clean
- *   page cache (PGINODESTEAL) before the inode can go: the owner does that
- *   in pgdat->slab_evicted (inode_slab_evicted()) if it models it.
+ *   Objects in use (a dentry with children, an inode its dentry holds)
+ *   are taken off the LRU by their owner (kmem_cache_lru_del) and put
+ *   back when unused (kmem_cache_lru_add); kmem_cache_alloc() puts a new
+ *   one on, as the first dput/iput would.
+ *
+ *   Not modelled: per-cpu slabs and per-cpu partial lists.
  *
  * Costs: slab_object_ns per kmem_cache_alloc and kmem_cache_free (the
  * shrinker's frees included), shrinker_object_ns per object the shrinker
