@@ -127,7 +127,8 @@ static uint32_t new_name(struct dcache *dc, uint32_t parent, const char *s, size
 		dc->pool = p;
 		dc->pool_cap = cap;
 	}
-	memcpy(dc->pool + dc->pool_len, s, len);
+	if (len)
+		memcpy(dc->pool + dc->pool_len, s, len);
 	d = &dc->n[dc->nr];
 	*d = (struct dname){ .parent = parent, .name_off = (uint32_t)dc->pool_len, .name_len = (uint16_t)len,
 	                     .dentry = SLAB_OBJ_NONE, .ino = DNAME_NONE, .hash_next = DNAME_NONE };
@@ -429,9 +430,11 @@ static int d_instantiate(struct pglist_data *pgdat, struct mm_ctx *ctx, uint32_t
 	as->dname = name;
 	if (d->dentry != SLAB_OBJ_NONE) {
 		pgdat->dcache->nr_negative--;
+		/* an allocation may sleep, and other tasks add names (the
+		 * array moves): d is not used after it */
 		if (inode_get(pgdat, ctx, as, NULL)) {
 			/* no inode for it: the dentry goes (d_drop) */
-			kmem_cache_free(pgdat, ctx, DENTRY_CACHE, d->dentry);
+			kmem_cache_free(pgdat, ctx, DENTRY_CACHE, dn(pgdat, name)->dentry);
 			dcache_evicted(pgdat, ctx, DENTRY_CACHE, name);
 			return -1;
 		}
