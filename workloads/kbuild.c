@@ -40,6 +40,7 @@
 #include "exec.h"
 #include "kbuild.h"
 #include "kbuild_data.h"
+#include "mmsim/dcache.h"
 #include "mmsim/parse.h"
 #include "mmsim/slab.h"
 
@@ -100,6 +101,7 @@ struct kbuild {
 	struct address_space **tree;    /* the files make only stats */
 	unsigned nr_tree, tree_next;
 	unsigned long bdev_dirs, bdev_bitmap, bdev_journal, journal_next;
+	unsigned long dir_blocks;       /* bdev_bitmap - bdev_dirs */
 
 	/* the measured tree (NULL: synthetic): files, step outputs, and per
 	 * slot the compiler's temporaries (/tmp/ccXXXXXX.s, a host tool's
@@ -109,6 +111,13 @@ struct kbuild {
 	uint8_t *reaped;                /* per step */
 	struct kbuild_proc_trace *trace;        /* per process of the steps, ds->procs order */
 	unsigned nr_cc;                 /* cc steps run (the "units") */
+	/* the measured tree's names (dcache.h): the build's directory, each
+	 * file's name, where each of gcc's failed tries for a header ends
+	 * (neg[neg_off[f] .. neg_off[f + 1]]), each step's output's name */
+	uint32_t cwd;
+	uint32_t *file_name, *neg_off, *neg, *out_name;
+	unsigned long tmp_seq;          /* mkstemps' names, /tmp/ccXXXXXX */
+	unsigned long failed_lookups;   /* this iteration's: opens that found no file */
 
 	/* make */
 	struct workload *w;
@@ -144,6 +153,8 @@ struct kb_job {
 	struct address_space **unlink;  /* measured tree: the temporary it read, deleted at its exit */
 	unsigned long hiwater;          /* largest rss_anon seen */
 	uint32_t out_id;                /* file number of the output (metadata) */
+	uint32_t out_name;              /* measured tree: the output's name, or DNAME_NONE */
+	bool include_search;            /* measured cc1: its headers are searched for (-I) */
 	unsigned long out_pages, written;
 	slab_obj_t *vmas;
 	unsigned nr_vmas;
@@ -502,19 +513,38 @@ static uint32_t tree_id(const struct kbuild *kb, unsigned i)
 	return vmlinux_id(kb) + 1 + i;
 }
 
-/* open(): a path lookup that misses the dcache reads the directory block
- * and the inode-table block through the block-device cache (ext4's
- * ext4_lookup -> ext4_iget, __bread on the bdev mapping); the struct file
- * lives while the file is read (kmalloc-256 stands for the filp cache) */
-static slab_obj_t kb_open(struct kbuild *kb, struct mm_ctx *ctx, struct address_space *as, uint32_t id)
+/* What a path walk read from the disk: each component not in the dcache
+ * (ext4_lookup) reads a block of its directory, each inode not cached
+ * (ext4_iget) a block of the inode table, through the block-device
+ * cache.  A file's directory entry and inode are at its number's place;
+ * a name that exists nowhere (a failed try) at its name's. */
+static int kb_lookup_io(struct kbuild *kb, struct mm_ctx *ctx, const struct d_walk_stats *st,
+                        unsigned long dir_block, unsigned long inode_block)
 {
 	struct pglist_data *pgdat = kb->w->pgdat;
 
-	if (as->dentry == SLAB_OBJ_NONE || as->inode == SLAB_OBJ_NONE) {
-		if (filemap_read(pgdat, ctx, kb->bdev, kb->bdev_dirs + id / DIRENTS_PER_BLOCK, 1) ||
-		    filemap_read(pgdat, ctx, kb->bdev, id / INODES_PER_BLOCK, 1))
-			return SLAB_OBJ_NONE;
-	}
+	if (st->lookups && filemap_read(pgdat, ctx, kb->bdev, kb->bdev_dirs + dir_block % kb->dir_blocks, 1))
+		return -1;
+	if (st->igets && filemap_read(pgdat, ctx, kb->bdev, inode_block, 1))
+		return -1;
+	return 0;
+}
+
+/* open(): the path walk to the file (dcache.h: a dentry per component
+ * not cached, the inode if not cached), then the struct file lives while
+ * the file is read (kmalloc-256 stands for the filp cache) */
+static slab_obj_t kb_open(struct kbuild *kb, struct mm_ctx *ctx, struct address_space *as, uint32_t id)
+{
+	struct pglist_data *pgdat = kb->w->pgdat;
+	struct d_walk_stats st = { 0 };
+	int rc;
+
+	if (as->dname != DNAME_NONE)
+		rc = d_walk(pgdat, ctx, as->dname, true, &st);
+	else
+		rc = d_open_file(pgdat, ctx, as, &st);
+	if (rc || kb_lookup_io(kb, ctx, &st, id / DIRENTS_PER_BLOCK, id / INODES_PER_BLOCK))
+		return SLAB_OBJ_NONE;
 	return kmem_cache_alloc(pgdat, ctx, KMALLOC_256, GFP_KERNEL, id);
 }
 
@@ -523,10 +553,32 @@ static void kb_close(struct kbuild *kb, struct mm_ctx *ctx, slab_obj_t filp)
 	kmem_cache_free(kb->w->pgdat, ctx, KMALLOC_256, filp);
 }
 
+/* gcc's include search for header f (libcpp's find_file_in_dir): an
+ * open() of the header's name in each -I directory before the one that
+ * holds it, each failing (ENOENT) at the first component that does not
+ * exist, whose negative dentry stays in the dcache */
+static int kb_include_search(struct kbuild *kb, struct mm_ctx *ctx, uint32_t f)
+{
+	struct pglist_data *pgdat = kb->w->pgdat;
+
+	for (uint32_t k = kb->neg_off[f]; k < kb->neg_off[f + 1]; k++) {
+		struct d_walk_stats st = { 0 };
+		int rc = d_walk(pgdat, ctx, kb->neg[k], false, &st);
+
+		if (rc == -ENOMEM)
+			return -1;
+		kb->failed_lookups++;
+		if (kb_lookup_io(kb, ctx, &st, kb->neg[k] / DIRENTS_PER_BLOCK, 0))
+			return -1;
+	}
+	return 0;
+}
+
 /* creat(): ext4_create dirties the inode-table block, the directory
  * block and the inode and block bitmaps, and jbd2 writes the transaction
- * to the journal: all block-device cache pages */
-static struct address_space *kb_create(struct kbuild *kb, struct mm_ctx *ctx, uint32_t id)
+ * to the journal: all block-device cache pages.  A named file is looked
+ * up first (a negative dentry, instantiated with the new inode). */
+static struct address_space *kb_create(struct kbuild *kb, struct mm_ctx *ctx, uint32_t id, uint32_t name)
 {
 	struct pglist_data *pgdat = kb->w->pgdat;
 	struct address_space *as;
@@ -538,6 +590,13 @@ static struct address_space *kb_create(struct kbuild *kb, struct mm_ctx *ctx, ui
 		return NULL;
 	kb->journal_next = (kb->journal_next + 1) % JOURNAL_PAGES;
 	as = inode_create(pgdat, 0, false);
+	if (as && name != DNAME_NONE) {
+		int rc = d_create(pgdat, ctx, name, as, NULL);
+		/* a name made twice in one build (an output two steps write)
+		 * keeps its first file; the second is left without a name */
+		if (rc && rc != -EEXIST)
+			return NULL;
+	}
 	return as;
 }
 
@@ -596,6 +655,10 @@ static int job_read(struct kb_job *j, struct mm_ctx *ctx, double p)
 		j->next_input++;
 		if (!as)
 			continue;       /* an object whose compile failed */
+		/* a header (not the source, the first input) is searched for */
+		if (j->include_search && (j->next_input > 1 || j->kb->ds->steps[j->step].src < 0) &&
+		    kb_include_search(j->kb, ctx, id))
+			return -1;
 		if ((filp = kb_open(j->kb, ctx, as, id)) == SLAB_OBJ_NONE)
 			return -1;
 		/* kbuild's `ar cDPrST` (thin, no symbol index: the S) only
@@ -649,7 +712,7 @@ static int job_write(struct kb_job *j, struct mm_ctx *ctx, double p)
 		return 0;
 	target = p >= 1 ? j->out_pages
 	         : (unsigned long)(j->out_pages * (p - j->write_from) / (1 - j->write_from));
-	if (!*j->out && !(*j->out = kb_create(j->kb, ctx, j->out_id)))
+	if (!*j->out && !(*j->out = kb_create(j->kb, ctx, j->out_id, j->out_name)))
 		return -1;
 	if (target > j->written) {
 		if (filemap_write(pgdat, ctx, *j->out, j->written, target - j->written))
@@ -774,6 +837,7 @@ static struct task *spawn_step(struct kbuild *kb, unsigned step)
 		abort();
 	j->kb = kb;
 	j->step = step;
+	j->out_name = DNAME_NONE;       /* the synthetic tree's files have no names */
 	if (step < kb->nr_units) {
 		struct kbuild_unit u;
 		j->kind = KB_CC1;
@@ -921,6 +985,21 @@ static unsigned link_inputs_count(const struct kbuild *kb, unsigned step, uint8_
 	return n;
 }
 
+/* the gcc driver's temporary: make_temp_file()'s /tmp/ccXXXXXX.SUFFIX,
+ * a new name each time (mkstemps draws six random characters; a count
+ * in base 36 stands for them) */
+static uint32_t tmp_name(struct kbuild *kb, const char *suffix)
+{
+	static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+	char path[32] = "/tmp/cc";
+	unsigned long n = kb->tmp_seq++;
+
+	for (int i = 12; i >= 7; i--, n /= 36)
+		path[i] = digits[n % 36];
+	snprintf(path + 13, sizeof(path) - 13, ".%s", suffix);
+	return d_name_path(kb->w->pgdat, DNAME_NONE, path);
+}
+
 /* fork+exec of process k of measured step `step` in slot s */
 static struct task *spawn_measured(struct kbuild *kb, struct kb_slot *s, unsigned step, unsigned k)
 {
@@ -941,6 +1020,7 @@ static struct task *spawn_measured(struct kbuild *kb, struct kb_slot *s, unsigne
 	if (!(j = calloc(1, sizeof(*j))))
 		abort();
 	j->kb = kb;
+	j->out_name = DNAME_NONE;
 	j->step = step;
 	j->trace = &kb->trace[pi];
 	/* the process's own stream: cc1's growth shape, every job's touch window */
@@ -949,6 +1029,7 @@ static struct task *spawn_measured(struct kbuild *kb, struct kb_slot *s, unsigne
 	j->peak = anon_peak_pages(d, p);
 	j->out = &kb->out[step];
 	j->out_id = ds_out_id(kb, step);
+	j->out_name = kb->out_name[step];
 	j->out_pages = bytes_pages(st->out_bytes);
 	switch (p->tool) {
 	case KBD_CC1:
@@ -983,6 +1064,7 @@ static struct task *spawn_measured(struct kbuild *kb, struct kb_slot *s, unsigne
 		j->ramp = kb->ramp_min + (1 - kb->ramp_min) * gsl_rng_uniform(j->rng);
 		j->read_fraction = kb->parse_fraction;
 		j->write_from = 0.9;
+		j->include_search = true;
 		if (st->src >= 0)
 			job_add_input(j, kb->file[st->src], (uint32_t)st->src, cap);
 		for (uint32_t h = 0; h < st->nr_hdrs; h++) {
@@ -992,6 +1074,7 @@ static struct task *spawn_measured(struct kbuild *kb, struct kb_slot *s, unsigne
 		if (!last) {
 			j->out = &kb->scratch[2 * si];
 			j->out_id = ds_scratch_id(kb, 2 * si);
+			j->out_name = tmp_name(kb, "s");
 			j->out_pages = bytes_pages(p->out_bytes);
 		}
 		break;
@@ -1007,6 +1090,7 @@ static struct task *spawn_measured(struct kbuild *kb, struct kb_slot *s, unsigne
 		if (!last) {
 			j->out = &kb->scratch[2 * si + 1];
 			j->out_id = ds_scratch_id(kb, 2 * si + 1);
+			j->out_name = tmp_name(kb, "o");
 			j->out_pages = bytes_pages(p->out_bytes);
 		}
 		break;
@@ -1341,6 +1425,7 @@ static int create_bdev(struct kbuild *kb, unsigned long files)
 	kb->bdev_dirs = itable;
 	kb->bdev_bitmap = kb->bdev_dirs + (files + DIRENTS_PER_BLOCK - 1) / DIRENTS_PER_BLOCK;
 	kb->bdev_journal = kb->bdev_bitmap + 2;
+	kb->dir_blocks = kb->bdev_bitmap - kb->bdev_dirs;
 	kb->bdev = inode_create(kb->w->pgdat, kb->bdev_journal + JOURNAL_PAGES, true);
 	return kb->bdev ? 0 : -1;
 }
@@ -1356,6 +1441,147 @@ static int alloc_steps(struct kbuild *kb)
 	for (unsigned i = 0; i < kb->nr_steps; i++)
 		kb->step_utime[i] = -1;
 	return 0;
+}
+
+/* gcc's include path.  A kernel object's compile (an in-tree build:
+ * NOSTDINC_FLAGS -nostdinc, then LINUXINCLUDE and USERINCLUDE of the top
+ * Makefile, in this order); a host program's (the files read by absolute
+ * path) uses gcc's own directories: its include dir (found among the
+ * files read), /usr/local/include, the multiarch dir, /usr/include. */
+static const char *const kernel_include[] = {
+	"arch/x86/include", "arch/x86/include/generated", "include", "arch/x86/include/uapi",
+	"arch/x86/include/generated/uapi", "include/uapi", "include/generated/uapi",
+};
+#define NR_KERNEL_INCLUDE (sizeof(kernel_include) / sizeof(kernel_include[0]))
+#define NR_SYSTEM_INCLUDE 4
+
+/* The directory of the path list that found header `path` and the tries
+ * before it.  The dataset has each compile's headers (its .cmd's deps_)
+ * but not the #include lines, so the name a header was included by is
+ * derived: of the list's directories that are a prefix of its path, the
+ * most specific one that no earlier directory shadows (an earlier
+ * directory holding a file of the same relative name would have been
+ * found first: include/uapi/linux/types.h is <uapi/linux/types.h> through
+ * include/, since <linux/types.h> finds include/linux/types.h).  The tries
+ * before it fail, each at its first component that does not exist.  A
+ * header under none of them (a quoted include beside its includer, a
+ * Makefile's -I of its own directory) costs no failed try.  Returns the
+ * number of ends written to neg (at most nr). */
+static unsigned include_tries(struct pglist_data *pgdat, const uint32_t *dirs, char *const *dir_paths,
+                              unsigned nr, uint32_t base, const char *path, uint32_t *neg)
+{
+	int best = -1;
+	size_t best_len = 0;
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < nr; i++) {
+		size_t len = strlen(dir_paths[i]);
+		const char *rel = path + len + 1;
+		bool shadowed = false;
+
+		if (strncmp(path, dir_paths[i], len) || path[len] != '/' || len < best_len)
+			continue;
+		for (unsigned k = 0; k < i && !shadowed; k++) {
+			uint32_t other = d_name_lookup(pgdat, dirs[k], rel);
+			shadowed = other != DNAME_NONE && d_exists(pgdat, other) && d_is_file(pgdat, other);
+		}
+		if (!shadowed) {
+			best = (int)i;
+			best_len = len;
+		}
+	}
+	(void)base;
+	for (int k = 0; k < best; k++) {
+		uint32_t cand = d_name_path(pgdat, dirs[k], path + best_len + 1);
+		if (cand == DNAME_NONE)
+			return n;
+		neg[n++] = d_walk_end(pgdat, cand);
+	}
+	return n;
+}
+
+/* The measured tree's namespace (dcache.h): the build's directory (the
+ * make's cwd, held), every file read at its path, the include
+ * directories, and where each header's failed tries end. */
+static int build_names(struct kbuild *kb, char *err, size_t errlen)
+{
+	const struct kbuild_dataset *d = kb->ds;
+	struct pglist_data *pgdat = kb->w->pgdat;
+	uint32_t root = d_root(pgdat), kdirs[NR_KERNEL_INCLUDE], sdirs[NR_SYSTEM_INCLUDE];
+	char *kpaths[NR_KERNEL_INCLUDE], *spaths[NR_SYSTEM_INCLUDE], gccinc[256] = "";
+	unsigned nr_sys = 0;
+	size_t cap = 0, nr = 0;
+
+	kb->cwd = d_name_path(pgdat, root, "usr/src/linux");
+	if (kb->cwd == DNAME_NONE || d_mkdir(pgdat, NULL, kb->cwd))
+		goto nomem;
+	d_pin(pgdat, kb->cwd);
+	kb->file_name = malloc((d->nr_files + 1) * sizeof(uint32_t));
+	kb->neg_off = calloc(d->nr_files + 1, sizeof(uint32_t));
+	kb->out_name = malloc((d->nr_steps + 1) * sizeof(uint32_t));
+	if (!kb->file_name || !kb->neg_off || !kb->out_name)
+		goto nomem;
+	for (uint32_t f = 0; f < d->nr_files; f++) {
+		const char *path = d->file_path[f];
+		const char *inc = strstr(path, "/include/");
+
+		kb->file_name[f] = d_name_path(pgdat, path[0] == '/' ? root : kb->cwd, path);
+		if (kb->file_name[f] == DNAME_NONE || d_bind(pgdat, NULL, kb->file_name[f], kb->file[f])) {
+			snprintf(err, errlen, "kbuild: %s: file %u (%s): not a path the model can name (an empty "
+			         "component, or a file and a directory at once)", d->path, f, path);
+			return -1;
+		}
+		if (!gccinc[0] && !strncmp(path, "/usr/lib/gcc/", 13) && inc &&
+		    (size_t)(inc - path) + 8 < sizeof(gccinc))
+			snprintf(gccinc, sizeof(gccinc), "%.*s", (int)(inc - path) + 8, path);
+	}
+	for (unsigned i = 0; i < NR_KERNEL_INCLUDE; i++) {
+		kpaths[i] = (char *)kernel_include[i];
+		kdirs[i] = d_name_path(pgdat, kb->cwd, kpaths[i]);
+		if (kdirs[i] == DNAME_NONE || d_mkdir(pgdat, NULL, kdirs[i]))
+			goto nomem;
+	}
+	if (gccinc[0])
+		spaths[nr_sys++] = gccinc;
+	spaths[nr_sys++] = "/usr/local/include";
+	spaths[nr_sys++] = "/usr/include/x86_64-linux-gnu";
+	spaths[nr_sys++] = "/usr/include";
+	for (unsigned i = 0; i < nr_sys; i++) {
+		sdirs[i] = d_name_path(pgdat, root, spaths[i]);
+		if (sdirs[i] == DNAME_NONE || d_mkdir(pgdat, NULL, sdirs[i]))
+			goto nomem;
+	}
+	for (uint32_t f = 0; f < d->nr_files; f++) {
+		const char *path = d->file_path[f];
+		bool abs = path[0] == '/';
+		uint32_t tries[NR_KERNEL_INCLUDE + NR_SYSTEM_INCLUDE];
+		unsigned n = include_tries(pgdat, abs ? sdirs : kdirs, abs ? spaths : kpaths,
+		                           abs ? nr_sys : (unsigned)NR_KERNEL_INCLUDE, abs ? root : kb->cwd,
+		                           path, tries);
+
+		kb->neg_off[f] = (uint32_t)nr;
+		for (unsigned k = 0; k < n; k++) {
+			if (nr == cap) {
+				uint32_t *t;
+				cap = cap ? 2 * cap : 4096;
+				if (!(t = realloc(kb->neg, cap * sizeof(*t))))
+					goto nomem;
+				kb->neg = t;
+			}
+			kb->neg[nr++] = tries[k];
+		}
+	}
+	kb->neg_off[d->nr_files] = (uint32_t)nr;
+	for (uint32_t s = 0; s < d->nr_steps; s++)
+		kb->out_name[s] = strcmp(d->step_out[s], "-") ?
+		                  d_name_path(pgdat, d->step_out[s][0] == '/' ? root : kb->cwd, d->step_out[s]) :
+		                  DNAME_NONE;
+	if (d_mkdir(pgdat, NULL, d_name_path(pgdat, root, "tmp")))
+		goto nomem;
+	return 0;
+nomem:
+	snprintf(err, errlen, "kbuild: out of memory naming the tree's files");
+	return -1;
 }
 
 /* The measured tree: every file the build read (sources and headers) with
@@ -1463,6 +1689,8 @@ static int kb_start(struct workload *w, char *err, size_t errlen)
 		snprintf(err, errlen, "kbuild: out of memory creating the tree");
 		return -1;
 	}
+	if (kb->ds && build_names(kb, err, errlen))
+		return -1;
 	return spawn_make(kb, err, errlen);
 }
 
@@ -1504,6 +1732,7 @@ int kbuild_get_stats(const struct workload *w, struct kbuild_stats *s)
 	s->make_user_ns = kb->make_user_ns;
 	s->header_pages_cached = header_pages_cached(kb);
 	s->bdev_pages = kb->bdev ? kb->bdev->size : 0;
+	s->failed_lookups = kb->failed_lookups;
 	return 0;
 }
 
@@ -1570,6 +1799,7 @@ static size_t kb_report(const struct workload *w, struct metric *out, size_t n)
 		{ "jobs_failed", kb->jobs_failed },
 		{ "oom_killed", kb->oom_killed },
 		{ "build_failed", kb->build_failed },
+		{ "failed_lookups", (double)kb->failed_lookups },
 	};
 	size_t i;
 
@@ -1601,6 +1831,11 @@ static void kb_fini(struct workload *w)
 	free(kb->scratch);
 	free(kb->reaped);
 	free(kb->trace);
+	free(kb->file_name);
+	free(kb->neg_off);
+	free(kb->neg);
+	free(kb->out_name);
+	kb->file_name = kb->neg_off = kb->neg = kb->out_name = NULL;
 	kb->file = kb->out = kb->scratch = NULL;
 	kb->reaped = NULL;
 	kb->trace = NULL;
@@ -1710,6 +1945,7 @@ static int kb_restart(struct workload *w, unsigned iteration, char *err, size_t 
 		kb->step_utime[i] = -1;
 	kb->user_ns = kb->system_ns = kb->make_user_ns = 0;
 	kb->units_done = kb->jobs_failed = kb->oom_killed = 0;
+	kb->failed_lookups = 0;
 	kb->build_failed = false;
 	if (!(kb->make = engine_spawn(w->engine, "make", &kb_make_ops, kb))) {
 		snprintf(err, errlen, "kbuild: cannot spawn make");

@@ -46,6 +46,7 @@ struct kbuild_stats {
 	double make_user_ns;
 	unsigned long header_pages_cached;  /* header pages in the page cache now */
 	unsigned long bdev_pages;       /* size of the filesystem-metadata inode */
+	unsigned long failed_lookups;   /* measured tree: gcc's include tries that found no file */
 };
 int kbuild_get_stats(const struct workload *w, struct kbuild_stats *s);
 

@@ -143,7 +143,7 @@ static enum kbd_tool tool_of(const char *s)
 struct kbuild_dataset *kbuild_dataset_load(const char *path, char *err, size_t errlen)
 {
 	struct kbuild_dataset *d = calloc(1, sizeof(*d));
-	size_t cap_files = 0, cap_steps = 0, cap_hdrs = 0, cap_deps = 0, cap_procs = 0, bufcap = 0;
+	size_t cap_files = 0, cap_paths = 0, cap_outs = 0, cap_steps = 0, cap_hdrs = 0, cap_deps = 0, cap_procs = 0, bufcap = 0;
 	char *buf = NULL, *line, *f[12];
 	unsigned long lineno = 0;
 	const char *what = NULL;
@@ -180,9 +180,16 @@ struct kbuild_dataset *kbuild_dataset_load(const char *path, char *err, size_t e
 			else if (!strcmp(f[1], "tree_bytes") && num(f[2], 0, 1ll << 50, v) == 0)
 				d->tree_bytes = (uint64_t)v[0];
 		} else if (!strcmp(f[0], "F")) {
-			if (n != 3 || num(f[1], 0, 1ll << 40, v)) {
+			if (n != 3 || num(f[1], 0, 1ll << 40, v) || !f[2][0]) {
 				what = "an F line is: F size path";
 				break;
+			}
+			{
+				uint32_t nr = d->nr_files;
+				char *fpath = strdup(f[2]);
+				if (!fpath)
+					abort();
+				PUSH(d->file_path, nr, cap_paths, fpath);
 			}
 			PUSH(d->file_bytes, d->nr_files, cap_files, (uint64_t)v[0]);
 		} else if (!strcmp(f[0], "S")) {
@@ -215,6 +222,13 @@ struct kbuild_dataset *kbuild_dataset_load(const char *path, char *err, size_t e
 			}
 			s.nr_deps = d->nr_deps - s.dep_off;
 			s.proc_off = d->nr_procs;
+			{
+				uint32_t nr = d->nr_steps;
+				char *out = strdup(f[5]);
+				if (!out)
+					abort();
+				PUSH(d->step_out, nr, cap_outs, out);
+			}
 			PUSH(d->steps, d->nr_steps, cap_steps, s);
 		} else if (!strcmp(f[0], "P")) {
 			struct kbd_proc p = { 0 };
@@ -269,6 +283,12 @@ void kbuild_dataset_free(struct kbuild_dataset *d)
 	if (!d)
 		return;
 	free(d->path);
+	for (uint32_t i = 0; d->file_path && i < d->nr_files; i++)
+		free(d->file_path[i]);
+	for (uint32_t i = 0; d->step_out && i < d->nr_steps; i++)
+		free(d->step_out[i]);
+	free(d->file_path);
+	free(d->step_out);
 	free(d->file_bytes);
 	free(d->steps);
 	free(d->hdrs);

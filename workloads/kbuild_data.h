@@ -32,8 +32,10 @@ struct kbuild_dataset {
 	char *path;
 	uint32_t nr_files;
 	uint64_t *file_bytes;           /* sources and headers read, by index */
+	char **file_path;               /* their paths (relative to the tree, or absolute) */
 	uint32_t nr_steps;
 	struct kbd_step *steps;
+	char **step_out;                /* per step: its output's path ("-": none) */
 	uint32_t *hdrs, *deps;
 	struct kbd_proc *procs;
 	uint32_t nr_hdrs, nr_deps, nr_procs;

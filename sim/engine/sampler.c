@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
+#include "mmsim/dcache.h"
 #include "engine_internal.h"
 #include "mmsim/limits.h"
 
@@ -29,8 +30,17 @@ void engine_take_sample(struct engine *e)
 	sample_counters(pgdat, &e->samples[e->nr_samples++]);
 }
 
+const char *const sample_fs_names[NR_SAMPLE_FS] = {
+	[SAMPLE_DENTRY_NR_DENTRY] = "dentry_nr_dentry", [SAMPLE_DENTRY_NR_UNUSED] = "dentry_nr_unused",
+	[SAMPLE_DENTRY_NR_NEGATIVE] = "dentry_nr_negative", [SAMPLE_INODE_NR_INODES] = "inode_nr_inodes",
+	[SAMPLE_INODE_NR_UNUSED] = "inode_nr_unused",
+};
+
 void sample_counters(const struct pglist_data *pgdat, struct sample *s)
 {
+	struct dentry_state ds;
+	struct inodes_stat is;
+
 	s->t = engine_now();
 	memcpy(s->vm_events, pgdat->vm_events, sizeof(s->vm_events));
 	memcpy(s->node_stat, pgdat->vm_node_stat, sizeof(s->node_stat));
@@ -40,6 +50,13 @@ void sample_counters(const struct pglist_data *pgdat, struct sample *s)
 			sum += pgdat->node_zones[z].vm_stat[i];
 		s->zone_stat[i] = sum;
 	}
+	dentry_state(pgdat, &ds);
+	inodes_stat(pgdat, &is);
+	s->fs_stat[SAMPLE_DENTRY_NR_DENTRY] = ds.nr_dentry;
+	s->fs_stat[SAMPLE_DENTRY_NR_UNUSED] = ds.nr_unused;
+	s->fs_stat[SAMPLE_DENTRY_NR_NEGATIVE] = ds.nr_negative;
+	s->fs_stat[SAMPLE_INODE_NR_INODES] = is.nr_inodes;
+	s->fs_stat[SAMPLE_INODE_NR_UNUSED] = is.nr_unused;
 }
 
 void engine_too_many_records(const char *what, double period)

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "mmsim/dcache.h"
 #include "mmsim/i915_gem.h"
 #include "mmsim/slab.h"
 
@@ -93,9 +94,10 @@ static int xa_node_get(struct pglist_data *pgdat, struct mm_ctx *ctx, struct add
 	obj = kmem_cache_alloc(pgdat, ctx, RADIX_TREE_NODE_CACHE, as->bdev ? GFP_NOFS : GFP_KERNEL, as->ino);
 	if (obj == SLAB_OBJ_NONE)
 		return -1;
-	if (as->xa_nodes[c] == SLAB_OBJ_NONE)
+	if (as->xa_nodes[c] == SLAB_OBJ_NONE) {
 		as->xa_nodes[c] = obj;
-	else
+		as->nr_xa_nodes++;
+	} else
 		kmem_cache_free(pgdat, ctx, RADIX_TREE_NODE_CACHE, obj);
 	return 0;
 }
@@ -125,7 +127,8 @@ struct address_space *inode_create(struct pglist_data *pgdat, unsigned long size
 	xa_nodes_grow(as, 0, size_pages);
 	as->size = size_pages;
 	as->bdev = bdev;
-	as->dentry = as->inode = SLAB_OBJ_NONE;
+	as->dname = DNAME_NONE;
+	as->inode = SLAB_OBJ_NONE;
 	pgdat->inodes[pgdat->nr_inodes++] = as;
 	return as;
 }
@@ -147,54 +150,13 @@ struct address_space *inode_get_named(struct pglist_data *pgdat, const char *nam
 	return as;
 }
 
-/* the shrinkers freed a dentry or an inode of this file.  The file's
- * page cache stays: v6.2's inode_lru_isolate() drops the clean page cache
- * of an inode it is about to free (invalidate_mapping_pages(), counted as
- * kswapd_inodesteal in kswapd and pginodesteal otherwise) only when
- * mapping_shrinkable() let such an inode onto the LRU, which on a 64-bit
- * kernel it does not; the model does not keep inodes with page cache off
- * its inode LRU, and drops no page here, so both counters stay 0 */
-void inode_slab_evicted(struct pglist_data *pgdat, int cache, uint32_t owner)
-{
-	struct address_space *as = inode_lookup(pgdat, owner);
-	if (!as)
-		return;
-	if (cache == DENTRY_CACHE)
-		as->dentry = SLAB_OBJ_NONE;
-	else if (cache == INODE_CACHE)
-		as->inode = SLAB_OBJ_NONE;
-}
-
-/* open(): path lookup hits the dcache, or allocates dentry and inode */
+/* open(): the path walk to the file (dcache.c): its dentry and inode are
+ * cached, or made again */
 static int file_open(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as)
 {
 	if (as->bdev)
 		return 0;
-	/* an allocation may sleep in reclaim, and meanwhile the shrinker may
-	 * drop the other object, or another opener allocate this one (d_alloc
-	 * racing d_splice_alias): take the first, free ours, look again */
-	for (int tries = 0; as->dentry == SLAB_OBJ_NONE || as->inode == SLAB_OBJ_NONE; tries++) {
-		static const enum kmem_cache_id caches[2] = { DENTRY_CACHE, INODE_CACHE };
-		uint32_t *slot[2] = { &as->dentry, &as->inode };
-
-		if (tries == 8)
-			return -1;
-		for (int i = 0; i < 2; i++) {
-			slab_obj_t obj;
-			if (*slot[i] != SLAB_OBJ_NONE)
-				continue;
-			obj = kmem_cache_alloc(pgdat, ctx, caches[i], GFP_KERNEL, as->ino);
-			if (obj == SLAB_OBJ_NONE)
-				return -1;
-			if (*slot[i] == SLAB_OBJ_NONE)
-				*slot[i] = obj;
-			else
-				kmem_cache_free(pgdat, ctx, caches[i], obj);
-		}
-	}
-	kmem_cache_touch(pgdat, DENTRY_CACHE, as->dentry);
-	kmem_cache_touch(pgdat, INODE_CACHE, as->inode);
-	return 0;
+	return d_open_file(pgdat, ctx, as, NULL);
 }
 
 static void file_grow(struct address_space *as, unsigned long size)
@@ -466,6 +428,9 @@ void remove_mapping(struct pglist_data *pgdat, unsigned long pfn)
 		struct mm_ctx ctx = { 0 };
 		kmem_cache_free(pgdat, &ctx, BUFFER_HEAD_CACHE, p->private);
 		p->private = 0;
+	} else if (!as->nrpages) {
+		/* the last page: an unused inode may go on the inode LRU */
+		inode_add_lru(pgdat, as);
 	}
 }
 
@@ -503,11 +468,9 @@ void inode_unlink(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_
 			kmem_cache_free(pgdat, ctx, RADIX_TREE_NODE_CACHE, as->xa_nodes[c]);
 			as->xa_nodes[c] = SLAB_OBJ_NONE;
 		}
-	if (as->dentry != SLAB_OBJ_NONE)
-		kmem_cache_free(pgdat, ctx, DENTRY_CACHE, as->dentry);
-	if (as->inode != SLAB_OBJ_NONE)
-		kmem_cache_free(pgdat, ctx, INODE_CACHE, as->inode);
-	as->dentry = as->inode = SLAB_OBJ_NONE;
+	as->nr_xa_nodes = 0;
+	/* the name's dentry turns negative, the inode is evicted */
+	d_unlink(pgdat, ctx, as);
 	as->size = 0;
 }
 
@@ -533,6 +496,8 @@ void mm_teardown(struct pglist_data *pgdat)
 			__free_pages(pgdat, &ctx, &pgdat->mem_map[pfn], 0);
 		}
 	}
+	/* the dentries first: they hold the inodes */
+	dcache_destroy(pgdat);
 	for (uint32_t i = 0; i < pgdat->nr_inodes; i++) {
 		struct address_space *as = pgdat->inodes[i];
 		for (unsigned long j = 0; j < as->size; j++) {
@@ -548,8 +513,6 @@ void mm_teardown(struct pglist_data *pgdat)
 		}
 		/* the slab objects, unless the caches went first (slab_destroy
 		 * freed every slab page) */
-		if (pgdat->slab && as->dentry != SLAB_OBJ_NONE)
-			kmem_cache_free(pgdat, &ctx, DENTRY_CACHE, as->dentry);
 		if (pgdat->slab && as->inode != SLAB_OBJ_NONE)
 			kmem_cache_free(pgdat, &ctx, INODE_CACHE, as->inode);
 		for (unsigned long c = 0; pgdat->slab && as->xa_nodes && c < xa_nr_chunks(as->size); c++)

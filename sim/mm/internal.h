@@ -371,7 +371,6 @@ void file_page_written(struct pglist_data *pgdat, unsigned long pfn);
 int filemap_fault_read(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
                        unsigned long index);
 void mm_teardown(struct pglist_data *pgdat);
-void inode_slab_evicted(struct pglist_data *pgdat, int cache, uint32_t owner);
 /* huge_memory.c's part in memory.c: split a THP into order-0 pages */
 #define HPAGE_PMD_ORDER pageblock_order
 void split_huge_page(struct pglist_data *pgdat, unsigned long head);

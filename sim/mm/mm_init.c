@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "mmsim/dcache.h"
 #include "mmsim/limits.h"
 #include "mmsim/slab.h"
 
@@ -486,7 +487,8 @@ int pgdat_init(struct pglist_data *pgdat, const struct mm_layout *layout,
 			reset_cached_positions(&pgdat->node_zones[i]);
 	pgdat->kcompactd_highest_zoneidx = MAX_NR_ZONES - 1;
 
-	pgdat->slab_evicted = inode_slab_evicted;
+	pgdat->slab_isolate = dcache_lru_isolate;
+	pgdat->slab_evicted = dcache_evicted;
 	if (slab_init(pgdat)) {
 		snprintf(err, errlen, "out of memory for the slab caches");
 		pgdat_destroy(pgdat);

@@ -46,12 +46,15 @@
  *   is deferred to the next call (capped at 2 * freeable).  slabs_scanned
  *   counts each batch's nr_to_scan, as the kernel counts
  *   shrinkctl->nr_scanned (which the sb shrinker leaves as set).
- *   The LRU walk is list_lru_walk's: from the cold end, a referenced
- *   object has its bit cleared and is rotated to the hot end
- *   (DCACHE_REFERENCED in dentry_lru_isolate, I_REFERENCED in
- *   inode_lru_isolate: LRU_ROTATE), an unreferenced one is freed and its
- *   owner told through pgdat->slab_evicted (inode_slab_evicted()).  A rotated object is walked
- *   again only after the rest of the list, as in the kernel.
+ *   The LRU walk is list_lru_walk's: from the cold end, each object is
+ *   put to its owner's isolate callback (pgdat->slab_isolate: the
+ *   dcache's dentry_lru_isolate / inode_lru_isolate, dcache.c), which
+ *   says LRU_REMOVED (in use: off the LRU), LRU_ROTATE (referenced: the
+ *   bit is cleared and the object goes to the hot end, walked again only
+ *   after the rest of the list), LRU_RETRY (changed under us: the walk
+ *   meets it again) or LRU_FREE; without a callback a referenced object
+ *   rotates and the others are freed.  The owner is told of each object
+ *   freed (pgdat->slab_evicted).
  *
  *   LRU placement.  Dentries and inodes enter their LRU at the hot end
  *   without the referenced bit (d_lru_add at the first dput, inode_lru_list_add).
@@ -60,12 +63,12 @@
  *   DCACHE_REFERENCED / I_REFERENCED on an object already on the LRU; the
  *   rotation happens when the shrinker meets it (second chance).
  *
- *   Not modelled: per-cpu slabs and per-cpu partial lists, the dentry and
- *   inode reference counts (every dentry and inode is "unused" and on its
- *   LRU: the page cache, through pgdat->slab_evicted (inode_slab_evicted()), decides what an
- *   eviction means), inode_lru_isolate()'s invalidation of an inode's clean
- *   page cache (PGINODESTEAL) before the inode can go: the owner does that
- *   in pgdat->slab_evicted (inode_slab_evicted()) if it models it.
+ *   Objects in use (a dentry with children, an inode its dentry holds)
+ *   are taken off the LRU by their owner (kmem_cache_lru_del) and put
+ *   back when unused (kmem_cache_lru_add); kmem_cache_alloc() puts a new
+ *   one on, as the first dput/iput would.
+ *
+ *   Not modelled: per-cpu slabs and per-cpu partial lists.
  *
  * Costs: slab_object_ns per kmem_cache_alloc and kmem_cache_free (the
  * shrinker's frees included), shrinker_object_ns per object the shrinker
@@ -378,7 +381,9 @@ static void check_slab_state(const struct pglist_data *pgdat)
 			if (o->slab >= pgdat->node_spanned_pages || !PageSlab(&pgdat->mem_map[o->slab]) ||
 			    pgdat->mem_map[o->slab].mapping != (uint32_t)id)
 				slab_bug(pgdat, s, o->slab, "object's slab is not a slab page of its cache");
-			if (!!(o->flags & OBJ_ON_LRU) != s->has_lru)
+			/* a dentry or inode in use (a dentry with children, an
+			 * inode its dentry holds) is off the LRU */
+			if ((o->flags & OBJ_ON_LRU) && !s->has_lru)
 				slab_bug(pgdat, s, PFN_NONE, "object LRU membership wrong");
 		}
 		for (uint32_t h = s->free_objs; h != SLAB_OBJ_NONE; h = s->objs[h].next) {
@@ -395,8 +400,8 @@ static void check_slab_state(const struct pglist_data *pgdat)
 					slab_bug(pgdat, s, PFN_NONE, "LRU broken");
 				prev = h;
 			}
-			if (on_lru != s->lru.nr || prev != s->lru.last ||
-			    (s->has_lru && on_lru != s->objects) || (!s->has_lru && on_lru))
+			if (on_lru != s->lru.nr || prev != s->lru.last || on_lru > s->objects ||
+			    (!s->has_lru && on_lru))
 				slab_bug(pgdat, s, PFN_NONE, "LRU count wrong");
 		}
 		stat_pages[s->info->reclaimable] += pages;
@@ -610,6 +615,44 @@ void kmem_cache_touch(struct pglist_data *pgdat, enum kmem_cache_id cache, slab_
 		s->objs[obj].flags |= OBJ_REFERENCED;
 }
 
+bool kmem_cache_lru_add(struct pglist_data *pgdat, enum kmem_cache_id cache, slab_obj_t obj)
+{
+	struct kmem_cache *s = cache_of(pgdat, cache);
+
+	VM_BUG_ON(obj >= s->nr_objs || !(s->objs[obj].flags & OBJ_INUSE) || !s->has_lru);
+	if (obj >= s->nr_objs || !s->has_lru || (s->objs[obj].flags & OBJ_ON_LRU))
+		return false;
+	/* list_lru_add(): at the hot end, without the referenced bit */
+	s->objs[obj].flags &= (uint8_t)~OBJ_REFERENCED;
+	lru_add_tail(s, obj);
+	return true;
+}
+
+bool kmem_cache_lru_del(struct pglist_data *pgdat, enum kmem_cache_id cache, slab_obj_t obj)
+{
+	struct kmem_cache *s = cache_of(pgdat, cache);
+
+	VM_BUG_ON(obj >= s->nr_objs || !(s->objs[obj].flags & OBJ_INUSE));
+	if (obj >= s->nr_objs || !(s->objs[obj].flags & OBJ_ON_LRU))
+		return false;
+	lru_del(s, obj);
+	return true;
+}
+
+bool kmem_cache_on_lru(const struct pglist_data *pgdat, enum kmem_cache_id cache, slab_obj_t obj)
+{
+	const struct kmem_cache *s = &pgdat->slab->caches[cache];
+
+	return obj < s->nr_objs && (s->objs[obj].flags & OBJ_ON_LRU);
+}
+
+unsigned long kmem_cache_lru_count(const struct pglist_data *pgdat, enum kmem_cache_id cache)
+{
+	if (!pgdat->slab || (unsigned)cache >= pgdat->slab->nr_caches)
+		return 0;
+	return pgdat->slab->caches[cache].lru.nr;
+}
+
 /* ------------------------------------------------------------------ */
 /* the superblock shrinker                                             */
 
@@ -627,21 +670,37 @@ static void prune_lru(struct pglist_data *pgdat, struct mm_ctx *ctx, struct kmem
 	while (nr_to_walk && s->lru.first != SLAB_OBJ_NONE) {
 		uint32_t h = s->lru.first;
 		struct slab_object *o = &s->objs[h];
-		uint32_t owner;
+		bool referenced = o->flags & OBJ_REFERENCED;
+		enum lru_status st = referenced ? LRU_ROTATE : LRU_FREE;
+		uint32_t owner = o->owner;
 
 		nr_to_walk--;
 		charge(ctx, pgdat->costs.shrinker_object_ns);
-		if (o->flags & OBJ_REFERENCED) {
-			/* LRU_ROTATE: a second chance */
+		/* dentry_lru_isolate() / inode_lru_isolate(): the owner's say */
+		if (pgdat->slab_isolate)
+			st = (enum lru_status)pgdat->slab_isolate(pgdat, ctx, (int)s->id, owner, referenced);
+		switch (st) {
+		case LRU_REMOVED:
+			/* in use after all: off the LRU, not freed */
+			lru_del(s, h);
+			continue;
+		case LRU_ROTATE:
+			/* a second chance */
 			o->flags &= (uint8_t)~OBJ_REFERENCED;
 			lru_del(s, h);
 			lru_add_tail(s, h);
 			continue;
+		case LRU_RETRY:
+			/* the owner dropped a lock and changed it (an inode's
+			 * mapping invalidated): the walk starts again at the
+			 * cold end, where it still is */
+			continue;
+		case LRU_FREE:
+			break;
 		}
-		owner = o->owner;
 		__kmem_cache_free(pgdat, ctx, s, h);
 		if (pgdat->slab_evicted)
-			pgdat->slab_evicted(pgdat, (int)s->id, owner);
+			pgdat->slab_evicted(pgdat, ctx, (int)s->id, owner);
 	}
 }
 

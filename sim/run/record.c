@@ -19,6 +19,7 @@ static const char *const sample_names[] = {
 	"allocstall_movable", "pswpout", "pswpin", "workingset_refault_file",
 	"nr_free_pages", "nr_free_free", "nr_anon_pages", "nr_mapped", "nr_file_pages",
 	"nr_slab_reclaimable", "nr_slab_unreclaimable", "nr_page_table_pages", "slabs_scanned",
+	"dentry_nr_dentry", "dentry_nr_unused", "dentry_nr_negative", "inode_nr_inodes", "inode_nr_unused",
 	NULL,
 };
 
@@ -56,13 +57,16 @@ static int lookup_sample(const char *name, int *kind, int *idx)
 	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
 		if (!strcmp(zone_stat_names[i], name))
 			return *kind = 2, *idx = i, 0;
+	for (int i = 0; i < NR_SAMPLE_FS; i++)
+		if (!strcmp(sample_fs_names[i], name))
+			return *kind = 3, *idx = i, 0;
 	return -1;
 }
 
 static double sample_value(const struct sample *s, int kind, int idx)
 {
 	return kind == 0 ? (double)s->vm_events[idx] : kind == 1 ? (double)s->node_stat[idx]
-	                                                         : (double)s->zone_stat[idx];
+	       : kind == 2 ? (double)s->zone_stat[idx] : (double)s->fs_stat[idx];
 }
 
 struct vmstat_sink {
@@ -197,6 +201,23 @@ static int store(const struct run *r, struct results_db *db, const struct run_re
 		    results_add_metric(db, id, "census_kernel_blocks", (double)c->kernel_blocks) ||
 		    results_add_metric(db, id, "census_kernel_pages", (double)c->kernel_pages) ||
 		    results_add_metric(db, id, "census_pages", (double)(blocks * pageblock_nr_pages)))
+			return -1;
+	}
+	/* /proc/sys/fs/dentry-state at the end of the measured window, and
+	 * what the window added (the measured build's slabinfo diff) */
+	{
+		const long *e = r->whole.end.fs_stat, *b = r->whole.start.fs_stat;
+		if (results_add_metric(db, id, "dentry_nr_dentry", (double)e[SAMPLE_DENTRY_NR_DENTRY]) ||
+		    results_add_metric(db, id, "dentry_nr_unused", (double)e[SAMPLE_DENTRY_NR_UNUSED]) ||
+		    results_add_metric(db, id, "dentry_age_limit", 45) ||
+		    results_add_metric(db, id, "dentry_want_pages", 0) ||
+		    results_add_metric(db, id, "dentry_nr_negative", (double)e[SAMPLE_DENTRY_NR_NEGATIVE]) ||
+		    results_add_metric(db, id, "dentry_nr_dentry_added",
+		                       (double)(e[SAMPLE_DENTRY_NR_DENTRY] - b[SAMPLE_DENTRY_NR_DENTRY])) ||
+		    results_add_metric(db, id, "dentry_nr_negative_added",
+		                       (double)(e[SAMPLE_DENTRY_NR_NEGATIVE] - b[SAMPLE_DENTRY_NR_NEGATIVE])) ||
+		    results_add_metric(db, id, "inode_nr_inodes", (double)e[SAMPLE_INODE_NR_INODES]) ||
+		    results_add_metric(db, id, "inode_nr_unused", (double)e[SAMPLE_INODE_NR_UNUSED]))
 			return -1;
 	}
 	if (results_add_metric(db, id, "window_seconds", r->whole.end.t - r->whole.start.t) ||

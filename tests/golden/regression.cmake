@@ -16,16 +16,16 @@
 # change of the generator moves every row and re-records the file.
 #
 # The direction asserted on this scenario: Compact migrate scanned
-# daemon % is higher for hugealloc_rfc than for vanilla (96.02 against
-# 0.27 when recorded), as in the RFC's cover letter (1.32 -> 59.18): the
+# daemon % is higher for hugealloc_rfc than for vanilla (95.63 against
+# 0.24 when recorded), as in the RFC's cover letter (1.32 -> 59.18): the
 # RFC's kcompactd does the compaction vanilla's allocating tasks do
 # themselves.  It holds on seeds 1-4 (`mmsim sweep configs/mini.ini --vary
-# policy.name=vanilla,hugealloc_rfc --seeds 4`: vanilla 0.13-0.55,
-# hugealloc_rfc 89.91-96.02).  The two headline rows do not move the cover
+# policy.name=vanilla,hugealloc_rfc --seeds 4`: vanilla 0-0.50,
+# hugealloc_rfc 21.68-95.63, re-run after the dcache model).  The two headline rows do not move the cover
 # letter's way on this machine (512M with a 3% kernel build, far smaller
-# than the RFC's) and are not asserted: THP fault fail rate % (0.56
-# against 0.25) and Direct compact success rate % (18.46 against 61.12;
-# seeds 1-4: vanilla 61-74, hugealloc_rfc 18-47).  Direct compact success
+# than the RFC's) and are not asserted: THP fault fail rate % (0.38
+# against 0.18) and Direct compact success rate % (22.35 against 73.60;
+# seeds 1-4 after the dcache model: vanilla 57-74, hugealloc_rfc 22-42).  Direct compact success
 # rate % was asserted here until reclaim's passes freed the swap writes
 # they had queued (commit "vmscan: a reclaim pass frees the swap writes
 # that complete while it runs"): the direction had held on seed 1 only

@@ -20,6 +20,7 @@
 #include "mmsim/policy.h"
 #include "mmsim/run.h"
 #include "kbuild.h"
+#include "mmsim/dcache.h"
 #include "kbuild_data.h"
 #include "workload.h"
 
@@ -41,6 +42,7 @@ struct result {
 	long start_file_pages, start_free, start_high;     /* when the window opens */
 	unsigned long start_pgscan;
 	unsigned long vm_events[NR_VM_EVENT_ITEMS];
+	struct dentry_state dentry;     /* at the end */
 };
 
 struct job {
@@ -119,6 +121,7 @@ static int child(void *arg)
 #undef MAX_OF
 	}
 	memcpy(r->vm_events, run->pgdat.vm_events, sizeof(r->vm_events));
+	dentry_state(&run->pgdat, &r->dentry);
 	r->check_failures = check_pgdat(&run->pgdat, "scenario end");
 	/* the process ends here (engine_fork_run) */
 	return 0;
@@ -397,6 +400,15 @@ static void test_measured_tree(void **state)
 	assert_int_equal(r->unit[1].asm_pages, 100);
 	assert_int_equal(r->unit[1].peak_pages, 25000);
 	assert_int_equal(r->unit[1].as_peak_pages, 2000);
+	/* gcc's include search: include/h1.h and h2.h are found in the third
+	 * -I directory (include), after arch/x86/include and
+	 * arch/x86/include/generated: two failed opens per header per
+	 * compile (2 + 2, then 2); each leaves a negative dentry (four
+	 * names), and each compile's /tmp/ccXXXXXX.s, unlinked when as is
+	 * done, one more (three compiles) */
+	assert_int_equal(s->failed_lookups, 6);
+	assert_int_equal(r->dentry.nr_negative, 4 + 3);
+	assert_true(r->dentry.nr_dentry > r->dentry.nr_negative);
 }
 
 /* make does not stop at a target that is not ready: with -j2, when b.o's

@@ -4,6 +4,7 @@
  * behind, its dentry, inode and xarray nodes go back to their caches, and
  * the flusher has nothing of it left to write. */
 #include "testlib.h"
+#include "mmsim/dcache.h"
 #include "mmsim/slab.h"
 
 #define BLOCKS 32
@@ -16,6 +17,8 @@ static void test_unlink_frees_the_file(void **state)
 	struct pglist_data *pgdat = &m->pgdat;
 	struct address_space *as;
 	long file0, dirty0, free0, free1;
+	struct dentry_state ds;
+	uint32_t name;
 	(void)state;
 
 	file0 = pgdat->vm_node_stat[NR_FILE_PAGES];
@@ -29,7 +32,8 @@ static void test_unlink_frees_the_file(void **state)
 	assert_int_equal(as->nrpages, PAGES);
 	assert_int_equal(pgdat->vm_node_stat[NR_FILE_PAGES] - file0, PAGES);
 	assert_int_equal(pgdat->vm_node_stat[NR_FILE_DIRTY] - dirty0, PAGES);
-	assert_true(as->dentry != SLAB_OBJ_NONE && as->inode != SLAB_OBJ_NONE);
+	assert_true(d_dentry_cached(pgdat, as->dname) && as->inode != SLAB_OBJ_NONE);
+	name = as->dname;
 	assert_true(global_zone_page_state(pgdat, NR_FREE_PAGES) < free0 - PAGES / 2);
 	tl_check(m);
 	drain_all_pages(pgdat);
@@ -40,7 +44,12 @@ static void test_unlink_frees_the_file(void **state)
 	assert_int_equal(as->size, 0);
 	assert_int_equal(pgdat->vm_node_stat[NR_FILE_PAGES], file0);
 	assert_int_equal(pgdat->vm_node_stat[NR_FILE_DIRTY], dirty0);
-	assert_true(as->dentry == SLAB_OBJ_NONE && as->inode == SLAB_OBJ_NONE);
+	/* d_delete: the dentry stays, negative (dentry-state's nr_negative);
+	 * the inode is evicted */
+	assert_true(as->dname == DNAME_NONE && as->inode == SLAB_OBJ_NONE);
+	assert_true(d_dentry_cached(pgdat, name) && !d_exists(pgdat, name));
+	dentry_state(pgdat, &ds);
+	assert_int_equal(ds.nr_negative, 1);
 	/* no LRU page of it left: the lists hold nothing of a file */
 	assert_int_equal(lruvec_lru_size(pgdat, LRU_INACTIVE_FILE) + lruvec_lru_size(pgdat, LRU_ACTIVE_FILE), 0);
 	/* every page of it is free again (the slab caches keep their slabs

@@ -27,9 +27,10 @@ struct eviction {
 static struct eviction *evictions;
 static size_t nr_evictions, cap_evictions;
 
-static void record_evicted(struct pglist_data *pgdat, int cache, uint32_t owner)
+static void record_evicted(struct pglist_data *pgdat, struct mm_ctx *ctx, int cache, uint32_t owner)
 {
 	(void)pgdat;
+	(void)ctx;
 	if (nr_evictions == cap_evictions) {
 		cap_evictions = cap_evictions ? cap_evictions * 2 : 1024;
 		evictions = realloc(evictions, cap_evictions * sizeof(*evictions));
@@ -65,6 +66,7 @@ static int boot(void **state)
 	if (pgdat_init(&m->pgdat, &layout, 4, &sysctl, m->policy, err, sizeof(err)))
 		fail_msg("pgdat_init: %s", err);
 	m->pgdat.slab_evicted = record_evicted;    /* pgdat_init ran slab_init */
+	m->pgdat.slab_isolate = NULL;               /* no dcache: the plain second chance */
 	assert_non_null(m->pgdat.slab);
 	m->pgdat.debug_check_interval = 1;
 	m->ctx = (struct mm_ctx){ .cpu = 0 };

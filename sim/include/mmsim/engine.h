@@ -57,11 +57,21 @@ struct task {
 };
 
 /* One sample of the sampler: the time and a copy of the counters. */
+/* the /proc/sys/fs counters a sample holds beside /proc/vmstat's, named
+ * dentry_FIELD and inode_FIELD in the results (dcache.h) */
+enum sample_fs {
+	SAMPLE_DENTRY_NR_DENTRY, SAMPLE_DENTRY_NR_UNUSED, SAMPLE_DENTRY_NR_NEGATIVE,
+	SAMPLE_INODE_NR_INODES, SAMPLE_INODE_NR_UNUSED, NR_SAMPLE_FS
+};
+extern const char *const sample_fs_names[NR_SAMPLE_FS];
+
 struct sample {
 	double t;
 	unsigned long vm_events[NR_VM_EVENT_ITEMS];
 	long node_stat[NR_VM_NODE_STAT_ITEMS];
 	long zone_stat[NR_VM_ZONE_STAT_ITEMS];      /* summed over zones */
+	/* /proc/sys/fs/dentry-state and inode-state, by SAMPLE_FS_* */
+	long fs_stat[NR_SAMPLE_FS];
 };
 
 /* the counters now, as the sampler records them (zone counters summed) */

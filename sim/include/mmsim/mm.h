@@ -178,7 +178,8 @@ unsigned long filemap_write_and_wait_range(struct pglist_data *pgdat, struct mm_
                                            struct address_space *as, unsigned long index,
                                            unsigned long nr);
 /* unlink a regular file no one has open: its page cache (dirty pages
- * too), dentry and inode are freed; it stays an empty file */
+ * too) and inode are freed, its dentry turns negative (dcache.h); it
+ * stays an empty file */
 void inode_unlink(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as);
 /* the flusher: write back up to nr dirty file pages; returns pages written */
 unsigned long writeback_dirty_pages(struct pglist_data *pgdat, struct mm_ctx *ctx, unsigned long nr);

@@ -100,7 +100,9 @@ struct address_space {
 	unsigned long size;                /* pages */
 	unsigned long nrpages;             /* resident pages */
 	bool bdev;                         /* block-device cache (filesystem metadata) */
-	uint32_t dentry, inode;            /* slab handles, allocated on first open */
+	uint32_t nr_xa_nodes;              /* of them, allocated */
+	uint32_t dname;                    /* its name (dcache.h), DNAME_NONE until first opened */
+	uint32_t inode;                    /* its in-core inode (a slab handle), or SLAB_OBJ_NONE */
 	struct file_vma *i_mmap;           /* the areas mapping it (the kernel's interval tree) */
 	unsigned nr_i_mmap, cap_i_mmap;
 	const char *name;                  /* a static name, for files looked up by it (executables) */

@@ -257,8 +257,13 @@ struct pglist_data {
 	struct slab_state *slab;
 	struct shrinker *shrinkers;     /* shrink_slab() calls them in turn (shrinker.h) */
 	struct i915_gem *i915;          /* a GPU's buffer objects, if any (i915_gem.h) */
-	/* a shrinker freed an object: tell its owner (inode_slab_evicted) */
-	void (*slab_evicted)(struct pglist_data *, int cache, uint32_t owner);
+	/* the superblock shrinker's LRU walk met an object (dentry_lru_isolate,
+	 * inode_lru_isolate: dcache.c): enum lru_status; NULL: referenced
+	 * ones rotate, the others are freed */
+	int (*slab_isolate)(struct pglist_data *, struct mm_ctx *, int cache, uint32_t owner, bool referenced);
+	/* a shrinker freed an object: tell its owner (dcache.c) */
+	void (*slab_evicted)(struct pglist_data *, struct mm_ctx *, int cache, uint32_t owner);
+	struct dcache *dcache;          /* names and dentries (dcache.c) */
 	struct swap_info swap;          /* the swap area (swapfile.c) */
 	struct blockdev disk;           /* where files live */
 	struct dirty_ring *dirty;       /* dirtied file pages, oldest first (filemap.c) */

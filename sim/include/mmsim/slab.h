@@ -7,7 +7,7 @@
  * process id) given at allocation.  The dentry and inode caches keep their
  * objects on an LRU, and shrink_slab() frees the least recently used
  * unreferenced ones under memory pressure, as the dcache and icache
- * shrinkers do, telling the page cache through inode_slab_evicted()
+ * shrinkers do, asking the dcache (dcache.c) what each object is
  * (internal.h).  buffer_heads are reclaimable slab too, but have no
  * shrinker: they go when the block-device page they describe is reclaimed.
  */
@@ -73,6 +73,21 @@ void kmem_cache_free(struct pglist_data *pgdat, struct mm_ctx *ctx,
 /* a reclaimable object was used: it moves to the LRU's hot end and is
  * marked referenced (a dentry lookup hit) */
 void kmem_cache_touch(struct pglist_data *pgdat, enum kmem_cache_id cache, slab_obj_t obj);
+
+/* The dentry and inode caches' LRUs (list_lru): an object in use (a
+ * dentry with children, an inode a dentry holds) is taken off, and put
+ * back (at the hot end, unreferenced: list_lru_add) when it is unused
+ * again; kmem_cache_alloc() puts a new one on.  add/del return whether
+ * they changed anything. */
+bool kmem_cache_lru_add(struct pglist_data *pgdat, enum kmem_cache_id cache, slab_obj_t obj);
+bool kmem_cache_lru_del(struct pglist_data *pgdat, enum kmem_cache_id cache, slab_obj_t obj);
+bool kmem_cache_on_lru(const struct pglist_data *pgdat, enum kmem_cache_id cache, slab_obj_t obj);
+unsigned long kmem_cache_lru_count(const struct pglist_data *pgdat, enum kmem_cache_id cache);
+
+/* What the LRU walk does with an object (enum lru_status of list_lru.h,
+ * plus LRU_FREE: isolated to be freed), as pgdat->slab_isolate says;
+ * without that hook a referenced object rotates and the others go. */
+enum lru_status { LRU_FREE, LRU_REMOVED, LRU_ROTATE, LRU_RETRY };
 
 /* shrink_slab(): ask the reclaimable caches' shrinkers for objects in
  * proportion to the LRU pages scanned (v6.2 do_shrink_slab: freeable >>
