@@ -354,6 +354,16 @@ static const char *where_problem(const char *w)
 	return depth ? "a '(' without its ')'" : NULL;
 }
 
+/* a run's column, as SQL on the runs table (?1: the parameter's key) */
+static const char *column_expr(const char *by)
+{
+	return !strcmp(by, "policy") ? "mmsim_column(source, policy)"
+	       : !strcmp(by, "policy.name")
+	       ? "mmsim_policy((SELECT value FROM params WHERE params.run_id = runs.run_id AND key = ?1))"
+	       : is_runs_column(by) ? by
+	       : "(SELECT value FROM params WHERE params.run_id = runs.run_id AND key = ?1)";
+}
+
 static sqlite3_stmt *prepare_runs(struct compare *c, const char *by, const char *where)
 {
 	char *sql;
@@ -373,12 +383,7 @@ static sqlite3_stmt *prepare_runs(struct compare *c, const char *by, const char 
 	sql = sqlite3_mprintf(
 		"SELECT g, run_id, seed, source FROM (SELECT %s AS g, run_id, seed, source FROM runs"
 		" WHERE status = 'ok' AND (%s)) WHERE g IS NOT NULL ORDER BY g, run_id",
-		!strcmp(by, "policy") ? "mmsim_column(source, policy)"
-		: !strcmp(by, "policy.name")
-		? "mmsim_policy((SELECT value FROM params WHERE params.run_id = runs.run_id AND key = ?1))"
-		: is_runs_column(by) ? by
-		: "(SELECT value FROM params WHERE params.run_id = runs.run_id AND key = ?1)",
-		where ? where : "1");
+		column_expr(by), where ? where : "1");
 	if (!sql) {
 		results_seterr(c->err, c->errlen, c->path, "out of memory");
 		return NULL;
@@ -499,6 +504,56 @@ static int read_runs_given(struct compare *c, const struct compare_opts *o)
 		}
 	}
 	return 0;
+}
+
+/* One line on notes for every column whose runs are left out for their
+ * status (make died, a real run marked invalid): the column dropped when
+ * none of its runs is 'ok', else how many of its runs are not counted;
+ * with the first stored reason.  A table that silently lost a policy
+ * would read as a comparison of the others.  (The runs --where leaves
+ * out are not named: the user asked for that.) */
+static int note_left_out(struct compare *c, const char *by, const char *where, FILE *notes)
+{
+	sqlite3_stmt *st = NULL;
+	char *sql;
+	int rc;
+
+	sql = sqlite3_mprintf(
+		"SELECT g, count(*), sum(status = 'ok'), min(status) FILTER (WHERE status != 'ok'),"
+		" min(coalesce(error, 'no reason stored')) FILTER (WHERE status != 'ok')"
+		" FROM (SELECT %s AS g, status, error FROM runs WHERE (%s)) WHERE g IS NOT NULL"
+		" GROUP BY g HAVING sum(status != 'ok') > 0 ORDER BY g", column_expr(by),
+		where ? where : "1");
+	if (!sql) {
+		results_seterr(c->err, c->errlen, c->path, "out of memory");
+		return -1;
+	}
+	rc = sqlite3_prepare_v2(c->db, sql, -1, &st, NULL);
+	sqlite3_free(sql);
+	if (rc != SQLITE_OK) {
+		results_seterr(c->err, c->errlen, c->path, "%s", sqlite3_errmsg(c->db));
+		return -1;
+	}
+	if (!is_runs_column(by))
+		sqlite3_bind_text(st, 1, by, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *g = (const char *)sqlite3_column_text(st, 0);
+		long long n = sqlite3_column_int64(st, 1), ok = sqlite3_column_int64(st, 2);
+		const char *status = (const char *)sqlite3_column_text(st, 3);
+		const char *why = (const char *)sqlite3_column_text(st, 4);
+
+		if (!ok)
+			fprintf(notes, "mmsim: compare: %s %s dropped: %s%lld run%s with status '%s' "
+			        "(%s)\n", by, g, n > 1 ? "all its " : "its ", n, n > 1 ? "s" : "",
+			        status ? status : "?", why ? why : "?");
+		else
+			fprintf(notes, "mmsim: compare: %s %s: %lld of its %lld runs left out, status "
+			        "'%s' (%s)\n", by, g, n - ok, n, status ? status : "?", why ? why : "?");
+	}
+	if (rc != SQLITE_DONE)
+		results_seterr(c->err, c->errlen, c->path, "%s", sqlite3_errmsg(c->db));
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
 }
 
 static int no_runs(struct compare *c, const char *by, const char *where)
@@ -725,6 +780,7 @@ int results_table_compute(struct results_table **t, const char *db_path,
 		return rc;
 	}
 	if (compare_open(&c) == 0 && read_runs(&c, by, o ? o->where : NULL) == 0 &&
+	    (!o || !o->notes || note_left_out(&c, by, o->where, o->notes) == 0) &&
 	    no_runs(&c, by, o ? o->where : NULL) == 0 &&
 	    order_columns(&c, by, o ? o->baseline : NULL) == 0 &&
 	    (*t = build_table(&c, by)))

@@ -66,7 +66,7 @@ int cmd_compare(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct compare_opts o = { 0 };
+	struct compare_opts o = { .notes = stderr };
 	const char *db;
 	char err[1024];
 	int c;

@@ -274,8 +274,8 @@ int cmd_reproduce(int argc, char **argv)
 	if (rc == EXIT_SOFTWARE)
 		/* the sweep named the failed runs; a table of the others would
 		 * compare unequal sets of seeds */
-		error("reproduce: no table while runs are missing (the same command runs "
-		      "only what is missing)");
+		error("reproduce: no table, plots or report while runs failed (named above, "
+		      "with their logs)");
 	if (rc)
 		return rc;
 
