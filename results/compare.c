@@ -63,7 +63,46 @@ struct compare {
 	size_t nr_col, cap_col;
 	char *err;
 	size_t errlen;
+	/* the filter's budget (filter_step): progress-handler calls while a
+	 * query holding --where (or a given column's condition) steps */
+	bool in_filter;
+	long filter_ticks;
 };
+
+/* A --where is arbitrary SQL: a recursive CTE without a bound runs
+ * forever, and one with a huge bound for hours.  The queries that hold
+ * it are stopped after FILTER_MAX_OPS virtual machine instructions of
+ * their own (SQLite's progress handler, called every FILTER_TICK; the
+ * metrics read meanwhile do not count).  2 10^8 instructions are a
+ * second or two; a filter on the runs and params of a database of a million
+ * runs takes far fewer. */
+#define FILTER_TICK 10000
+#define FILTER_MAX_OPS 200000000L
+
+static int filter_progress(void *arg)
+{
+	struct compare *c = arg;
+
+	return c->in_filter && ++c->filter_ticks > FILTER_MAX_OPS / FILTER_TICK;
+}
+
+/* sqlite3_step() of a query holding a condition the user gave (what:
+ * "--where 'SQL'" or "column X"): its instructions counted against the
+ * budget; SQLITE_INTERRUPT with the message when the budget is spent */
+static int filter_step(struct compare *c, sqlite3_stmt *st, const char *what)
+{
+	int rc;
+
+	c->in_filter = true;
+	rc = sqlite3_step(st);
+	c->in_filter = false;
+	if (rc == SQLITE_INTERRUPT && c->filter_ticks > FILTER_MAX_OPS / FILTER_TICK)
+		results_seterr(c->err, c->errlen, c->path, "%s: stopped after %ld million SQLite "
+		               "instructions (a recursive query without an end?): a filter on the "
+		               "runs table may take at most that many", what,
+		               FILTER_MAX_OPS / 1000000);
+	return rc;
+}
 
 static struct column *column_add(struct compare *c, const char *key)
 {
@@ -407,11 +446,18 @@ static int read_runs(struct compare *c, const char *by, const char *where)
 {
 	sqlite3_stmt *st = prepare_runs(c, by, where);
 	struct column *col = NULL;
+	char *what = sqlite3_mprintf("--where '%s'", where ? where : "");
 	int rc;
 
-	if (!st)
+	if (!st || !what) {
+		sqlite3_finalize(st);
+		sqlite3_free(what);
+		if (st)
+			results_seterr(c->err, c->errlen, c->path, "out of memory");
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	}
+	c->filter_ticks = 0;
+	while ((rc = filter_step(c, st, what)) == SQLITE_ROW) {
 		const char *key = (const char *)sqlite3_column_text(st, 0);
 		const char *run_id = (const char *)sqlite3_column_text(st, 1);
 
@@ -435,9 +481,10 @@ static int read_runs(struct compare *c, const char *by, const char *where)
 			}
 		}
 	}
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE && rc != SQLITE_INTERRUPT)
 		results_seterr(c->err, c->errlen, c->path, "%s", sqlite3_errmsg(c->db));
 	sqlite3_finalize(st);
+	sqlite3_free(what);
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
@@ -474,7 +521,8 @@ static int read_runs_given(struct compare *c, const struct compare_opts *o)
 			results_seterr(c->err, c->errlen, c->path, "out of memory");
 			return -1;
 		}
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		c->filter_ticks = 0;
+		while ((rc = filter_step(c, st, o->col_label[i])) == SQLITE_ROW) {
 			const char *run_id = (const char *)sqlite3_column_text(st, 0);
 			const char *src = (const char *)sqlite3_column_text(st, 2);
 			double x[NR_ROWS];
@@ -491,7 +539,7 @@ static int read_runs_given(struct compare *c, const struct compare_opts *o)
 				return -1;
 			}
 		}
-		if (rc != SQLITE_DONE)
+		if (rc != SQLITE_DONE && rc != SQLITE_INTERRUPT)
 			results_seterr(c->err, c->errlen, c->path, "column %s: %s", o->col_label[i],
 			               sqlite3_errmsg(c->db));
 		sqlite3_finalize(st);
@@ -536,7 +584,8 @@ static int note_left_out(struct compare *c, const char *by, const char *where, F
 	}
 	if (!is_runs_column(by))
 		sqlite3_bind_text(st, 1, by, -1, SQLITE_TRANSIENT);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	c->filter_ticks = 0;
+	while ((rc = filter_step(c, st, "--where")) == SQLITE_ROW) {
 		const char *g = (const char *)sqlite3_column_text(st, 0);
 		long long n = sqlite3_column_int64(st, 1), ok = sqlite3_column_int64(st, 2);
 		const char *status = (const char *)sqlite3_column_text(st, 3);
@@ -550,7 +599,7 @@ static int note_left_out(struct compare *c, const char *by, const char *where, F
 			fprintf(notes, "mmsim: compare: %s %s: %lld of its %lld runs left out, status "
 			        "'%s' (%s)\n", by, g, n - ok, n, status ? status : "?", why ? why : "?");
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != SQLITE_DONE && rc != SQLITE_INTERRUPT)
 		results_seterr(c->err, c->errlen, c->path, "%s", sqlite3_errmsg(c->db));
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : -1;
@@ -728,6 +777,7 @@ static int compare_open(struct compare *c)
 	if (!(c->db = results_open_ro(c->path, tables, RESULTS_SCHEMA_READ_MIN, c->err, c->errlen)))
 		return -1;
 	sqlite3_set_authorizer(c->db, authorize, NULL);
+	sqlite3_progress_handler(c->db, FILTER_TICK, filter_progress, c);
 	/* mmsim_policy(name): the canonical name, for conditions (--where, a
 	 * given column's); mmsim_column(source, policy): a run's column */
 	sqlite3_create_function(c->db, "mmsim_policy", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
