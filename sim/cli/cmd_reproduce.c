@@ -279,11 +279,17 @@ int cmd_reproduce(int argc, char **argv)
 	if (rc)
 		return rc;
 
-	if (results_compare(stdout, db, &co, err, sizeof(err))) {
-		error("reproduce: %s: %s", db, err);
-		return EXIT_DATAERR;
+	{
+		struct results_table *t;
+		if (results_table_compute(&t, db, &co, err, sizeof(err))) {
+			error("reproduce: %s: %s", db, err);
+			return EXIT_DATAERR;
+		}
+		rc = results_table_print(stdout, t, &co) || fflush(stdout);
+		results_table_free(t);
+		if (rc)
+			return EXIT_IOERR;      /* main names the write error */
 	}
-	fflush(stdout);
 
 	rc = plot_draw(&(struct plot_opts){
 		.db = db, .dir = plots, .png = 1, .svg = 1, .no_sweep = 1, .quiet = 1 });
