@@ -125,6 +125,14 @@ else()
 	message(STATUS "ok (74): run -o FILE over the file size limit: ${err}")
 endif()
 
+# ---- a malformed MMSIM_HOST_MEMORY is refused naming the variable (it
+# was ignored, and then cited as the limit's source)
+foreach(v abc -1)
+	set(ENV{MMSIM_HOST_MEMORY} "${v}")
+	expect(78 "MMSIM_HOST_MEMORY='${v}' in the environment is not a size" run "${SMOKE}" --dump-config)
+endforeach()
+unset(ENV{MMSIM_HOST_MEMORY})
+
 # ---- duplicate keys and sections, indented lines: file, line, key
 file(WRITE "${W}/dupkey.ini" "[machine]\nram = 1G\ncpus = 2\nram = 2G\n")
 expect(78 "dupkey.ini:4: \\[machine\\] ram: set twice \\(first at line 2\\)" run "${W}/dupkey.ini" --dump-config)
