@@ -63,7 +63,46 @@ struct compare {
 	size_t nr_col, cap_col;
 	char *err;
 	size_t errlen;
+	/* the filter's budget (filter_step): progress-handler calls while a
+	 * query holding --where (or a given column's condition) steps */
+	bool in_filter;
+	long filter_ticks;
 };
+
+/* A --where is arbitrary SQL: a recursive CTE without a bound runs
+ * forever, and one with a huge bound for hours.  The queries that hold
+ * it are stopped after FILTER_MAX_OPS virtual machine instructions of
+ * their own (SQLite's progress handler, called every FILTER_TICK; the
+ * metrics read meanwhile do not count).  2 10^8 instructions are a
+ * second or two; a filter on the runs and params of a database of a million
+ * runs takes far fewer. */
+#define FILTER_TICK 10000
+#define FILTER_MAX_OPS 200000000L
+
+static int filter_progress(void *arg)
+{
+	struct compare *c = arg;
+
+	return c->in_filter && ++c->filter_ticks > FILTER_MAX_OPS / FILTER_TICK;
+}
+
+/* sqlite3_step() of a query holding a condition the user gave (what:
+ * "--where 'SQL'" or "column X"): its instructions counted against the
+ * budget; SQLITE_INTERRUPT with the message when the budget is spent */
+static int filter_step(struct compare *c, sqlite3_stmt *st, const char *what)
+{
+	int rc;
+
+	c->in_filter = true;
+	rc = sqlite3_step(st);
+	c->in_filter = false;
+	if (rc == SQLITE_INTERRUPT && c->filter_ticks > FILTER_MAX_OPS / FILTER_TICK)
+		results_seterr(c->err, c->errlen, c->path, "%s: stopped after %ld million SQLite "
+		               "instructions (a recursive query without an end?): a filter on the "
+		               "runs table may take at most that many", what,
+		               FILTER_MAX_OPS / 1000000);
+	return rc;
+}
 
 static struct column *column_add(struct compare *c, const char *key)
 {
@@ -354,6 +393,16 @@ static const char *where_problem(const char *w)
 	return depth ? "a '(' without its ')'" : NULL;
 }
 
+/* a run's column, as SQL on the runs table (?1: the parameter's key) */
+static const char *column_expr(const char *by)
+{
+	return !strcmp(by, "policy") ? "mmsim_column(source, policy)"
+	       : !strcmp(by, "policy.name")
+	       ? "mmsim_policy((SELECT value FROM params WHERE params.run_id = runs.run_id AND key = ?1))"
+	       : is_runs_column(by) ? by
+	       : "(SELECT value FROM params WHERE params.run_id = runs.run_id AND key = ?1)";
+}
+
 static sqlite3_stmt *prepare_runs(struct compare *c, const char *by, const char *where)
 {
 	char *sql;
@@ -373,12 +422,7 @@ static sqlite3_stmt *prepare_runs(struct compare *c, const char *by, const char 
 	sql = sqlite3_mprintf(
 		"SELECT g, run_id, seed, source FROM (SELECT %s AS g, run_id, seed, source FROM runs"
 		" WHERE status = 'ok' AND (%s)) WHERE g IS NOT NULL ORDER BY g, run_id",
-		!strcmp(by, "policy") ? "mmsim_column(source, policy)"
-		: !strcmp(by, "policy.name")
-		? "mmsim_policy((SELECT value FROM params WHERE params.run_id = runs.run_id AND key = ?1))"
-		: is_runs_column(by) ? by
-		: "(SELECT value FROM params WHERE params.run_id = runs.run_id AND key = ?1)",
-		where ? where : "1");
+		column_expr(by), where ? where : "1");
 	if (!sql) {
 		results_seterr(c->err, c->errlen, c->path, "out of memory");
 		return NULL;
@@ -402,11 +446,18 @@ static int read_runs(struct compare *c, const char *by, const char *where)
 {
 	sqlite3_stmt *st = prepare_runs(c, by, where);
 	struct column *col = NULL;
+	char *what = sqlite3_mprintf("--where '%s'", where ? where : "");
 	int rc;
 
-	if (!st)
+	if (!st || !what) {
+		sqlite3_finalize(st);
+		sqlite3_free(what);
+		if (st)
+			results_seterr(c->err, c->errlen, c->path, "out of memory");
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	}
+	c->filter_ticks = 0;
+	while ((rc = filter_step(c, st, what)) == SQLITE_ROW) {
 		const char *key = (const char *)sqlite3_column_text(st, 0);
 		const char *run_id = (const char *)sqlite3_column_text(st, 1);
 
@@ -430,9 +481,10 @@ static int read_runs(struct compare *c, const char *by, const char *where)
 			}
 		}
 	}
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE && rc != SQLITE_INTERRUPT)
 		results_seterr(c->err, c->errlen, c->path, "%s", sqlite3_errmsg(c->db));
 	sqlite3_finalize(st);
+	sqlite3_free(what);
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
@@ -469,7 +521,8 @@ static int read_runs_given(struct compare *c, const struct compare_opts *o)
 			results_seterr(c->err, c->errlen, c->path, "out of memory");
 			return -1;
 		}
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		c->filter_ticks = 0;
+		while ((rc = filter_step(c, st, o->col_label[i])) == SQLITE_ROW) {
 			const char *run_id = (const char *)sqlite3_column_text(st, 0);
 			const char *src = (const char *)sqlite3_column_text(st, 2);
 			double x[NR_ROWS];
@@ -486,7 +539,7 @@ static int read_runs_given(struct compare *c, const struct compare_opts *o)
 				return -1;
 			}
 		}
-		if (rc != SQLITE_DONE)
+		if (rc != SQLITE_DONE && rc != SQLITE_INTERRUPT)
 			results_seterr(c->err, c->errlen, c->path, "column %s: %s", o->col_label[i],
 			               sqlite3_errmsg(c->db));
 		sqlite3_finalize(st);
@@ -499,6 +552,57 @@ static int read_runs_given(struct compare *c, const struct compare_opts *o)
 		}
 	}
 	return 0;
+}
+
+/* One line on notes for every column whose runs are left out for their
+ * status (make died, a real run marked invalid): the column dropped when
+ * none of its runs is 'ok', else how many of its runs are not counted;
+ * with the first stored reason.  A table that silently lost a policy
+ * would read as a comparison of the others.  (The runs --where leaves
+ * out are not named: the user asked for that.) */
+static int note_left_out(struct compare *c, const char *by, const char *where, FILE *notes)
+{
+	sqlite3_stmt *st = NULL;
+	char *sql;
+	int rc;
+
+	sql = sqlite3_mprintf(
+		"SELECT g, count(*), sum(status = 'ok'), min(status) FILTER (WHERE status != 'ok'),"
+		" min(coalesce(error, 'no reason stored')) FILTER (WHERE status != 'ok')"
+		" FROM (SELECT %s AS g, status, error FROM runs WHERE (%s)) WHERE g IS NOT NULL"
+		" GROUP BY g HAVING sum(status != 'ok') > 0 ORDER BY g", column_expr(by),
+		where ? where : "1");
+	if (!sql) {
+		results_seterr(c->err, c->errlen, c->path, "out of memory");
+		return -1;
+	}
+	rc = sqlite3_prepare_v2(c->db, sql, -1, &st, NULL);
+	sqlite3_free(sql);
+	if (rc != SQLITE_OK) {
+		results_seterr(c->err, c->errlen, c->path, "%s", sqlite3_errmsg(c->db));
+		return -1;
+	}
+	if (!is_runs_column(by))
+		sqlite3_bind_text(st, 1, by, -1, SQLITE_TRANSIENT);
+	c->filter_ticks = 0;
+	while ((rc = filter_step(c, st, "--where")) == SQLITE_ROW) {
+		const char *g = (const char *)sqlite3_column_text(st, 0);
+		long long n = sqlite3_column_int64(st, 1), ok = sqlite3_column_int64(st, 2);
+		const char *status = (const char *)sqlite3_column_text(st, 3);
+		const char *why = (const char *)sqlite3_column_text(st, 4);
+
+		if (!ok)
+			fprintf(notes, "mmsim: compare: %s %s dropped: %s%lld run%s with status '%s' "
+			        "(%s)\n", by, g, n > 1 ? "all its " : "its ", n, n > 1 ? "s" : "",
+			        status ? status : "?", why ? why : "?");
+		else
+			fprintf(notes, "mmsim: compare: %s %s: %lld of its %lld runs left out, status "
+			        "'%s' (%s)\n", by, g, n - ok, n, status ? status : "?", why ? why : "?");
+	}
+	if (rc != SQLITE_DONE && rc != SQLITE_INTERRUPT)
+		results_seterr(c->err, c->errlen, c->path, "%s", sqlite3_errmsg(c->db));
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
 }
 
 static int no_runs(struct compare *c, const char *by, const char *where)
@@ -673,6 +777,7 @@ static int compare_open(struct compare *c)
 	if (!(c->db = results_open_ro(c->path, tables, RESULTS_SCHEMA_READ_MIN, c->err, c->errlen)))
 		return -1;
 	sqlite3_set_authorizer(c->db, authorize, NULL);
+	sqlite3_progress_handler(c->db, FILTER_TICK, filter_progress, c);
 	/* mmsim_policy(name): the canonical name, for conditions (--where, a
 	 * given column's); mmsim_column(source, policy): a run's column */
 	sqlite3_create_function(c->db, "mmsim_policy", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
@@ -725,6 +830,7 @@ int results_table_compute(struct results_table **t, const char *db_path,
 		return rc;
 	}
 	if (compare_open(&c) == 0 && read_runs(&c, by, o ? o->where : NULL) == 0 &&
+	    (!o || !o->notes || note_left_out(&c, by, o->where, o->notes) == 0) &&
 	    no_runs(&c, by, o ? o->where : NULL) == 0 &&
 	    order_columns(&c, by, o ? o->baseline : NULL) == 0 &&
 	    (*t = build_table(&c, by)))

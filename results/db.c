@@ -637,3 +637,26 @@ int results_is_complete(const char *path)
 	sqlite3_close(db);
 	return complete;
 }
+
+int results_run_failure(const char *path, char *policy, size_t plen, long long *seed,
+                        char *why, size_t wlen)
+{
+	static const char *const tables[] = { "runs", NULL };
+	sqlite3 *db = results_open_ro(path, tables, RESULTS_SCHEMA_READ_MIN, NULL, 0);
+	sqlite3_stmt *st = NULL;
+	int failed = 0;
+
+	if (!db)
+		return -1;
+	if (sqlite3_prepare_v2(db, "SELECT policy, seed, coalesce(error, 'no reason stored') FROM runs"
+	                       " WHERE status != 'ok' ORDER BY run_id LIMIT 1", -1, &st,
+	                       NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+		failed = 1;
+		snprintf(policy, plen, "%s", (const char *)sqlite3_column_text(st, 0));
+		*seed = sqlite3_column_int64(st, 1);
+		snprintf(why, wlen, "%s", (const char *)sqlite3_column_text(st, 2));
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return failed;
+}

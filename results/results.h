@@ -108,6 +108,12 @@ int  results_clean_stale(const char *target);
  * Used by sweeps to skip runs already done. */
 int  results_is_complete(const char *path);
 
+/* Did the run stored in path fail (a status other than 'ok': make died,
+ * nothing built)?  1 with its policy, seed and stored error; 0 if every
+ * run in it is ok; -1 if it cannot be read.  A sweep names such runs. */
+int  results_run_failure(const char *path, char *policy, size_t plen, long long *seed,
+                         char *why, size_t wlen);
+
 /* A reader's connection (SQLite's sqlite3) to a file of an older schema
  * version (RESULTS_SCHEMA_READ_MIN..): a temporary view `runs` that adds
  * the column source = 'sim' shadows the file's runs table, so that the
@@ -153,6 +159,9 @@ struct compare_opts {
 	/* groups of rows printed after the cover letter's (metrics.h
 	 * RESULTS_ROWS_*, or-ed; 0: the cover letter's rows only) */
 	unsigned extra_rows;
+	/* where to say which columns (or runs of a column) are left out for
+	 * their status, one line each (NULL: not said) */
+	FILE *notes;
 };
 
 #include "metrics.h"

@@ -66,7 +66,8 @@ int cmd_compare(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct compare_opts o = { 0 };
+	struct compare_opts o = { .notes = stderr };
+	struct results_table *t;
 	const char *db;
 	char err[1024];
 	int c;
@@ -118,9 +119,17 @@ int cmd_compare(int argc, char **argv)
 		error("compare: %s: %s", db, strerror(errno));
 		return EXIT_NOINPUT;
 	}
-	if (results_compare(stdout, db, &o, err, sizeof(err))) {
+	/* the whole table computed before the first byte is printed: a
+	 * failure to compute is the database's (65), one to print a write
+	 * error (74, the reason said by main's check of stdout) */
+	if (results_table_compute(&t, db, &o, err, sizeof(err))) {
 		error("compare: %s", err);
 		return EXIT_DATAERR;
 	}
+	if (results_table_print(stdout, t, &o) || fflush(stdout)) {
+		results_table_free(t);
+		return EXIT_IOERR;
+	}
+	results_table_free(t);
 	return EXIT_OK;
 }

@@ -274,16 +274,22 @@ int cmd_reproduce(int argc, char **argv)
 	if (rc == EXIT_SOFTWARE)
 		/* the sweep named the failed runs; a table of the others would
 		 * compare unequal sets of seeds */
-		error("reproduce: no table while runs are missing (the same command runs "
-		      "only what is missing)");
+		error("reproduce: no table, plots or report while runs failed (named above, "
+		      "with their logs)");
 	if (rc)
 		return rc;
 
-	if (results_compare(stdout, db, &co, err, sizeof(err))) {
-		error("reproduce: %s: %s", db, err);
-		return EXIT_DATAERR;
+	{
+		struct results_table *t;
+		if (results_table_compute(&t, db, &co, err, sizeof(err))) {
+			error("reproduce: %s: %s", db, err);
+			return EXIT_DATAERR;
+		}
+		rc = results_table_print(stdout, t, &co) || fflush(stdout);
+		results_table_free(t);
+		if (rc)
+			return EXIT_IOERR;      /* main names the write error */
 	}
-	fflush(stdout);
 
 	rc = plot_draw(&(struct plot_opts){
 		.db = db, .dir = plots, .png = 1, .svg = 1, .no_sweep = 1, .quiet = 1 });

@@ -646,23 +646,79 @@ static long stop_after(void)
 	return v && *v ? strtol(v, NULL, 10) : -1;
 }
 
-/* ------------------------------------------------------------ on Slurm */
+/* ------------------------------------------------------------ failures */
 
-/* Merge every complete run file of DIR's nr_runs lines into DIR/sweep.db;
- * name each line without a complete run, with its log and (when the job
- * jobid ran it and Slurm still knows) the task's state.  The exit code. */
+/* The policy and seed manifest line k runs (its resolved scenario), or
+ * "?" when the line can no longer be resolved (the message says why). */
+static void line_policy_seed(const char *dir, unsigned long k, char *policy, size_t plen,
+                             char *seed, size_t slen)
+{
+	char manifest[PATH_MAX + 16], err[512];
+	struct manifest_line ml;
+	struct scenario *s;
+
+	snprintf(policy, plen, "?");
+	snprintf(seed, slen, "?");
+	snprintf(manifest, sizeof(manifest), "%s/manifest", dir);
+	if (manifest_read(manifest, k, &ml, err, sizeof(err)))
+		return;
+	snprintf(seed, slen, "%s", ml.seed);
+	if (!run_build_scenario(ml.scenario, ml.sets, ml.nr_sets, NULL, ml.seed, &s)) {
+		snprintf(policy, plen, "%s", scenario_config(s)->policy);
+		scenario_free(s);
+	}
+	manifest_line_free(&ml);
+}
+
+/* The run's own word on why it failed: the last "mmsim: error: " line of
+ * its log (else the log's last line), without the prefix. */
+static void log_error(const char *log, char *buf, size_t len)
+{
+	FILE *f = fopen(log, "r");
+	char *line = NULL, last[1024] = "";
+	size_t cap = 0;
+	ssize_t n;
+	int have_error = 0;
+
+	snprintf(buf, len, "%s", f ? "no error in its log" : "no log");
+	if (!f)
+		return;
+	while ((n = getline(&line, &cap, f)) >= 0) {
+		const char *e = strstr(line, "mmsim: error: ");
+		line[strcspn(line, "\r\n")] = 0;
+		if (e) {
+			snprintf(last, sizeof(last), "%s", e + strlen("mmsim: error: "));
+			have_error = 1;
+		} else if (!have_error && line[0]) {
+			snprintf(last, sizeof(last), "%s", line);
+		}
+	}
+	free(line);
+	fclose(f);
+	if (last[0])
+		snprintf(buf, len, "%s", last);
+}
+
+/* Merge every complete run file of DIR's nr_runs lines into DIR/sweep.db,
+ * then name every line whose run failed: a run stored with a status
+ * other than 'ok' (make died: the run is complete, and fails again with
+ * the same scenario and seed) or a line without a complete run (the
+ * process failed or did not run: the same sweep command runs it again),
+ * each with its policy, seed, log and error; with jobid, Slurm's state
+ * of the task.  The exit code: 0, 70 if a run failed, 73 if the merge
+ * failed. */
 static int merge_report(const char *dir, unsigned long nr_runs, const char *jobid,
                         unsigned long ran, unsigned long skipped)
 {
 	char merged[PATH_MAX], err[512];
 	const char **inputs = calloc(nr_runs, sizeof(*inputs));
-	unsigned long *missing = calloc(nr_runs, sizeof(*missing));
-	size_t nr_inputs = 0, nr_missing = 0;
+	unsigned long *failed = calloc(nr_runs, sizeof(*failed));
+	size_t nr_inputs = 0, nr_failed = 0, nr_missing = 0;
 	int rc = EXIT_OK;
 
-	if (!inputs || !missing) {
+	if (!inputs || !failed) {
 		free(inputs);
-		free(missing);
+		free(failed);
 		error("out of memory");
 		return EXIT_SOFTWARE;
 	}
@@ -670,39 +726,71 @@ static int merge_report(const char *dir, unsigned long nr_runs, const char *jobi
 	for (unsigned long k = 1; k <= nr_runs; k++) {
 		char out[PATH_MAX], *copy;
 		snprintf(out, sizeof(out), "%s/run-%04lu.db", dir, k);
-		if (results_is_complete(out) && (copy = strdup(out)))
+		if (results_is_complete(out) && (copy = strdup(out))) {
+			char pol[64], why[8];
+			long long sd;
 			inputs[nr_inputs++] = copy;
-		else
-			missing[nr_missing++] = k;
+			if (results_run_failure(out, pol, sizeof(pol), &sd, why, sizeof(why)) == 1)
+				failed[nr_failed++] = k;
+		} else {
+			failed[nr_failed++] = k;
+			nr_missing++;
+		}
 	}
 	if (nr_inputs && results_merge(merged, inputs, nr_inputs, err, sizeof(err))) {
 		error("%s", err);
 		rc = EXIT_CANTCREAT;
 	}
-	if (nr_missing) {
-		fprintf(stderr, "mmsim: error: %zu of %lu runs failed or did not run:", nr_missing, nr_runs);
-		for (size_t i = 0; i < nr_missing; i++) {
-			char state[160] = "";
+	if (nr_failed) {
+		error("sweep: %zu of %lu runs failed (%zu stored with status 'failed' in %s, %zu "
+		      "without a complete run):", nr_failed, nr_runs, nr_failed - nr_missing, merged,
+		      nr_missing);
+		for (size_t i = 0; i < nr_failed; i++) {
+			char out[PATH_MAX], log[PATH_MAX], pol[128], seed[32], why[1024], state[160] = "";
+			long long sd;
+			unsigned long k = failed[i];
+
+			snprintf(out, sizeof(out), "%s/run-%04lu.db", dir, k);
+			snprintf(log, sizeof(log), "%s/run-%04lu.log", dir, k);
+			if (results_run_failure(out, pol, sizeof(pol), &sd, why, sizeof(why)) == 1) {
+				fprintf(stderr, "mmsim: error:   manifest line %lu: policy %s, seed %lld, log %s: "
+				        "stored as failed: %s\n", k, pol, sd, log, why);
+				continue;
+			}
+			line_policy_seed(dir, k, pol, sizeof(pol), seed, sizeof(seed));
+			log_error(log, why, sizeof(why));
 			if (jobid)
-				slurm_task_state(jobid, missing[i], state, sizeof(state));
-			fprintf(stderr, " %lu (%s/run-%04lu.log%s%s)", missing[i], dir, missing[i],
-			        state[0] ? "; " : "", state);
+				slurm_task_state(jobid, k, state, sizeof(state));
+			fprintf(stderr, "mmsim: error:   manifest line %lu: policy %s, seed %s, log %s: "
+			        "no complete run%s%s: %s\n", k, pol, seed, log, state[0] ? "; " : "", state,
+			        why);
 		}
-		fprintf(stderr, "; the same sweep command runs them again\n");
+		if (nr_missing)
+			fprintf(stderr, "mmsim: sweep: the same sweep command runs again the line%s "
+			        "without a complete run\n", nr_missing > 1 ? "s" : "");
+		if (nr_missing < nr_failed)
+			fprintf(stderr, "mmsim: sweep: a run stored as failed is complete: it fails again "
+			        "with the same scenario and seed (SELECT name, seed, error FROM runs "
+			        "WHERE status = 'failed')\n");
 		rc = EXIT_SOFTWARE;
 	} else if (rc == EXIT_OK) {
 		if (jobid && (ran || skipped))   /* a job this call submitted */
 			fprintf(stderr, "mmsim: sweep: %lu runs (%lu run by Slurm job %s, %lu already "
 			        "complete) merged into %s\n", nr_runs, ran, jobid, skipped, merged);
+		else if (!jobid && (ran || skipped))    /* the local runner */
+			fprintf(stderr, "mmsim: sweep: %lu runs (%lu run now, %lu already complete) "
+			        "merged into %s\n", nr_runs, ran, skipped, merged);
 		else
 			fprintf(stderr, "mmsim: sweep: %lu runs merged into %s\n", nr_runs, merged);
 	}
 	for (size_t i = 0; i < nr_inputs; i++)
 		free((char *)inputs[i]);
 	free(inputs);
-	free(missing);
+	free(failed);
 	return rc;
 }
+
+/* ------------------------------------------------------------ on Slurm */
 
 /* The lines not complete as a Slurm job array (or, when the job that
  * ran them is still queued, that job), waited for and merged. */
@@ -819,7 +907,7 @@ static int sweep_collect(const char *dir_arg, int no_wait)
  * the message printed. */
 int sweep_execute(const struct sweep_spec *sp)
 {
-	char manifest[PATH_MAX], newman[PATH_MAX], merged[PATH_MAX], err[512];
+	char manifest[PATH_MAX], newman[PATH_MAX], merged[PATH_MAX];
 	char scenario[PATH_MAX];
 	const char *dir = sp->dir;
 	unsigned long jobs = sp->jobs ? sp->jobs : 1;
@@ -827,10 +915,8 @@ int sweep_execute(const struct sweep_spec *sp)
 	struct plan p;
 	struct job *running = NULL;
 	struct progress pr = { .tty = isatty(STDERR_FILENO) };
-	unsigned long next = 1, *failed_idx = NULL;
+	unsigned long next = 1;
 	long kill_after = stop_after(), completed = 0;
-	const char **inputs = NULL;
-	size_t nr_inputs = 0;
 	char (*hashes)[17] = NULL, *id = NULL, *old_id = NULL, idpath[PATH_MAX];
 	char jobid[64] = "";
 	int lock_fd = -1, slurm_queued = 0;
@@ -976,9 +1062,7 @@ int sweep_execute(const struct sweep_spec *sp)
 	}
 
 	running = calloc(jobs, sizeof(*running));
-	failed_idx = calloc(p.nr_runs, sizeof(*failed_idx));
-	inputs = calloc(p.nr_runs, sizeof(*inputs));
-	if (!running || !failed_idx || !inputs) {
+	if (!running) {
 		error("out of memory");
 		rc = EXIT_SOFTWARE;
 		goto out;
@@ -1003,7 +1087,7 @@ int sweep_execute(const struct sweep_spec *sp)
 					if (running[j].pid < 0) {
 						error("fork: %s", strerror(errno));
 						running[j].pid = 0;
-						failed_idx[pr.failed++] = k;
+						pr.failed++;
 					} else {
 						pr.running++;
 					}
@@ -1026,45 +1110,35 @@ int sweep_execute(const struct sweep_spec *sp)
 					unsigned long k = running[j].index;
 					running[j].pid = 0;
 					pr.running--;
-					if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+					char out[PATH_MAX], pol[8], why[512], what[600];
+					long long sd;
+					snprintf(out, sizeof(out), "%s/run-%04lu.db", dir, k);
+					if (WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+					    results_run_failure(out, pol, sizeof(pol), &sd, why, sizeof(why)) == 1) {
+						/* complete, stored as failed (make died) */
+						pr.done++;
+						pr.failed++;
+						snprintf(what, sizeof(what), "FAILED: %s", why);
+						show_progress(&pr, k, what);
+					} else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
 						pr.done++;
 						show_progress(&pr, k, "done");
 						if (kill_after >= 0 && ++completed >= kill_after)
 							raise(SIGKILL);
 					} else {
-						failed_idx[pr.failed++] = k;
-						show_progress(&pr, k, "FAILED");
+						pr.failed++;
+						snprintf(what, sizeof(what), "FAILED (%s %d)",
+						         WIFEXITED(status) ? "exit" : "signal",
+						         WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+						show_progress(&pr, k, what);
 					}
 				}
 		}
 	}
 
-	/* merge every complete run file of the manifest */
-	for (unsigned long k = 1; k <= p.nr_runs; k++) {
-		char out[PATH_MAX], *copy;
-		snprintf(out, sizeof(out), "%s/run-%04lu.db", dir, k);
-		if (results_is_complete(out) && (copy = strdup(out)))
-			inputs[nr_inputs++] = copy;
-	}
-	if (nr_inputs && results_merge(merged, inputs, nr_inputs, err, sizeof(err))) {
-		error("%s", err);
-		rc = EXIT_CANTCREAT;
-	}
-	if (pr.failed) {
-		fprintf(stderr, "mmsim: error: %lu of %lu runs failed:", pr.failed, p.nr_runs);
-		for (unsigned long i = 0; i < pr.failed; i++)
-			fprintf(stderr, " %lu (%s/run-%04lu.log)", failed_idx[i], dir, failed_idx[i]);
-		fputc('\n', stderr);
-		rc = EXIT_SOFTWARE;
-	} else if (rc == EXIT_OK) {
-		fprintf(stderr, "mmsim: sweep: %lu runs (%lu run now, %lu already complete) merged into %s\n",
-		        p.nr_runs, pr.done, pr.skipped, merged);
-	}
-	for (size_t i = 0; i < nr_inputs; i++)
-		free((char *)inputs[i]);
+	/* merge every complete run file of the manifest; name the failed */
+	rc = merge_report(dir, p.nr_runs, NULL, pr.done, pr.skipped);
 out:
-	free(inputs);
-	free(failed_idx);
 	free(running);
 	free(id);
 	free(old_id);

@@ -93,13 +93,15 @@ int run_scenario(const struct scenario *s, const struct run_opts *o)
 	 * is kept, as 'failed': out of the tables, there to be looked at */
 	rec.status = r->failed ? "failed" : "ok";
 	rec.error = r->failed ? r->failure : NULL;
+	/* the file was created above: what fails now is a write (a full
+	 * disk, a file size limit), 74 as the docs say, not 73 */
 	if (run_store(r, db, &rec, err, sizeof(err))) {
 		error("%s: %s", o->out, err);
-		end_process(db, EXIT_CANTCREAT);
+		end_process(db, EXIT_IOERR);
 	}
 	if (results_commit(db, err, sizeof(err))) {
 		error("%s", err);
-		end_process(NULL, EXIT_CANTCREAT);
+		end_process(NULL, EXIT_IOERR);
 	}
 	if (!o->quiet)
 		fprintf(stderr, "mmsim: run: %s: %s, seed %llu, %.1f s simulated in %.1f s -> %s%s%s\n",

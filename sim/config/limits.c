@@ -1,6 +1,7 @@
 /* limits.c - see mmsim/limits.h. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include "mmsim/limits.h"
 #include "mmsim/parse.h"
@@ -16,6 +17,23 @@ uint64_t mmsim_host_memory_allowed(void)
 	if (pages <= 0 || size <= 0)
 		return (uint64_t)4 << 30;       /* unknown host: 4 GiB */
 	return (uint64_t)pages * (uint64_t)size / 2;
+}
+
+int mmsim_host_memory_env_check(char *err, size_t errlen)
+{
+	const char *v = getenv("MMSIM_HOST_MEMORY");
+	uint64_t bytes;
+
+	if (!v || !*v)
+		return 0;
+	/* strtoull would read "-1" as 2^64 - 1: a sign is no size */
+	if (strchr(v, '-') || mmsim_parse_size(v, &bytes) || !bytes) {
+		snprintf(err, errlen, "MMSIM_HOST_MEMORY='%s' in the environment is not a size (a "
+		         "positive number with an optional K, M, G or T suffix, e.g. 16G): unset it to "
+		         "allow half of this host's memory", v);
+		return -1;
+	}
+	return 0;
 }
 
 /* "1.5 GiB", "37 MiB" */

@@ -923,6 +923,11 @@ static int check_host_bounds(const struct scenario *s, const struct mm_layout *l
 	unsigned long max = mmsim_max_samples();
 	char m[320];
 
+	/* a malformed bound is refused, not ignored and then cited */
+	if (mmsim_host_memory_env_check(m, sizeof(m))) {
+		msg(err, errlen, "%s", m);
+		return -1;
+	}
 	/* RAM first, then with swap: the message names the key that tips it */
 	if (mmsim_host_memory_check(mm_layout_host_bytes(layout, c->ram, 0), m, sizeof(m))) {
 		msg(err, errlen, "%s: [machine] ram: '%s' %s", where, value_of(s, find_key("machine", "ram")), m);

@@ -44,6 +44,8 @@ int machine_boot(struct pglist_data *pgdat, const struct machine_desc *d, struct
 	}
 	/* the host's bound, for every verb that boots (a scenario's run has
 	 * checked it already, naming its file and line) */
+	if (mmsim_host_memory_env_check(err, errlen))
+		return -1;
 	if (mmsim_host_memory_check(mm_layout_host_bytes(&layout, d->ram, 0), msg, sizeof(msg))) {
 		snprintf(err, errlen, "[machine] ram: %s", msg);
 		return -1;

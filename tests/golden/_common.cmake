@@ -61,7 +61,8 @@ function(mmsim_run prefix)
 endfunction()
 
 # golden_compare(EXPECTED_FILE ARGS...): run mmsim with ARGS, require exit
-# code 0 and an empty stderr, and compare stdout byte for byte with
+# code 0 and an empty stderr (or the text of GOLDEN_EXPECT_STDERR if set),
+# and compare stdout byte for byte with
 # tests/golden/EXPECTED_FILE.  The output is kept as EXPECTED_FILE.actual in
 # the working directory; a mismatch prints a unified diff when diff(1) is
 # around.  Regenerate a file after a deliberate change with
@@ -83,10 +84,9 @@ function(golden_compare expected)
 		set(GOLDEN_FAILURES ${GOLDEN_FAILURES} PARENT_SCOPE)
 		return()
 	endif()
-	file(SIZE "${errfile}" errsize)
-	if(NOT errsize EQUAL 0)
-		file(READ "${errfile}" err)
-		golden_fail("mmsim ${shown}: unexpected stderr: ${err}")
+	file(READ "${errfile}" err)
+	if(NOT err STREQUAL "${GOLDEN_EXPECT_STDERR}")
+		golden_fail("mmsim ${shown}: stderr '${err}', expected '${GOLDEN_EXPECT_STDERR}'")
 	endif()
 	if(NOT EXISTS "${GOLDEN_DIR}/${expected}")
 		golden_fail("missing ${GOLDEN_DIR}/${expected} (mmsim ${shown} printed ${actual})")

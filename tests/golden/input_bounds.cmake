@@ -95,8 +95,13 @@ else()
 	message(STATUS "ok (73): run -o onto its own scenario is refused: ${r_ERR}")
 endif()
 
-# ---- write errors on standard output: 74
-foreach(args "list;policies" "run;${SMOKE};--dump-config")
+# ---- write errors on standard output: 74 (compare's formats too: they
+# said 65, a bad database)
+file(REMOVE "${W}/full-src.db")
+mmsim_run(r run "${SMOKE}" -o "${W}/full-src.db")
+foreach(args "list;policies" "run;${SMOKE};--dump-config" "compare;${W}/full-src.db"
+		"compare;${W}/full-src.db;--format;json" "compare;${W}/full-src.db;--format;csv"
+		"compare;${W}/full-src.db;--format;html" "compare;${W}/full-src.db;--format;values")
 	execute_process(COMMAND "${MMSIM}" ${args} OUTPUT_FILE /dev/full ERROR_VARIABLE err RESULT_VARIABLE rc)
 	if(NOT rc STREQUAL "74" OR NOT err MATCHES "cannot write standard output: No space left on device")
 		golden_fail("mmsim ${args} > /dev/full: exit '${rc}', '${err}'")
@@ -104,6 +109,29 @@ foreach(args "list;policies" "run;${SMOKE};--dump-config")
 		message(STATUS "ok (74): mmsim ${args} > /dev/full")
 	endif()
 endforeach()
+
+# ---- a write to the results file that fails (a full disk; here the file
+# size limit, 100 KiB: sh counts 512-byte blocks; SIGXFSZ ignored so that
+# write() fails with EFBIG): 74, as
+# the docs say, not 73 (the file was created); nothing left at the target
+file(REMOVE "${W}/full.db")
+execute_process(COMMAND sh -c "trap '' XFSZ; ulimit -f 200; exec \"$1\" run \"$2\" -o \"$3\"" sh
+		"${MMSIM}" "${SMOKE}" "${W}/full.db"
+	ERROR_VARIABLE err RESULT_VARIABLE rc)
+file(GLOB left "${W}/full.db*")
+if(NOT rc STREQUAL "74" OR NOT err MATCHES "full.db: " OR left)
+	golden_fail("run -o FILE over the file size limit: exit '${rc}' (want 74), '${err}', left '${left}'")
+else()
+	message(STATUS "ok (74): run -o FILE over the file size limit: ${err}")
+endif()
+
+# ---- a malformed MMSIM_HOST_MEMORY is refused naming the variable (it
+# was ignored, and then cited as the limit's source)
+foreach(v abc -1)
+	set(ENV{MMSIM_HOST_MEMORY} "${v}")
+	expect(78 "MMSIM_HOST_MEMORY='${v}' in the environment is not a size" run "${SMOKE}" --dump-config)
+endforeach()
+unset(ENV{MMSIM_HOST_MEMORY})
 
 # ---- duplicate keys and sections, indented lines: file, line, key
 file(WRITE "${W}/dupkey.ini" "[machine]\nram = 1G\ncpus = 2\nram = 2G\n")

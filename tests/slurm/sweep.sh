@@ -234,7 +234,7 @@ rc=$?
 node_ok
 n=$(sqlite3 "$S/sweep.db" "SELECT count(*) || '|' || group_concat(sweep_line) FROM (SELECT sweep_line FROM runs ORDER BY sweep_line)")
 if [[ $rc != 70 || $n != "3|1,3,4" ]] ||
-	! grep -q "1 of 4 runs failed or did not run: 2 ($S/run-0002.log; task ${JID}_2 FAILED" "$D/collect.err"; then
+	! grep -q "manifest line 2: policy [a-z_0-9]*, seed [0-9]*, log $S/run-0002.log: no complete run; task ${JID}_2 FAILED" "$D/collect.err"; then
 	fail "--collect after a killed task: exit $rc (want 70), runs '$n' (want 3|1,3,4): $(cat "$D/collect.err")"
 else
 	echo "ok (70): $(grep error "$D/collect.err")"

@@ -16,6 +16,10 @@ uint64_t mmsim_host_memory_allowed(void);
 /* 0 if need bytes of model state fit; else -1 with the message tail
  * ("needs about 33 GiB ...; ... MMSIM_HOST_MEMORY=SIZE ...") in err. */
 int mmsim_host_memory_check(uint64_t need, char *err, size_t errlen);
+/* 0 if MMSIM_HOST_MEMORY is unset or a positive size; else -1 with a
+ * message naming the variable (a malformed bound is refused, never
+ * ignored: it would be cited as the limit's source). */
+int mmsim_host_memory_env_check(char *err, size_t errlen);
 
 /* Records of one time series a run may store (the sampler's, the
  * census's): MMSIM_MAX_SAMPLES if set, else 100000. */
