@@ -1288,8 +1288,8 @@ static void warm_fill(struct kbuild *kb)
 {
 	struct pglist_data *pgdat = kb->w->pgdat;
 	struct mm_ctx ctx = { 0 };
-	double busy_until = pgdat->disk.busy_until;
-	unsigned long reads = pgdat->disk.reads, limit = warm_limit(pgdat);
+	struct blockdev disk = pgdat->disk;
+	unsigned long limit = warm_limit(pgdat);
 
 	for (unsigned f = 0; f < kb->nr_tree; f++)
 		if (!warm_read(kb, &ctx, kb->tree[f], tree_id(kb, f), limit))
@@ -1309,8 +1309,7 @@ static void warm_fill(struct kbuild *kb)
 		if (!warm_read(kb, &ctx, kb->hdr[h], hdr_id(kb, h), limit))
 			goto out;
 out:
-	pgdat->disk.busy_until = busy_until;
-	pgdat->disk.reads = reads;
+	pgdat->disk = disk;
 }
 
 /* ------------------------------------------------------------ the module */

@@ -9,6 +9,7 @@
  * queues them; reads make the faulting task wait. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "internal.h"
 
 void blockdev_setup(struct blockdev *dev, double latency_s, double bandwidth_bps)
@@ -17,6 +18,20 @@ void blockdev_setup(struct blockdev *dev, double latency_s, double bandwidth_bps
 	dev->bandwidth = bandwidth_bps;
 	dev->busy_until = 0;
 	dev->reads = dev->writes = 0;
+	memset(dev->stats, 0, sizeof(dev->stats));
+	dev->nr_far_ahead = 0;
+}
+
+static void blockdev_account(struct blockdev *dev, bool write, double wait)
+{
+	struct blockdev_stats *st = &dev->stats[write];
+
+	st->requests++;
+	st->wait_total += wait;
+	if (wait > st->wait_max)
+		st->wait_max = wait;
+	if (wait > BLOCKDEV_LONG_WAIT)
+		st->long_waits++;
 }
 
 /* Returns how long after it is issued (now + issue_delay) the request
@@ -28,6 +43,9 @@ double blockdev_io(struct pglist_data *pgdat, struct blockdev *dev, unsigned lon
 	double start = dev->busy_until > now ? dev->busy_until : now;
 
 	dev->busy_until = start + (double)pages * PAGE_SIZE / dev->bandwidth;
+	blockdev_account(dev, write, start - now);
+	if (issue_delay > BLOCKDEV_FAR_AHEAD)
+		dev->nr_far_ahead++;
 	if (write)
 		dev->writes += pages;
 	else
