@@ -324,7 +324,7 @@ static int filemap_rw(struct pglist_data *pgdat, struct mm_ctx *ctx, struct addr
 	}
 	if (misses) {
 		/* the readahead window goes out as one request; the reader waits */
-		ctx->io_wait_ns += 1e9 * blockdev_io(pgdat, &pgdat->disk, misses, false, ctx_delay(ctx));
+		blockdev_io_wait(pgdat, ctx, &pgdat->disk, misses, false);
 		count_vm_events(pgdat, PGPGIN, misses * (PAGE_SIZE >> 10));
 	}
 	if (st)
@@ -377,7 +377,7 @@ unsigned long filemap_write_and_wait_range(struct pglist_data *pgdat, struct mm_
 		written++;
 	}
 	if (written)
-		ctx->io_wait_ns += 1e9 * blockdev_io(pgdat, &pgdat->disk, written, true, ctx_delay(ctx));
+		blockdev_io_wait(pgdat, ctx, &pgdat->disk, written, true);
 	return written;
 }
 
@@ -406,7 +406,7 @@ int filemap_fault_read(struct pglist_data *pgdat, struct mm_ctx *ctx, struct add
 		misses++;
 	}
 	if (misses) {
-		ctx->io_wait_ns += 1e9 * blockdev_io(pgdat, &pgdat->disk, misses, false, ctx_delay(ctx));
+		blockdev_io_wait(pgdat, ctx, &pgdat->disk, misses, false);
 		count_vm_events(pgdat, PGPGIN, misses * (PAGE_SIZE >> 10));
 	}
 	return entry_present(as->i_pages[index]) ? 0 : -1;

@@ -173,6 +173,8 @@ static int store(const struct run *r, struct results_db *db, const struct run_re
 			if (results_add_metric(db, id, name, (double)dev[d]->nr_far_ahead))
 				return -1;
 		}
+		if (results_add_metric(db, id, "blockdev_catch_ups", (double)r->pgdat.sched_stats.io_catch_ups))
+			return -1;
 	}
 	/* the last census (the idle machine after the last iteration): how
 	 * far the kernel's pages are spread over the pageblocks */
