@@ -17,9 +17,9 @@
 #
 # The headline direction on this scenario: Direct compact success rate %
 # is higher for hugealloc_rfc than for vanilla, as in the RFC's cover letter,
-# and is asserted (14.04 against 8.63 when recorded).  THP fault fail rate %
-# is lower for hugealloc_rfc since the block devices' queue is causal (0.83
-# against 11.56; it was 2.17 against 2.04 while requests issued ahead of
+# and is asserted (28.36 against 10.65 when recorded).  THP fault fail rate %
+# is lower for hugealloc_rfc since the block devices' queue is causal (1.14
+# against 8.48; it was 2.17 against 2.04 while requests issued ahead of
 # the clock held the queue for everyone), but this machine, 512M with a
 # 3% kernel build, is far smaller than the RFC's, and that direction is
 # not asserted on this scenario.
