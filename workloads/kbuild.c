@@ -1389,8 +1389,7 @@ static void warm_fill(struct kbuild *kb)
 {
 	struct pglist_data *pgdat = kb->w->pgdat;
 	struct mm_ctx ctx = { 0 };
-	double busy_until = pgdat->disk.busy_until;
-	unsigned long reads = pgdat->disk.reads;
+	struct blockdev disk = pgdat->disk;
 
 	for (unsigned f = 0; f < kb->nr_tree; f++)
 		if (!warm_read(kb, &ctx, kb->tree[f], tree_id(kb, f)))
@@ -1410,8 +1409,7 @@ static void warm_fill(struct kbuild *kb)
 		if (!warm_read(kb, &ctx, kb->hdr[h], hdr_id(kb, h)))
 			goto out;
 out:
-	pgdat->disk.busy_until = busy_until;
-	pgdat->disk.reads = reads;
+	pgdat->disk = disk;
 }
 
 /* ------------------------------------------------------------ the module */

@@ -491,15 +491,13 @@ static const struct task_ops daemon_ops = {
 static int boot_read(struct pglist_data *pgdat, struct address_space *as)
 {
 	struct mm_ctx ctx = { 0 };
-	double busy_until = pgdat->disk.busy_until;
-	unsigned long reads = pgdat->disk.reads;
+	struct blockdev disk = pgdat->disk;
 	int rc;
 
 	if (!as)
 		return 0;
 	rc = filemap_read(pgdat, &ctx, as, 0, as->size);
-	pgdat->disk.busy_until = busy_until;
-	pgdat->disk.reads = reads;
+	pgdat->disk = disk;
 	return rc;
 }
 

@@ -70,6 +70,7 @@ void engine_config_defaults(struct engine_config *c)
 	c->dirty_writeback_interval = 5.0;
 	c->stack_kib = 256;
 	c->resched_ns = 100000;         /* 0.1 ms: see README.md, "Stalls in steps" */
+	c->io_ahead = 0.001;            /* 1 ms: see README.md, "I/O issued ahead of the clock" */
 }
 
 double engine_now(void)
@@ -422,6 +423,7 @@ int engine_init(struct engine *e, struct pglist_data *pgdat, const struct engine
 	pgdat->throttle = engine_mm_throttle;
 	pgdat->throttle_wake = engine_mm_throttle_wake;
 	pgdat->resched_ns = e->cfg.resched_ns;
+	pgdat->io_ahead_max = e->cfg.io_ahead;
 	pgdat->sleep_arg = e;
 
 	engine_start_daemon(e, "kswapd0", kswapd_main);
@@ -463,10 +465,9 @@ static void task_main(int argc, char **argv)
 			t->stime_ns += ctx.kernel_ns;
 			if (user + ctx.kernel_ns - ctx.kernel_done_ns > 0)   /* skip 0 (P11) */
 				engine_execute(e, user + ctx.kernel_ns - ctx.kernel_done_ns);
-			if (ctx.io_wait_ns > 0) {
-				t->iowait_ns += ctx.io_wait_ns;
-				sg_actor_sleep_for(ctx.io_wait_ns * 1e-9);
-			}
+			t->iowait_ns += ctx.io_wait_ns;
+			if (ctx.io_wait_ns > ctx.io_done_ns)   /* what it did not sleep yet (blockdev_io_wait) */
+				sg_actor_sleep_for((ctx.io_wait_ns - ctx.io_done_ns) * 1e-9);
 			if (t->wait_child) {
 				task_wait_child(p);
 				t->wait_child = false;
@@ -478,6 +479,7 @@ static void task_main(int argc, char **argv)
 			ctx.kernel_ns = 0;
 			ctx.kernel_done_ns = 0;
 			ctx.io_wait_ns = 0;
+			ctx.io_done_ns = 0;
 		}
 	}
 
@@ -494,10 +496,9 @@ static void task_main(int argc, char **argv)
 	t->stime_ns += ctx.kernel_ns;
 	if (ctx.kernel_ns - ctx.kernel_done_ns > 0)
 		engine_execute(e, ctx.kernel_ns - ctx.kernel_done_ns);
-	if (ctx.io_wait_ns > 0) {
-		t->iowait_ns += ctx.io_wait_ns;
-		sg_actor_sleep_for(ctx.io_wait_ns * 1e-9);
-	}
+	t->iowait_ns += ctx.io_wait_ns;
+	if (ctx.io_wait_ns > ctx.io_done_ns)
+		sg_actor_sleep_for((ctx.io_wait_ns - ctx.io_done_ns) * 1e-9);
 
 	t->end = simgrid_get_clock();
 	t->exited = true;
@@ -684,6 +685,7 @@ void engine_destroy(struct engine *e)
 		pgdat->need_resched = NULL;
 		pgdat->throttle = NULL;
 		pgdat->throttle_wake = NULL;
+		pgdat->io_ahead_max = 0;
 		pgdat->sleep_arg = NULL;
 		pgdat->oom_arg = NULL;
 	}

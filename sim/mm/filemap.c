@@ -2,9 +2,11 @@
  * dcache/icache as far as memory goes).
  *
  * Files are read and written through the page cache with read()/write()
- * semantics: hits are copies (folio_mark_accessed), misses allocate a page
- * with the mapping's gfp mask, check the shadow entry for a refault, and
- * read from the disk (the reader waits).  Regular files use
+ * semantics: hits are copies, misses allocate a page with the mapping's
+ * gfp mask, check the shadow entry for a refault, and read from the disk
+ * (the reader waits).  A read marks every page it returns accessed, the
+ * pages its misses just added included (v6.2 filemap_read()); a write
+ * marks the pages it finds.  Regular files use
  * GFP_HIGHUSER_MOVABLE; the block-device cache (filesystem metadata) uses
  * the policy's bdev mapping gfp, GFP_USER in v6.2 (RFC 01/26 makes it
  * movable), and carries a buffer_head per page.  Opening a file the first
@@ -224,11 +226,11 @@ static struct page *page_cache_alloc(struct pglist_data *pgdat, struct mm_ctx *c
 	}
 	/* the allocations may have slept (reclaim throttling), and another
 	 * reader added the page meanwhile: filemap_add_folio() fails with
-	 * -EEXIST and the reader uses that page */
+	 * -EEXIST and the caller uses that page (a read marks it accessed as
+	 * it marks every page it reads; readahead and a write do not) */
 	e = as->i_pages[index];
 	if (entry_present(e)) {
 		page_cache_discard(pgdat, ctx, as, p);
-		folio_mark_accessed(pgdat, entry_pfn(e));
 		return &pgdat->mem_map[entry_pfn(e)];
 	}
 	if (entry_nonres(e) && !write && workingset_refault(pgdat, e & ENTRY_VAL_MASK, true))
@@ -261,7 +263,8 @@ static int filemap_rw(struct pglist_data *pgdat, struct mm_ctx *ctx, struct addr
 		}
 		if (entry_present(e)) {
 			p = &pgdat->mem_map[entry_pfn(e)];
-			folio_mark_accessed(pgdat, entry_pfn(e));
+			if (write)
+				folio_mark_accessed(pgdat, entry_pfn(e));
 		} else {
 			bool shadow = entry_nonres(e);
 
@@ -276,6 +279,19 @@ static int filemap_rw(struct pglist_data *pgdat, struct mm_ctx *ctx, struct addr
 			if (st && !write && shadow)
 				st->shadowed++;
 		}
+		/* v6.2 filemap_read(): filemap_get_pages() returns the read's
+		 * pages in batches, those a miss just added to the page cache
+		 * included (page_cache_sync_readahead() or filemap_create_folio()
+		 * add them with filemap_add_folio(), on the inactive list
+		 * unless a refault activated them, and the batch is looked up
+		 * again), and every folio of a batch is marked accessed once:
+		 * fbatch.folios[0] unless pos_same_folio() (the read starts in
+		 * the folio where this open file's previous read ended), the
+		 * others always.  The model's reads are whole pages of a fresh
+		 * read, so every page is marked: a page first read is
+		 * referenced, read again it is activated (folio_mark_accessed). */
+		if (!write)
+			folio_mark_accessed(pgdat, page_to_pfn(pgdat, p));
 		ctx->kernel_ns += pgdat->costs.pagecache_hit_ns;
 		if (write && !PageTest(p, PG_dirty)) {
 			SetPageFlag(p, PG_dirty);
@@ -286,7 +302,7 @@ static int filemap_rw(struct pglist_data *pgdat, struct mm_ctx *ctx, struct addr
 	}
 	if (misses) {
 		/* the readahead window goes out as one request; the reader waits */
-		ctx->io_wait_ns += 1e9 * blockdev_io(pgdat, &pgdat->disk, misses, false, ctx_delay(ctx));
+		blockdev_io_wait(pgdat, ctx, &pgdat->disk, misses, false);
 		count_vm_events(pgdat, PGPGIN, misses * (PAGE_SIZE >> 10));
 	}
 	if (st)
@@ -339,7 +355,7 @@ unsigned long filemap_write_and_wait_range(struct pglist_data *pgdat, struct mm_
 		written++;
 	}
 	if (written)
-		ctx->io_wait_ns += 1e9 * blockdev_io(pgdat, &pgdat->disk, written, true, ctx_delay(ctx));
+		blockdev_io_wait(pgdat, ctx, &pgdat->disk, written, true);
 	return written;
 }
 
@@ -368,7 +384,7 @@ int filemap_fault_read(struct pglist_data *pgdat, struct mm_ctx *ctx, struct add
 		misses++;
 	}
 	if (misses) {
-		ctx->io_wait_ns += 1e9 * blockdev_io(pgdat, &pgdat->disk, misses, false, ctx_delay(ctx));
+		blockdev_io_wait(pgdat, ctx, &pgdat->disk, misses, false);
 		count_vm_events(pgdat, PGPGIN, misses * (PAGE_SIZE >> 10));
 	}
 	return entry_present(as->i_pages[index]) ? 0 : -1;

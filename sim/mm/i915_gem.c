@@ -210,7 +210,7 @@ static unsigned long shmem_read_page(struct pglist_data *pgdat, struct mm_ctx *c
 		pfn = page_to_pfn(pgdat, p);
 		if (workingset_refault(pgdat, swap_get_shadow(pgdat, slot), false))
 			SetPageFlag(p, PG_active);
-		ctx->io_wait_ns += 1e9 * blockdev_io(pgdat, &pgdat->swap.dev, 1, false, ctx_delay(ctx));
+		blockdev_io_wait(pgdat, ctx, &pgdat->swap.dev, 1, false);
 		swap_free(pgdat, ctx, slot);
 		count_vm_events(pgdat, PSWPIN, 1);
 		count_vm_events(pgdat, PGPGIN, PAGE_SIZE >> 10);

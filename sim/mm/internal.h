@@ -321,11 +321,18 @@ static inline unsigned long get_nr_swap_pages(const struct pglist_data *pgdat)
 double blockdev_io(struct pglist_data *pgdat, struct blockdev *dev, unsigned long pages, bool write,
                    double issue_delay);
 /* the virtual time a task's request is issued at: now plus what the task
- * has already spent in this quantum */
+ * has run up in this quantum and not yet spent on the clock */
 static inline double ctx_delay(const struct mm_ctx *ctx)
 {
-	return (ctx->kernel_ns - ctx->kernel_done_ns + ctx->io_wait_ns) * 1e-9;
+	return (ctx->kernel_ns - ctx->kernel_done_ns + ctx->io_wait_ns - ctx->io_done_ns) * 1e-9;
 }
+/* a request the task waits for (a read, a synced write), issued at its
+ * virtual time (ctx_delay), its wait added to ctx->io_wait_ns; a process
+ * whose quantum ran more than pgdat->io_ahead_max ahead of the clock
+ * catches up with it first (so other actors may run: an OOM kill
+ * meanwhile shows in mm->oom_victim) */
+void blockdev_io_wait(struct pglist_data *pgdat, struct mm_ctx *ctx, struct blockdev *dev,
+                      unsigned long pages, bool write);
 
 /* ---- i915_gem.c: shmem pages of GPU buffer objects ---- */
 /* is this PGOWN_SHMEM page the one its object's file holds? */

@@ -636,7 +636,14 @@ int mm_access(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *m
 			uint32_t slot = e & ENTRY_VAL_MASK;
 			if (workingset_refault(pgdat, swap_get_shadow(pgdat, slot), false))
 				SetPageFlag(p, PG_active);
-			ctx->io_wait_ns += 1e9 * blockdev_io(pgdat, &pgdat->swap.dev, 1, false, ctx_delay(ctx));
+			blockdev_io_wait(pgdat, ctx, &pgdat->swap.dev, 1, false);
+			if (mm->oom_victim) {
+				/* killed while it caught up: the pte and its
+				 * slot are the exit's (or the reaper's) */
+				struct mm_ctx c2 = *ctx;
+				__free_pages(pgdat, &c2, p, 0);
+				return -1;
+			}
 			swap_free(pgdat, ctx, slot);
 			mm->swapents--;
 			count_vm_events(pgdat, PSWPIN, 1);

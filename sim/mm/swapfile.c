@@ -23,22 +23,91 @@ void blockdev_setup(struct blockdev *dev, double latency_s, double bandwidth_bps
 	dev->bandwidth = bandwidth_bps;
 	dev->busy_until = 0;
 	dev->reads = dev->writes = 0;
+	memset(dev->stats, 0, sizeof(dev->stats));
+	dev->nr_far_ahead = 0;
+}
+
+static void blockdev_account(struct blockdev *dev, bool write, double wait)
+{
+	struct blockdev_stats *st = &dev->stats[write];
+
+	st->requests++;
+	st->wait_total += wait;
+	if (wait > st->wait_max)
+		st->wait_max = wait;
+	if (wait > BLOCKDEV_LONG_WAIT)
+		st->long_waits++;
 }
 
 /* Returns how long after it is issued (now + issue_delay) the request
- * completes. */
+ * completes.
+ *
+ * The device serves its requests in issue order, one at a time.  The
+ * order in which callers get here is the engine's clock, but a process
+ * batches a quantum's calls (sim/engine/README.md): a request it makes
+ * is issued at the clock plus what the quantum has run up before it
+ * (issue_delay: kernel time not yet spent, I/O waits not yet slept), so
+ * issue times are not monotonic here.  A request issued ahead of the
+ * clock must not make the device idle until its issue time for the
+ * callers that come after it with earlier issue times: the queue's end
+ * (busy_until) advances by the request's own transfer, from where the
+ * queue stands at the clock, never to the request's issue time.  The
+ * request itself starts at its issue time or when the queue ahead of it
+ * drains, whichever is later.  Two errors remain, both bounded
+ * (docs/model.md, "The block devices"): a request waits for the
+ * transfers of requests issued after it in virtual time but made before
+ * it by the engine (each adds only its size over the bandwidth), and a
+ * request issued ahead of the clock does not wait for requests issued
+ * before it in virtual time that the engine has not made yet. */
 double blockdev_io(struct pglist_data *pgdat, struct blockdev *dev, unsigned long pages, bool write,
                    double issue_delay)
 {
-	double now = pgdat_now(pgdat) + issue_delay;
-	double start = dev->busy_until > now ? dev->busy_until : now;
+	double clock = pgdat_now(pgdat), issue = clock + issue_delay;
+	double queued = dev->busy_until > clock ? dev->busy_until : clock;
+	double start = queued > issue ? queued : issue;
+	double transfer = (double)pages * PAGE_SIZE / dev->bandwidth;
 
-	dev->busy_until = start + (double)pages * PAGE_SIZE / dev->bandwidth;
+	dev->busy_until = queued + transfer;
+	blockdev_account(dev, write, start - issue);
+	if (issue_delay > BLOCKDEV_FAR_AHEAD)
+		dev->nr_far_ahead++;
 	if (write)
 		dev->writes += pages;
 	else
 		dev->reads += pages;
-	return dev->busy_until + dev->latency - now;
+	return start + transfer + dev->latency - issue;
+}
+
+/* A process's quantum is done at one instant and spent on the clock
+ * after (sim/engine/README.md): before it issues a request it will wait
+ * for, a process whose quantum has run up more than io_ahead_max (1 ms)
+ * spends its kernel time on its CPU (pgdat->resched, as cond_resched()
+ * does) and sleeps its I/O waits so far (pgdat->sleep), so that its requests are issued at most that
+ * far ahead of the clock.  At most one catch-up per io_ahead_max of a
+ * process's I/O wait and kernel time, not one per request. */
+static void task_catch_up(struct pglist_data *pgdat, struct mm_ctx *ctx)
+{
+	struct mm_ctx *cur = mm_current();
+	double cpu = ctx->kernel_ns - ctx->kernel_done_ns, io = ctx->io_wait_ns - ctx->io_done_ns;
+
+	/* the others run as themselves: current is theirs while we wait */
+	mm_set_current(NULL);
+	if (pgdat->resched && cpu > 0)
+		pgdat->resched(pgdat, ctx, cpu, pgdat->sleep_arg);
+	if (pgdat->sleep && io > 0) {
+		ctx->io_done_ns = ctx->io_wait_ns;
+		pgdat->sleep(pgdat, io * 1e-9, pgdat->sleep_arg);
+	}
+	mm_set_current(cur);
+	pgdat->sched_stats.io_catch_ups++;
+}
+
+void blockdev_io_wait(struct pglist_data *pgdat, struct mm_ctx *ctx, struct blockdev *dev,
+                      unsigned long pages, bool write)
+{
+	if (ctx->stalls && pgdat->io_ahead_max > 0 && ctx_delay(ctx) > pgdat->io_ahead_max)
+		task_catch_up(pgdat, ctx);
+	ctx->io_wait_ns += 1e9 * blockdev_io(pgdat, dev, pages, write, ctx_delay(ctx));
 }
 
 int swap_setup(struct pglist_data *pgdat, unsigned long swap_pages, double latency_s,

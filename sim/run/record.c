@@ -161,6 +161,35 @@ static int store(const struct run *r, struct results_db *db, const struct run_re
 		    results_add_metric(db, id, "swapout_mapped_back", (double)si->fate.mapped_back))
 			return -1;
 	}
+	/* the block devices' queues over the whole run: how long requests
+	 * waited for the device before their transfer started */
+	{
+		const struct blockdev *dev[2] = { &r->pgdat.disk, &r->pgdat.swap.dev };
+		static const char *const dev_name[2] = { "disk", "swap" };
+		char name[64];
+		for (int d = 0; d < 2; d++) {
+			for (int w = 0; w < 2; w++) {
+				const struct blockdev_stats *st = &dev[d]->stats[w];
+				const struct { const char *what; double value; } v[] = {
+					{ "requests", (double)st->requests },
+					{ "queue_wait_seconds", st->wait_total },
+					{ "queue_wait_max_seconds", st->wait_max },
+					{ "long_waits", (double)st->long_waits },
+				};
+				for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+					snprintf(name, sizeof(name), "blockdev_%s_%s_%s", dev_name[d],
+					         w ? "write" : "read", v[i].what);
+					if (results_add_metric(db, id, name, v[i].value))
+						return -1;
+				}
+			}
+			snprintf(name, sizeof(name), "blockdev_%s_far_ahead", dev_name[d]);
+			if (results_add_metric(db, id, name, (double)dev[d]->nr_far_ahead))
+				return -1;
+		}
+		if (results_add_metric(db, id, "blockdev_catch_ups", (double)r->pgdat.sched_stats.io_catch_ups))
+			return -1;
+	}
 	/* the last census (the idle machine after the last iteration): how
 	 * far the kernel's pages are spread over the pageblocks */
 	if (r->nr_census) {

@@ -277,12 +277,20 @@ static void test_policies_reclaim_differently(void **state)
 	/* every wake asks for pageblock order (RFC 22/26), and with patch
 	 * 20 kswapd tries to sleep at the order it balanced for; it runs at
 	 * order 0 only when it could not sleep after a run and no new wake
-	 * came.  v6.2's loop looked at the request again after every run,
-	 * found 0, and reclaimed toward free blocks at order 0. */
-	fprintf(stderr, "kswapd runs (order 0): v6.2 loop %lu (%lu), RFC 20/26 %lu (%lu)\n", rh.kswapd_runs,
-	        rh.kswapd_order0_runs, rh20.kswapd_runs, rh20.kswapd_order0_runs);
+	 * came (kswapd_high_wmark_hit_quickly).  v6.2's loop looked at the
+	 * request again after every run, found 0, and reclaimed toward free
+	 * blocks at order 0.  (Fewer than a quarter of the runs were at
+	 * order 0 while the block devices let a request issued ahead of the
+	 * clock hold the queue for everyone: the hogs waited seconds for
+	 * phantom queues and kswapd slept between runs.  With a causal
+	 * queue the hogs fault faster, kswapd fails to sleep in 60-75 % of
+	 * its runs in both variants, and 17-47 % of the runs are at order 0
+	 * in both, seeds 1-5: the share no longer tells them apart.) */
+	fprintf(stderr, "kswapd runs (order 0, failed sleeps): v6.2 loop %lu (%lu, %lu), RFC 20/26 %lu (%lu, %lu)\n",
+	        rh.kswapd_runs, rh.kswapd_order0_runs, rh.vm_events[KSWAPD_HIGH_WMARK_HIT_QUICKLY],
+	        rh20.kswapd_runs, rh20.kswapd_order0_runs, rh20.vm_events[KSWAPD_HIGH_WMARK_HIT_QUICKLY]);
 	assert_true(rh20.kswapd_runs > 0);
-	assert_true(rh20.kswapd_order0_runs * 4 < rh20.kswapd_runs);
+	assert_true(rh20.kswapd_order0_runs <= rh20.vm_events[KSWAPD_HIGH_WMARK_HIT_QUICKLY]);
 	/* without compaction (the RFC's !CONFIG_COMPACTION form) hygiene
 	 * reclaims like vanilla: watermarks on all free pages */
 	v.compaction = h.compaction = false;

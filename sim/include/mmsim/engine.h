@@ -21,6 +21,8 @@ struct engine_config {
 	double dirty_writeback_interval;/* the flusher's period (5 s, dirty_writeback_centisecs) */
 	unsigned stack_kib;             /* actor stacks (256) */
 	double resched_ns;              /* pending kernel time a cond_resched() spends (0.1 ms) */
+	double io_ahead;                /* seconds a process's quantum may run ahead of the clock
+	                                 * when it issues an I/O it waits for (1 ms; 0: no bound) */
 };
 void engine_config_defaults(struct engine_config *c);
 

@@ -72,6 +72,7 @@ struct mm_ctx {
 	double kernel_done_ns;          /* of it, already spent on the CPU (stalls) */
 	bool stalls;                    /* a process: its direct reclaim and compaction stall it */
 	double io_wait_ns;              /* time blocked on I/O (swap-in, reads): a sleep, not CPU */
+	double io_done_ns;              /* of it, already slept (a task caught up with the clock) */
 	struct mm_struct *mm;           /* the task's memory, if any (OOM victim check) */
 	struct capture_control *capture_control;   /* current->capture_control (compaction) */
 	/* cond_resched() (sched.c): what the work run up since the last

@@ -109,11 +109,21 @@ struct address_space {
 };
 
 /* A block device: latency and bandwidth, one queue (FIFO). */
+#define BLOCKDEV_LONG_WAIT   0.1        /* seconds: a queue wait counted as long */
+#define BLOCKDEV_FAR_AHEAD   0.2        /* seconds: an issue counted as far ahead of the clock */
 struct blockdev {
 	double latency;                    /* seconds per request */
 	double bandwidth;                  /* bytes per second */
 	double busy_until;                 /* virtual time the queue drains */
 	unsigned long reads, writes;       /* pages */
+	/* the queue as its requests saw it, reads [0] and writes [1]
+	 * (reported as run metrics) */
+	struct blockdev_stats {
+		unsigned long requests;
+		unsigned long long_waits;  /* queued more than BLOCKDEV_LONG_WAIT */
+		double wait_total, wait_max;   /* seconds from issue to the start of the transfer */
+	} stats[2];
+	unsigned long nr_far_ahead;        /* issued more than BLOCKDEV_FAR_AHEAD past the clock */
 };
 
 /* A page under writeback and the virtual time its write completes. */

@@ -291,11 +291,17 @@ struct pglist_data {
 	void (*throttle)(struct pglist_data *, struct mm_ctx *ctx, double timeout, void *arg);
 	void (*throttle_wake)(struct pglist_data *, void *arg);
 	double resched_ns;              /* pending kernel time worth a yield */
+	/* a process about to issue an I/O it waits for first catches up
+	 * with the clock (spends its pending kernel time, sleeps its pending
+	 * I/O waits: resched and sleep) when its quantum has run more than
+	 * this many seconds ahead of it (blockdev_io_wait); 0: never */
+	double io_ahead_max;
 	int lru_lock_holders;           /* the LRU lock as others see it (sched.c) */
 	struct {                        /* not /proc/vmstat counters: the model's own */
 		unsigned long yields;               /* cond_resched() that spent time */
 		unsigned long compact_contended;    /* compact_zone() ended COMPACT_CONTENDED (lock, isolated, signal) */
 		unsigned long throttled_isolated;   /* reclaim_throttle(VMSCAN_THROTTLE_ISOLATED) sleeps */
+		unsigned long io_catch_ups;         /* tasks that caught up with the clock before an I/O (blockdev_io_wait) */
 	} sched_stats;
 	/* the OOM killer chose a victim: the engine stops its process */
 	void (*oom_notify)(struct pglist_data *, struct mm_struct *victim, void *arg);
