@@ -12,18 +12,8 @@
 #    seed, log and the run's error, on a first sweep and on its resume;
 #  - compare: one line on stderr per column dropped (or runs left out);
 #  - reproduce: names the failed runs and their logs, exits 70.
-set -uo pipefail
-
-MMSIM=${1:?usage: failed_runs.sh MMSIM SRC WORKDIR}
-SRC=${2:?usage: failed_runs.sh MMSIM SRC WORKDIR}
-WORK=${3:?usage: failed_runs.sh MMSIM SRC WORKDIR}
-FAILED=0
-fail() { echo "FAIL: $*"; FAILED=1; }
-ok() { echo "ok: $*"; }
+source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 has() { grep -qF -- "$1" "$2"; }
-
-rm -rf "$WORK" && mkdir -p "$WORK" || exit 1
-cd "$WORK" || exit 1
 MINI=$SRC/configs/mini.ini
 OOM=(--set workload.names=kbuild --set machine.swap=0 --set machine.ram=512M --set kbuild.rss_sigma=0)
 SW=sw

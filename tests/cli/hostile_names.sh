@@ -17,20 +17,8 @@
 #   3. no command ran: no file named PWNED* appears anywhere, and the
 #      hostile text is in the figures as text (the blockmap's title and
 #      the sweep's axis label carry it literally).
-set -uo pipefail
-
-MMSIM=${1:?usage: hostile_names.sh MMSIM SRC WORKDIR}
-SRC=${2:?usage: hostile_names.sh MMSIM SRC WORKDIR}
-WORK=${3:?usage: hostile_names.sh MMSIM SRC WORKDIR}
-FAILED=0
-fail() { echo "FAIL: $*"; FAILED=1; }
-ok() { echo "ok: $*"; }
-
-for c in sqlite3 gnuplot; do
-	command -v "$c" >/dev/null || { echo "FAIL: '$c' is not installed (scripts/install-deps.sh)"; exit 1; }
-done
-rm -rf "$WORK" && mkdir -p "$WORK" || exit 1
-cd "$WORK" || exit 1
+source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
+need sqlite3 gnuplot
 
 # a directory name that is itself an attack on a comment line of a script
 dir=$'db`touch PWNED_dir`$(touch PWNED_dir2)\'"\nsystem "touch PWNED_nl" #'

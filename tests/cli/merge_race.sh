@@ -19,18 +19,8 @@
 #      passes PRAGMA integrity_check, has no journal beside it and is read
 #      by mmsim compare; the same merge run again completes and leaves no
 #      temporary file.
-set -uo pipefail
-
-MMSIM=${1:?usage: merge_race.sh MMSIM SRC WORKDIR}
-SRC=${2:?usage: merge_race.sh MMSIM SRC WORKDIR}
-WORK=${3:?usage: merge_race.sh MMSIM SRC WORKDIR}
-FAILED=0
-fail() { echo "FAIL: $*"; FAILED=1; }
-ok() { echo "ok: $*"; }
-
-command -v sqlite3 >/dev/null || { echo "FAIL: sqlite3 is not installed (scripts/install-deps.sh)"; exit 1; }
-rm -rf "$WORK" && mkdir -p "$WORK" || exit 1
-cd "$WORK" || exit 1
+source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
+need sqlite3
 
 "$MMSIM" run "$SRC/configs/smoke.ini" --set run.duration=1 -o base.db 2>/dev/null ||
 	{ echo "FAIL: cannot make a run file"; exit 1; }

@@ -9,18 +9,8 @@
 # non-zero, and a sweep under ASan then marked every run failed (the
 # engine's kswapd and kcompactd semaphores, issue 26).  In a Release
 # build it checks the same exits and statuses without the leak check.
-set -uo pipefail
-
-MMSIM=${1:?usage: sweep_clean_exit.sh MMSIM SRC WORKDIR}
-SRC=${2:?usage: sweep_clean_exit.sh MMSIM SRC WORKDIR}
-WORK=${3:?usage: sweep_clean_exit.sh MMSIM SRC WORKDIR}
-FAILED=0
-fail() { echo "FAIL: $*"; FAILED=1; }
-ok() { echo "ok: $*"; }
-
-command -v sqlite3 >/dev/null || { echo "FAIL: sqlite3 is not installed (scripts/install-deps.sh)"; exit 1; }
-rm -rf "$WORK" && mkdir -p "$WORK" || exit 1
-cd "$WORK" || exit 1
+source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
+need sqlite3
 echo "note: ASAN_OPTIONS='${ASAN_OPTIONS:-}'"
 
 "$MMSIM" run "$SRC/configs/smoke.ini" -o run.db >out.txt 2>err.txt

@@ -18,18 +18,8 @@
 #      plots/ a link to another directory: the report is refused.
 # After each, the victims hold what they held and the names are regular
 # files (or, refused, still the links).
-set -uo pipefail
-
-MMSIM=${1:?usage: symlinks.sh MMSIM SRC WORKDIR}
-SRC=${2:?usage: symlinks.sh MMSIM SRC WORKDIR}
-WORK=${3:?usage: symlinks.sh MMSIM SRC WORKDIR}
-FAILED=0
-fail() { echo "FAIL: $*"; FAILED=1; }
-ok() { echo "ok: $*"; }
-
-command -v sqlite3 >/dev/null || { echo "FAIL: sqlite3 is not installed (scripts/install-deps.sh)"; exit 1; }
-rm -rf "$WORK" && mkdir -p "$WORK" || exit 1
-cd "$WORK" || exit 1
+source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
+need sqlite3
 
 victim() { printf 'precious %s\n' "$1" > "victim-$1"; }
 intact() {     # intact NAME...: the victims were not written

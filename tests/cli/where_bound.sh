@@ -9,17 +9,7 @@
 # exit 65 with a message naming --where, within seconds (each command
 # here under `timeout 60`: 124 is the hang).  A recursive CTE with an end
 # still works.
-set -uo pipefail
-
-MMSIM=${1:?usage: where_bound.sh MMSIM SRC WORKDIR}
-SRC=${2:?usage: where_bound.sh MMSIM SRC WORKDIR}
-WORK=${3:?usage: where_bound.sh MMSIM SRC WORKDIR}
-FAILED=0
-fail() { echo "FAIL: $*"; FAILED=1; }
-ok() { echo "ok: $*"; }
-
-rm -rf "$WORK" && mkdir -p "$WORK" || exit 1
-cd "$WORK" || exit 1
+source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 "$MMSIM" run "$SRC/configs/smoke.ini" -o r.db 2>err.txt || { cat err.txt; exit 1; }
 
 ENDLESS="seed < (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c)"
