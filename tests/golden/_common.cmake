@@ -131,3 +131,19 @@ set(COVER_LETTER_ROWS
 	"Pages kswapd scanned" "Pages kswapd reclaimed"
 	"Pages direct scanned" "Pages direct reclaimed" "Pages scanned kswapd %"
 	"Swap out" "Swap in" "File refaults")
+
+# golden_expect_error(RC SUBSTRING ARGS...): mmsim ARGS exits RC with
+# SUBSTRING in its standard error and nothing on its standard output
+# (a refusal)
+function(golden_expect_error rc substring)
+	string(REPLACE ";" " " shown "${ARGN}")
+	mmsim_run(r ${ARGN})
+	string(FIND "${r_ERR}" "${substring}" at)
+	if(NOT r_RC STREQUAL "${rc}" OR at EQUAL -1 OR NOT r_OUT STREQUAL "")
+		golden_fail("mmsim ${shown}: exit '${r_RC}' (expected ${rc}), "
+			"stderr '${r_ERR}' (expected '${substring}'), stdout '${r_OUT}'")
+	else()
+		message(STATUS "ok (${rc}): mmsim ${shown}")
+	endif()
+	set(GOLDEN_FAILURES ${GOLDEN_FAILURES} PARENT_SCOPE)
+endfunction()

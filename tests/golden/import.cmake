@@ -22,30 +22,17 @@ set(SERIES "${SRC}/tests/fixtures/real/series")
 set(W "${CMAKE_CURRENT_BINARY_DIR}")
 file(REMOVE_RECURSE "${W}/real.db" "${W}/sim.db" "${W}/all.db" "${W}/bad" "${W}/report" "${W}/plots")
 
-# expect(RC SUBSTRING ARGS...): exit RC, SUBSTRING in stderr, stdout empty
-function(expect rc substring)
-	string(REPLACE ";" " " shown "${ARGN}")
-	mmsim_run(r ${ARGN})
-	string(FIND "${r_ERR}" "${substring}" at)
-	if(NOT r_RC STREQUAL "${rc}" OR at EQUAL -1 OR NOT r_OUT STREQUAL "")
-		golden_fail("mmsim ${shown}: exit '${r_RC}' (expected ${rc}), "
-			"stderr '${r_ERR}' (expected '${substring}'), stdout '${r_OUT}'")
-	else()
-		message(STATUS "ok (${rc}): mmsim ${shown}")
-	endif()
-	set(GOLDEN_FAILURES ${GOLDEN_FAILURES} PARENT_SCOPE)
-endfunction()
 
 # ---- bad input: usage 64, missing 66, malformed 65; nothing written
-expect(64 "no output database (-o DB)" import "${SERIES}")
-expect(64 "usage: mmsim import" import --bogus)
-expect(66 "${W}/missing: No such file or directory" import "${W}/missing" -o "${W}/real.db")
+golden_expect_error(64 "no output database (-o DB)" import "${SERIES}")
+golden_expect_error(64 "usage: mmsim import" import --bogus)
+golden_expect_error(66 "${W}/missing: No such file or directory" import "${W}/missing" -o "${W}/real.db")
 file(COPY "${SERIES}/runs/0001-dm0" DESTINATION "${W}/bad")
 file(WRITE "${W}/bad/0001-dm0/times" "real=4.46 user=1.23 sys=x exit=0\n")
-expect(65 "${W}/bad/0001-dm0/times:1: sys: 'x' is not a number of seconds"
+golden_expect_error(65 "${W}/bad/0001-dm0/times:1: sys: 'x' is not a number of seconds"
 	import "${W}/bad/0001-dm0" -o "${W}/real.db")
 file(REMOVE "${W}/bad/0001-dm0/status")
-expect(66 "${W}/bad/0001-dm0/status: No such file or directory (the run is not complete)"
+golden_expect_error(66 "${W}/bad/0001-dm0/status: No such file or directory (the run is not complete)"
 	import "${W}/bad/0001-dm0" -o "${W}/real.db")
 if(EXISTS "${W}/real.db")
 	golden_fail("a failed import left ${W}/real.db behind")
@@ -79,7 +66,7 @@ endif()
 set(GOLDEN_EXPECT_STDERR "mmsim: compare: policy real:v6_15: 1 of its 2 runs left out, status 'failed' (watchdog breach: MemAvailable below the limit, group killed)\n")
 golden_compare(import-compare.txt compare "${W}/all.db" --baseline real:v6_15 --extra-rows cadence --spread)
 unset(GOLDEN_EXPECT_STDERR)
-expect(64 "unknown --extra-rows 'cadance' (valid: cadence)" compare "${W}/all.db" --extra-rows cadance)
+golden_expect_error(64 "unknown --extra-rows 'cadance' (valid: cadence)" compare "${W}/all.db" --extra-rows cadance)
 
 # ---- report and plot take the real columns
 mmsim_run(r report "${W}/all.db" -o "${W}/report" --baseline real:v6_15 --extra-rows cadence)
