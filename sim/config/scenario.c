@@ -120,6 +120,15 @@ static const struct key_desc keys[] = {
 	{ "run", { "iterations", PARAM_INT, NULL, 1, 1000, "1", "times the measured workloads run one after "
 	  "another on the one booted machine (mmtests' iterations: a clean tree each time, the page cache as "
 	  "it is); each iteration's window is stored and tables show the mean over iterations", CFG(iterations) } },
+	{ "run", { "warmup", PARAM_INT, NULL, 0, 100, "0", "iterations of the measured workloads run before "
+	  "the measured ones and not recorded (mmtests' warmup): the machine's history before the experiment",
+	  CFG(warmup) } },
+	{ "run", { "drop_caches", PARAM_INT, NULL, 0, 3, "0", "vm.drop_caches written before each iteration "
+	  "but the first, after the build's make clean (real/harness writes 3 before each run, after sync; "
+	  "0: nothing)", CFG(drop_caches) } },
+	{ "run", { "nr_hugepages", PARAM_INT, "pages", 0, 1e9, "0", "vm.nr_hugepages set before each iteration "
+	  "but the first, after drop_caches, and 0 at its end: the 2 MiB pool real/harness holds during a run "
+	  "to size the experiment's free memory (0: no pool)", CFG(nr_hugepages) } },
 	{ "run", { "duration", PARAM_DOUBLE, "seconds", 0, 1e7, "auto",
 	  "seconds of virtual time measured; auto: until every measured workload ends", CFG(duration),
 	  .flags = PARAM_GT_MIN, .word = "auto", .word_value = 0 } },
@@ -1005,13 +1014,18 @@ int scenario_resolve(struct scenario *s, char *err, size_t errlen)
 			return -1;
 		}
 		measured |= w->ops->measured;
-		if (c->iterations > 1 && w->ops->measured && !w->ops->restart) {
-			msg(err, errlen, "%s: [run] iterations: the measured workload %s runs once only; "
-			    "set iterations = 1", where, w->ops->name);
+		if (c->iterations + c->warmup > 1 && w->ops->measured && !w->ops->restart) {
+			msg(err, errlen, "%s: [run] %s: the measured workload %s runs once only; "
+			    "set iterations = 1 and warmup = 0", where, c->warmup ? "warmup" : "iterations",
+			    w->ops->name);
 			workload_destroy(w);
 			return -1;
 		}
 		workload_destroy(w);
+	}
+	if (c->warmup && c->duration > 0) {
+		msg(err, errlen, "%s: [run] warmup: needs duration = auto (a warmup ends when its build does)", where);
+		return -1;
 	}
 	if (c->duration == 0 && !measured) {
 		msg(err, errlen, "%s: [run] duration: 'auto' needs a measured workload (such as kbuild); "

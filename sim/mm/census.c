@@ -27,7 +27,8 @@ static bool pollutes(int mt, enum census_kind k, const struct page *head)
 		/* LRU pages and reclaimable slab belong elsewhere */
 		return k == CENSUS_LRU || (k == CENSUS_SLAB && head->owner == PGOWN_SLAB_RECLAIMABLE);
 	case MIGRATE_MOVABLE:
-		return k != CENSUS_LRU;
+		/* a huge page of the pool was allocated movable, as LRU pages are */
+		return k != CENSUS_LRU && head->owner != PGOWN_HUGETLB;
 	case MIGRATE_RECLAIMABLE:
 		return k != CENSUS_SLAB;
 	default:

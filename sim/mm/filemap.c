@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "mmsim/hugetlb.h"
 #include "mmsim/dcache.h"
 #include "mmsim/i915_gem.h"
 #include "mmsim/slab.h"
@@ -430,14 +431,15 @@ unsigned long writeback_dirty_pages(struct pglist_data *pgdat, struct mm_ctx *ct
 	return written;
 }
 
-/* __remove_mapping(): a clean file page leaves the page cache, and a
- * shadow entry takes its slot */
-void remove_mapping(struct pglist_data *pgdat, unsigned long pfn)
+/* __remove_mapping(): a clean file page leaves the page cache; reclaim
+ * (reclaimed) leaves a shadow entry in its slot, an invalidation
+ * (drop_caches) an empty one */
+void remove_mapping(struct pglist_data *pgdat, unsigned long pfn, bool reclaimed)
 {
 	struct page *p = &pgdat->mem_map[pfn];
 	struct address_space *as = pgdat->inodes[p->mapping];
 
-	as->i_pages[p->index] = ENTRY_NONRES | workingset_eviction(pgdat, pfn);
+	as->i_pages[p->index] = reclaimed ? ENTRY_NONRES | workingset_eviction(pgdat, pfn) : 0;
 	as->nrpages--;
 	mod_node_page_state(pgdat, NR_FILE_PAGES, -1);
 	if (as->bdev) {
@@ -502,6 +504,8 @@ void mm_teardown(struct pglist_data *pgdat)
 			mmput(pgdat, &ctx, pgdat->mms[i]);
 	/* the GPU's objects: their pages and swap slots */
 	i915_gem_teardown(pgdat);
+	/* the huge page pool (its holder is gone with the processes) */
+	hugetlb_teardown(pgdat);
 	/* what is left on the anon lists is swap cache */
 	for (int l = LRU_INACTIVE_ANON; l <= LRU_ACTIVE_ANON; l++) {
 		uint32_t head = pgdat->lruvec.lists[l];
@@ -523,7 +527,7 @@ void mm_teardown(struct pglist_data *pgdat)
 				if (PageTest(&pgdat->mem_map[pfn], PG_dirty))
 					mod_node_page_state(pgdat, NR_FILE_DIRTY, -1);
 				lruvec_del_page(pgdat, pfn);
-				remove_mapping(pgdat, pfn);
+				remove_mapping(pgdat, pfn, false);
 				__free_pages(pgdat, &ctx, &pgdat->mem_map[pfn], 0);
 			}
 		}

@@ -370,7 +370,7 @@ void shrink_active_list_direct(struct pglist_data *pgdat, struct mm_ctx *ctx, en
  * swap) */
 bool try_to_swap_out(struct pglist_data *pgdat, unsigned long pfn, double issue_delay);
 /* drop a clean file page from its page cache, leaving a shadow entry */
-void remove_mapping(struct pglist_data *pgdat, unsigned long pfn);
+void remove_mapping(struct pglist_data *pgdat, unsigned long pfn, bool reclaimed);
 void file_page_written(struct pglist_data *pgdat, unsigned long pfn);
 /* filemap_fault()'s read of a missing page: the mmap read-around window
  * around index goes into the page cache, one read; 0, or -1 when the page

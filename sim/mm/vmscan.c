@@ -254,7 +254,7 @@ static unsigned long shrink_page(struct pglist_data *pgdat, unsigned long pfn, b
 		return 0;
 	}
 	ClearPageFlag(p, PG_reclaim);
-	remove_mapping(pgdat, pfn);
+	remove_mapping(pgdat, pfn, true);
 free:
 	__free_pages(pgdat, sc->ctx, p, 0);
 	return 1;

@@ -38,6 +38,7 @@ static const char *const page_owner_names[NR_PGOWN] = {
 	[PGOWN_PAGETABLE] = "pagetable",
 	[PGOWN_KSTACK] = "kernel_stack",
 	[PGOWN_KMEM] = "kmem",
+	[PGOWN_HUGETLB] = "hugetlb",
 };
 
 const char *page_owner_name(enum page_owner_kind k)

@@ -249,6 +249,9 @@ static int store(const struct run *r, struct results_db *db, const struct run_re
 		    results_add_metric(db, id, "inode_nr_unused", (double)e[SAMPLE_INODE_NR_UNUSED]))
 			return -1;
 	}
+	/* the huge page pool the harness's work between iterations reserved */
+	if (r->cfg->nr_hugepages && results_add_metric(db, id, "hugetlb_pool_pages", (double)r->hugetlb_pool))
+		return -1;
 	if (results_add_metric(db, id, "window_seconds", r->whole.end.t - r->whole.start.t) ||
 	    results_add_metric(db, id, "sim_seconds", rec->sim_seconds) ||
 	    results_add_metric(db, id, "sim_wall_ratio",

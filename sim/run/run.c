@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mmsim/debug_vm.h"
+#include "mmsim/hugetlb.h"
 #include "mmsim/run.h"
 #include "workload.h"
 
@@ -137,15 +138,56 @@ static bool set_failed(const struct run *r)
 	return false;
 }
 
+/* The huge page pool of real/harness: held from the start of an
+ * iteration (but the first) to its end */
+static void release_pool(struct run *r)
+{
+	struct mm_ctx ctx = { 0 };
+
+	if (nr_huge_pages(&r->pgdat))
+		set_max_huge_pages(&r->pgdat, &ctx, 0);
+}
+
+/* What real/harness does between two runs, after the build's make clean
+ * (the measured workloads' restart): sync and vm.drop_caches, then the
+ * huge page pool reserved again.  The time it takes is charged to no
+ * process: it is outside the measured windows, as the harness's is. */
+static bool between_iterations(struct run *r)
+{
+	struct mm_ctx ctx = { 0 };
+
+	if (r->cfg->drop_caches)
+		drop_caches(&r->pgdat, &ctx, r->cfg->drop_caches);
+	if (r->cfg->nr_hugepages)
+		r->hugetlb_pool = set_max_huge_pages(&r->pgdat, &ctx, r->cfg->nr_hugepages);
+	return r->cfg->drop_caches || r->cfg->nr_hugepages;
+}
+
 /* Every measured workload finished iteration r->iteration.  The next
  * iteration (if any) opens at once, consecutive with this one; its
  * workloads restart from the iteration observer, outside the process
- * that finished (it is still on its way out). */
+ * that finished (it is still on its way out).  A warmup iteration has
+ * no window: the first measured one opens when its workloads restart. */
 static void on_measured_end(struct workload_set *s, void *arg)
 {
 	struct run *r = arg;
 
+	if (r->warm_done < r->cfg->warmup) {
+		r->warm_done++;
+		if (set_failed(r)) {
+			/* no measured window: the run is failed (check_outcome) */
+			r->whole.end = r->whole.start;
+			r->whole.closed = true;
+			r->nr_windows = 0;
+			return;
+		}
+		release_pool(r);
+		s->stopping = false;
+		r->restart_pending = r->reopen_pending = true;
+		return;
+	}
 	close_window(r);
+	release_pool(r);
 	if (r->iteration >= r->nr_windows)
 		return;
 	if (set_failed(r)) {
@@ -158,6 +200,16 @@ static void on_measured_end(struct workload_set *s, void *arg)
 	open_window(r);
 	s->stopping = false;            /* the background workloads go on */
 	r->restart_pending = true;
+}
+
+/* The restarts are done: the harness's work between runs, and the
+ * window starts again after it (or, after the warmup, for the first
+ * time) */
+static void iteration_started(struct run *r)
+{
+	if (between_iterations(r) || r->reopen_pending)
+		open_window(r);
+	r->reopen_pending = false;
 }
 
 /* Restart the measured workloads once their processes of the iteration
@@ -185,13 +237,14 @@ static void iteration_tick(struct engine *e, void *arg)
 			r->restart_pending = false;
 			r->windows[r->iteration].end = r->windows[r->iteration].start;
 			r->nr_windows = r->iteration;
-			r->whole.end = r->windows[r->iteration - 1].end;
+			r->whole.end = r->iteration ? r->windows[r->iteration - 1].end : r->whole.start;
 			r->whole.closed = true;
 			r->set->stopping = true;
 			return;
 		}
 	}
 	r->restart_pending = false;
+	iteration_started(r);
 }
 
 /* ------------------------------------------------------------ the run */
@@ -260,7 +313,7 @@ struct run *run_create(const struct scenario *s, unsigned long check_every, char
 	    (c->sample_interval > 0 && engine_every(&r->e, "freeblocks", c->sample_interval, freeblocks_tick, r)) ||
 	    /* the iterations' observer only when there are several: a run
 	     * of one iteration has the actors it always had */
-	    (r->nr_windows > 1 && engine_poll_every(&r->e, "iterations", RUN_ITERATION_POLL, iteration_tick, r))) {
+	    (r->nr_windows + c->warmup > 1 && engine_poll_every(&r->e, "iterations", RUN_ITERATION_POLL, iteration_tick, r))) {
 		snprintf(err, errlen, "engine: cannot start the observers");
 		create_failed_engine = true;
 		goto fail;

@@ -180,7 +180,7 @@ static void test_inode_with_page_cache_stays(void **state)
 	 * a shadow entry stays, and the inode goes on its LRU */
 	pfn = entry_pfn(as->i_pages[0]);
 	lruvec_del_page(pgdat, pfn);
-	remove_mapping(pgdat, pfn);
+	remove_mapping(pgdat, pfn, true);
 	__free_pages(pgdat, &m->ctx, &pgdat->mem_map[pfn], 0);
 	assert_true(entry_nonres(as->i_pages[0]));
 	assert_true(kmem_cache_on_lru(pgdat, INODE_CACHE, as->inode));

@@ -391,7 +391,7 @@ static void evict_file(struct pglist_data *pgdat, struct mm_ctx *ctx, struct add
 		if (entry_present(as->i_pages[j])) {
 			unsigned long pfn = entry_pfn(as->i_pages[j]);
 			lruvec_del_page(pgdat, pfn);
-			remove_mapping(pgdat, pfn);
+			remove_mapping(pgdat, pfn, true);
 			__free_pages(pgdat, ctx, &pgdat->mem_map[pfn], 0);
 		}
 	assert_int_equal(as->nrpages, 0);

@@ -100,6 +100,10 @@ void __free_pages(struct pglist_data *pgdat, struct mm_ctx *ctx,
                   struct page *page, unsigned order);
 void drain_local_pages(struct pglist_data *pgdat, unsigned cpu);
 void drain_all_pages(struct pglist_data *pgdat);
+/* echo mode > /proc/sys/vm/drop_caches (drop_caches.c): 1 the clean
+ * unmapped page cache, 2 the shrinkers' objects, 3 both; returns the page
+ * cache pages dropped */
+unsigned long drop_caches(struct pglist_data *pgdat, struct mm_ctx *ctx, int mode);
 
 bool zone_watermark_ok(struct pglist_data *pgdat, struct zone *z, unsigned order,
                        unsigned long mark, enum zone_type highest_zoneidx,

@@ -210,6 +210,7 @@ struct mm_policy;
 struct mm_ctx;
 struct shrinker;
 struct i915_gem;
+struct hstate;
 
 struct pglist_data {
 	struct zone node_zones[MAX_NR_ZONES];
@@ -264,6 +265,7 @@ struct pglist_data {
 	/* a shrinker freed an object: tell its owner (dcache.c) */
 	void (*slab_evicted)(struct pglist_data *, struct mm_ctx *, int cache, uint32_t owner);
 	struct dcache *dcache;          /* names and dentries (dcache.c) */
+	struct hstate *hstate;          /* the huge page pool, once vm.nr_hugepages was set (hugetlb.c) */
 	struct swap_info swap;          /* the swap area (swapfile.c) */
 	struct blockdev disk;           /* where files live */
 	struct dirty_ring *dirty;       /* dirtied file pages, oldest first (filemap.c) */

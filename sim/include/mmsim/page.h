@@ -81,6 +81,7 @@ enum page_owner_kind {
 	PGOWN_PAGETABLE,
 	PGOWN_KSTACK,
 	PGOWN_KMEM,            /* other kernel allocations (kmalloc_large, vmalloc backing) */
+	PGOWN_HUGETLB,         /* a page of the persistent huge page pool (hugetlb.h) */
 	NR_PGOWN
 };
 

@@ -24,6 +24,11 @@
  *      with [run] iterations = N, the measured workloads run N times in a
  *      row (workload_ops.restart), each in its own window, consecutive
  *      with the one before; the background workloads go on meanwhile;
+ *      [run] warmup = W runs them W times before, with no window (the
+ *      machine's history); between two iterations the driver does what
+ *      real/harness does between two runs ([run] drop_caches and
+ *      nr_hugepages: caches dropped, the huge page pool reserved) and
+ *      the window starts after that;
  *   3. the background workloads are then asked to stop and the machine
  *      runs on (at most RUN_DRAIN_SECONDS) until every process has ended,
  *      so that the last census sees an idle machine after the build, as
@@ -102,6 +107,9 @@ struct run {
 	unsigned iteration;             /* the window open now (nr_windows once all closed) */
 	struct run_window whole;
 	bool restart_pending;           /* iteration k finished, k+1 not yet started */
+	unsigned warm_done;             /* [run] warmup iterations finished (no window) */
+	bool reopen_pending;            /* the window open now starts again after the restart */
+	unsigned long hugetlb_pool;     /* the pool the last iteration's start reserved */
 
 	/* free pageblocks at the sampler's times, censuses and maps */
 	struct run_point *freeblocks;
