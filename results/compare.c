@@ -188,8 +188,10 @@ static int load_run(struct compare *c, const char *run_id, int real, double v[SR
 	sqlite3_stmt *st = c->vals;
 	int rc;
 
+	/* the median of free memory is no counter: a run that did not
+	 * sample (sample_interval 0, or stored before it was kept) has none */
 	for (int s = 0; s < SRC_NR; s++)
-		v[s] = real ? NAN : 0;
+		v[s] = real || s == SRC_NR_FREE_PAGES_MEDIAN ? NAN : 0;
 	sqlite3_bind_text(st, 1, run_id, -1, SQLITE_TRANSIENT);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int s = results_src_find((const char *)sqlite3_column_text(st, 1),

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "import_real.h"
+#include "stats.h"
 #include "results.h"
 #include "results_int.h"
 
@@ -510,7 +511,8 @@ static int samples_read(struct ctx *c, struct results_db *db, const char *id, co
 {
 	char path[PATH_MAX], *text = NULL, *line, **name = NULL;
 	struct lines l;
-	size_t nf = 0, cap = 0;
+	size_t nf = 0, cap = 0, nfree = 0, capfree = 0, col_free = 0;
+	double *free_v = NULL;
 	double t_prev = -INFINITY;
 	int rc = -1;
 
@@ -548,6 +550,8 @@ static int samples_read(struct ctx *c, struct results_db *db, const char *id, co
 				fail(c, IMPORT_BADINPUT, "%s:1: column '%s' given twice", path, f);
 				goto out;
 			}
+		if (!strcmp(f, "nr_free_pages"))
+			col_free = nf;
 		name[nf++] = f;
 	}
 	while ((line = next_line(&l))) {
@@ -577,10 +581,28 @@ static int samples_read(struct ctx *c, struct results_db *db, const char *id, co
 				fail(c, IMPORT_CANTCREAT, "%s", results_errmsg(db));
 				goto out;
 			}
+			if (k && k == col_free) {
+				if (nfree == capfree) {
+					double *n = realloc(free_v, (capfree = capfree ? 2 * capfree : 1024) * sizeof(*n));
+					if (!n) {
+						fail(c, IMPORT_BADINPUT, "%s: out of memory", path);
+						goto out;
+					}
+					free_v = n;
+				}
+				free_v[nfree++] = v;
+			}
 		}
+	}
+	/* the median of free memory over the build, as the simulator
+	 * stores it for its measured window */
+	if (nfree && results_add_metric(db, id, "nr_free_pages_median", results_median(free_v, nfree))) {
+		fail(c, IMPORT_CANTCREAT, "%s", results_errmsg(db));
+		goto out;
 	}
 	rc = 0;
 out:
+	free(free_v);
 	free(name);
 	free(text);
 	return rc;

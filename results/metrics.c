@@ -14,7 +14,7 @@
 #include "metrics.h"
 
 const char *const results_src_name[SRC_NR] = {
-	"real_time", "user_time", "system_time",
+	"real_time", "user_time", "system_time", "nr_free_pages_median",
 	"thp_fault_alloc", "thp_fault_fallback",
 	"compact_stall", "compact_fail", "compact_success",
 	"compact_daemon_migrate_scanned", "compact_daemon_free_scanned",
@@ -72,6 +72,7 @@ SRC(low_wmark_quickly, SRC_KSWAPD_LOW_WMARK_HIT_QUICKLY)
 SRC(high_wmark_quickly, SRC_KSWAPD_HIGH_WMARK_HIT_QUICKLY)
 SRC(kcompactd_wake, SRC_COMPACT_DAEMON_WAKE)
 SRC(kswapd_inodesteal, SRC_KSWAPD_INODESTEAL)
+SRC(free_median, SRC_NR_FREE_PAGES_MEDIAN)
 #undef SRC
 
 static double thp_fail_rate(const double *v)
@@ -180,6 +181,9 @@ const struct results_metric results_metrics[RESULTS_NR_METRICS] = {
 	{ "kswapd_high_wmark_hit_quickly", "events",
 	  "kswapd_high_wmark_hit_quickly (kswapd_try_to_sleep(): the node not balanced after the nap)",
 	  NULL, NULL, high_wmark_quickly, RESULTS_ROWS_CADENCE },
+	{ "Median free pages", "pages",
+	  "nr_free_pages_median (nr_free_pages sampled every second over the measured window; a real "
+	  "run: over its build)", NULL, NULL, free_median, RESULTS_ROWS_CADENCE },
 	{ "compact_daemon_wake", "events", "compact_daemon_wake (kcompactd_do_work() runs)", NULL, NULL,
 	  kcompactd_wake, RESULTS_ROWS_CADENCE },
 	{ "kswapd_inodesteal", "pages",

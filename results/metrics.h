@@ -15,7 +15,7 @@
 
 /* what a run provides: workload metrics, then /proc/vmstat counters */
 enum results_src {
-	SRC_REAL_TIME, SRC_USER_TIME, SRC_SYSTEM_TIME,
+	SRC_REAL_TIME, SRC_USER_TIME, SRC_SYSTEM_TIME, SRC_NR_FREE_PAGES_MEDIAN,
 	SRC_NR_METRIC,
 	SRC_THP_FAULT_ALLOC = SRC_NR_METRIC, SRC_THP_FAULT_FALLBACK,
 	SRC_COMPACT_STALL, SRC_COMPACT_FAIL, SRC_COMPACT_SUCCESS,
@@ -53,7 +53,7 @@ struct results_metric {
 
 extern const struct results_metric results_metrics[];
 /* the cover letter's 25 rows, then the groups' */
-#define RESULTS_NR_METRICS 30
+#define RESULTS_NR_METRICS 31
 
 /* is row m printed when the groups extra_rows are asked for? */
 static inline int results_metric_shown(size_t m, unsigned extra_rows);

@@ -13,6 +13,7 @@
  */
 #include <math.h>
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
 
 #include "stats.h"
@@ -59,4 +60,12 @@ void results_welch_test(const struct results_summary *a, const struct results_su
 		w->p = 2 * gsl_cdf_tdist_Q(fabs(w->t), w->df);
 	}
 	w->significant = w->p < RESULTS_ALPHA;
+}
+
+double results_median(double *x, size_t n)
+{
+	if (!n)
+		return NAN;
+	gsl_sort(x, 1, n);
+	return gsl_stats_median_from_sorted_data(x, 1, n);
 }

@@ -28,6 +28,8 @@ struct results_welch {
 };
 
 void results_summarize(const double *x, size_t n, struct results_summary *s);
+/* the median of x[0..n-1] (sorted in place); NaN if n is 0 */
+double results_median(double *x, size_t n);
 /* Welch's unequal-variance t-test of b against a (t > 0: b's mean is larger) */
 void results_welch_test(const struct results_summary *a, const struct results_summary *b,
                         struct results_welch *w);

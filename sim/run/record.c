@@ -1,9 +1,11 @@
 /* record.c - a run's results into a results database (see run.h and
  * docs/schema.md for what each table holds). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "mmsim/run.h"
 #include "results.h"
+#include "stats.h"
 #include "workload.h"
 
 /* The time series stored as samples rows, by /proc/vmstat name (events,
@@ -248,6 +250,26 @@ static int store(const struct run *r, struct results_db *db, const struct run_re
 		    results_add_metric(db, id, "inode_nr_inodes", (double)e[SAMPLE_INODE_NR_INODES]) ||
 		    results_add_metric(db, id, "inode_nr_unused", (double)e[SAMPLE_INODE_NR_UNUSED]))
 			return -1;
+	}
+	/* the median of free memory over the measured window, sampled as
+	 * real/harness samples it (nr_free_pages every sample_interval) */
+	{
+		double *v = malloc((r->e.nr_samples ? r->e.nr_samples : 1) * sizeof(*v));
+		size_t n = 0;
+		int kind, idx;
+
+		if (!v || lookup_sample("nr_free_pages", &kind, &idx)) {
+			free(v);
+			return -1;
+		}
+		for (size_t i = 0; i < r->e.nr_samples; i++)
+			if (r->e.samples[i].t >= r->whole.start.t && r->e.samples[i].t <= r->whole.end.t)
+				v[n++] = sample_value(&r->e.samples[i], kind, idx);
+		if (n && results_add_metric(db, id, "nr_free_pages_median", results_median(v, n))) {
+			free(v);
+			return -1;
+		}
+		free(v);
 	}
 	/* the huge page pool the harness's work between iterations reserved */
 	if (r->cfg->nr_hugepages && results_add_metric(db, id, "hugetlb_pool_pages", (double)r->hugetlb_pool))

@@ -274,7 +274,9 @@ static void test_values(void **state)
 	assert_true(tr_real(db, "SELECT value FROM metrics WHERE run_id = '" ID1 "' AND name = 'real_time'") == 4.46);
 	assert_true(tr_real(db, "SELECT value FROM metrics WHERE run_id = '" ID1 "' AND name = 'user_time'") == 1.23);
 	assert_true(tr_real(db, "SELECT value FROM metrics WHERE run_id = '" ID1 "' AND name = 'system_time'") == 0.85);
-	assert_int_equal(tr_int(db, "SELECT count(*) FROM metrics m JOIN runs r USING (run_id) WHERE r.seed = 3"), 0);
+	/* the invalid run has no times; its samples give it the median of free memory only */
+	assert_int_equal(tr_int(db, "SELECT count(*) FROM metrics m JOIN runs r USING (run_id) WHERE r.seed = 3"
+	                            " AND m.name != 'nr_free_pages_median'"), 0);
 
 	/* samples: every value of samples.tsv, under its column's name */
 	f = fopen(RUN1 "/samples.tsv", "r");
@@ -294,6 +296,25 @@ static void test_values(void **state)
 	}
 	fclose(f);
 	assert_int_equal(rows, 4);
+	/* the median of nr_free_pages over the samples (4: the mean of the middle two) */
+	{
+		double fp[4], med;
+		int n = 0;
+		f = fopen(RUN1 "/samples.tsv", "r");
+		assert_non_null(fgets(line, sizeof(line), f));
+		while (n < 4 && fgets(line, sizeof(line), f))
+			assert_int_equal(sscanf(line, "%*f %lf", &fp[n++]), 1);
+		fclose(f);
+		for (int i = 0; i < 4; i++)             /* sort the four */
+			for (int j = i + 1; j < 4; j++)
+				if (fp[j] < fp[i]) {
+					double x = fp[i];
+					fp[i] = fp[j], fp[j] = x;
+				}
+		med = (fp[1] + fp[2]) / 2;
+		assert_true(tr_real(db, "SELECT value FROM metrics WHERE run_id = '" ID1 "'"
+		                        " AND name = 'nr_free_pages_median'") == med);
+	}
 	assert_int_equal(tr_int(db, "SELECT count(*) FROM samples WHERE run_id = '" ID1 "'"), rows * 9);
 
 	/* snapshots: the /proc files verbatim */
