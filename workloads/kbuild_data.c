@@ -179,6 +179,15 @@ struct kbuild_dataset *kbuild_dataset_load(const char *path, char *err, size_t e
 				d->tree_files = (uint64_t)v[0];
 			else if (!strcmp(f[1], "tree_bytes") && num(f[2], 0, 1ll << 50, v) == 0)
 				d->tree_bytes = (uint64_t)v[0];
+			else if (!strcmp(f[1], "rusage_user_s") || !strcmp(f[1], "rusage_sys_s")) {
+				char *end;
+				double x = strtod(f[2], &end);
+				if (end == f[2] || *end || !(x >= 0 && x < 1e9)) {
+					what = "M rusage_user_s / rusage_sys_s: seconds, a number in 0..1e9";
+					break;
+				}
+				*(f[1][7] == 'u' ? &d->rusage_user_s : &d->rusage_sys_s) = x;
+			}
 		} else if (!strcmp(f[0], "F")) {
 			if (n != 3 || num(f[1], 0, 1ll << 40, v) || !f[2][0]) {
 				what = "an F line is: F size path";

@@ -40,6 +40,10 @@ struct kbuild_dataset {
 	struct kbd_proc *procs;
 	uint32_t nr_hdrs, nr_deps, nr_procs;
 	uint64_t tree_files, tree_bytes;        /* the pristine source tree */
+	/* the whole build's CPU as make's wait4() rusage measured it (M
+	 * rusage_user_s, rusage_sys_s): its recorded processes and the
+	 * others (make's shells, fixdep, objtool, scripts); 0 if not given */
+	double rusage_user_s, rusage_sys_s;
 	/* What a tool's binary and libraries map, subtracted from its peak
 	 * RSS to get a process's anonymous growth: RssFile measured for a
 	 * few units (M rss_file_kib.TOOL), else the smallest peak RSS of the

@@ -568,7 +568,7 @@ class Harness:
         rd.write_times(d, t1 - t0, ru.ru_utime if ru else 0, ru.ru_stime if ru else 0, code)
         self.write_provenance(d, seq, label, mode, held, sysctls, started_at, wd)
         if s["recorder"] == "yes" and not self.invalid:
-            self.collect(d, t0, t1, code)
+            self.collect(d, t0, t1, code, ru)
         rd.write_status(d, self.invalid)
         self.log("run %s: %s (%.0f s)" % (os.path.basename(d), rd.read_status(d), t1 - t0))
 
@@ -579,12 +579,15 @@ class Harness:
             if self.root.exists("/proc/" + name):
                 shutil.copyfile(self.root.path("/proc/" + name), os.path.join(k, "%s.%s" % (name, when)))
 
-    def collect(self, d, t0, t1, code):
+    def collect(self, d, t0, t1, code, ru=None):
         """the run's build as a kbuild dataset (workloads/data/kbuild/README.md)"""
         k = os.path.join(d, "kbuild")
         model, ncpu = self.root.cpuinfo()
         now = time.time()
         meta = dict(wall="%.3f %.3f" % (now - (t1 - t0), now), jobs=self.s["jobs"],
+                    # make's wait4() rusage: the whole build's CPU, its
+                    # unrecorded processes' included (kbuild.cpu_time)
+                    rusage="%.2f %.2f" % ((ru.ru_utime, ru.ru_stime) if ru else (0, 0)),
                     make_rc=str(code), cpu=model, nproc=str(ncpu), date=rd.iso_now(),
                     uname=self.root.read("/proc/sys/kernel/osrelease").strip(),
                     command="make -j%s all" % self.s["jobs"])

@@ -411,6 +411,41 @@ static void test_measured_tree(void **state)
 	assert_true(r->dentry.nr_dentry > r->dentry.nr_negative);
 }
 
+/* cpu_time = whole: the build's CPU as make's rusage counted it.  The
+ * fixture's top-level processes (gcc, which holds cc1 and as; ar; ld)
+ * ran 2.906 s user and 0.152 s system; the rusage totals add 0.5 s of
+ * each for what the recorder did not wrap, 0.1 s a step.  Each step's
+ * first process runs its gcc driver's own time and that share too, and
+ * every process its measured system time: the jobs' user time is the
+ * totals exactly, their system time at least the totals (the model's
+ * own mm work comes on top).  chain, the default, runs the chain's user
+ * time only. */
+static void test_measured_tree_whole_cpu(void **state)
+{
+	char path[] = "/tmp/kbuild-fixture-XXXXXX";
+	const char *whole[] = { "tree", path, "jobs", "2", "cpu_time", "whole", NULL };
+	const char *chain[] = { "tree", path, "jobs", "2", NULL };
+	char text[sizeof(fixture) + 64];
+	struct result *r;
+	double sys_whole;
+	(void)state;
+
+	snprintf(text, sizeof(text), "M\trusage_user_s\t3.406\nM\trusage_sys_s\t0.652\n%s", fixture);
+	write_file(path, text);
+	r = run("vanilla", 1, whole);
+	assert_true(r->stats.finished);
+	assert_true(fabs(r->stats.user_ns - r->stats.make_user_ns - 3.406e9) < 100.0);
+	/* step 1: gcc's 545 ms (cc1 500, as 40, the driver 5) and 100 ms */
+	assert_true(fabs(r->step_utime[1] - 645e6) < 1.0);
+	sys_whole = r->stats.system_ns;
+	assert_true(sys_whole >= 0.652e9);
+	r = run("vanilla", 1, chain);
+	unlink(path);
+	assert_true(fabs(r->stats.user_ns - r->stats.make_user_ns - 2.886e9) < 100.0);
+	assert_true(fabs(r->step_utime[1] - 540e6) < 1.0);
+	assert_true(r->stats.system_ns < sys_whole - 0.5e9);
+}
+
 /* make does not stop at a target that is not ready: with -j2, when b.o's
  * compile ends the archive of a.o and b.o still waits for a.o, and the
  * free slot takes the compile recorded after the archive (c.o), as
@@ -550,6 +585,7 @@ int main(void)
 		cmocka_unit_test(test_measured_tree_errors),
 		cmocka_unit_test(test_rss_base),
 		cmocka_unit_test(test_default_dataset),
+		cmocka_unit_test(test_measured_tree_whole_cpu),
 		cmocka_unit_test(test_bad_params),
 		cmocka_unit_test(test_small_build),
 		cmocka_unit_test(test_seed_decides_jobs),

@@ -272,6 +272,11 @@ meta = [
     ("tree_files", str(tree_n)),
     ("tree_bytes", str(tree_bytes)),
 ]
+# make's wait4() rusage (real/harness writes it): the whole build's CPU
+if os.path.exists(os.path.join(META, "rusage")):
+    ru_user, ru_sys = read("rusage").split()
+    if float(ru_user) > 0:
+        meta += [("rusage_user_s", ru_user), ("rusage_sys_s", ru_sys)]
 # the RSS split of a few units compiled again (measure.sh): the median
 # RssFile of each tool, what its binary and libraries map
 split = {}
