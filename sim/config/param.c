@@ -182,6 +182,8 @@ int param_set(const struct param *p, void *owner, const char *value, char *err, 
 		}
 		break;
 	case PARAM_DOUBLE:
+		if (!mmsim_decimal_text(value))
+			goto bad;
 		errno = 0;
 		d = strtod(value, &end);
 		if (errno || end == value || *end || d != d)

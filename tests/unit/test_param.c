@@ -153,6 +153,10 @@ static void test_doubles(void **state)
 	set_bad(&o, "d", "1.5", "'1.5' is not a number in (0, 1]");
 	set_bad(&o, "d", "nan", "'nan' is not a number in (0, 1]");
 	set_bad(&o, "d", "0.5x", "'0.5x' is not a number in (0, 1]");
+	/* strtod's other syntaxes are no decimal number */
+	set_bad(&o, "d", "0x0.8", "'0x0.8' is not a number in (0, 1]");
+	set_bad(&o, "d", "inf", "'inf' is not a number in (0, 1]");
+	set_bad(&o, "ns", "0x1", "'0x1' is not a number of seconds in 0..10");
 	/* the unit's scale: seconds in the text, ns in the field */
 	set_ok(&o, "ns", "0.25");
 	assert_true(o.ns == 0.25 * 1e9);

@@ -11,5 +11,9 @@
 int mmsim_parse_size(const char *s, uint64_t *bytes);
 /* a real number within [lo, hi]; 0, or -1 */
 int mmsim_parse_double(const char *s, double lo, double hi, double *out);
+/* whether s is written as a decimal number may be ("0.5", "1e-9"):
+ * strtod() also takes hex floats ("0x10"), inf and nan, which no input
+ * of mmsim means */
+int mmsim_decimal_text(const char *s);
 
 #endif
