@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
+#include "mmsim/limits.h"
 #include "mmsim/version.h"
 
 static const struct verb {
@@ -97,8 +98,16 @@ static int dispatch(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	for (const struct verb *v = verbs; v->name; v++)
-		if (!strcmp(v->name, cmd))
+		if (!strcmp(v->name, cmd)) {
+			/* a malformed limit is refused before any input is read,
+			 * so that no key is blamed for it */
+			char m[320];
+			if (mmsim_host_memory_env_check(m, sizeof(m))) {
+				error("%s", m);
+				return EXIT_CONFIG;
+			}
 			return v->fn(argc - 1, argv + 1);
+		}
 	error("'%s' is not an mmsim command (see 'mmsim --help')", cmd);
 	return EXIT_USAGE;
 }

@@ -36,13 +36,17 @@ int mmsim_host_memory_env_check(char *err, size_t errlen)
 	return 0;
 }
 
-/* "1.5 GiB", "37 MiB" */
+/* "1.5 GiB", "37 MiB", "256 KiB", "1 bytes": never a 0 that is not 0 */
 static const char *human(uint64_t b, char *buf, size_t len)
 {
 	if (b >= (uint64_t)1 << 30)
 		snprintf(buf, len, "%.1f GiB", (double)b / (double)(1u << 30));
-	else
+	else if (b >= (uint64_t)1 << 20)
 		snprintf(buf, len, "%.0f MiB", (double)b / (double)(1u << 20));
+	else if (b >= 1024)
+		snprintf(buf, len, "%.0f KiB", (double)b / 1024.0);
+	else
+		snprintf(buf, len, "%llu bytes", (unsigned long long)b);
 	return buf;
 }
 

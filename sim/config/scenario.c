@@ -154,6 +154,7 @@ static const char *const fixed_sections[] = {
 
 struct entry {
 	char *section, *key, *value;
+	char *where;                    /* where it was given: "FILE:LINE", "--set KEY", "--seed" */
 };
 
 struct scenario {
@@ -232,6 +233,7 @@ void scenario_free(struct scenario *s)
 		free(s->e[i].section);
 		free(s->e[i].key);
 		free(s->e[i].value);
+		free(s->e[i].where);
 	}
 	free(s->e);
 	free(s->origin);
@@ -246,12 +248,26 @@ static const char *lookup(const struct scenario *s, const char *section, const c
 	return NULL;
 }
 
-static void store(struct scenario *s, const char *section, const char *key, const char *value)
+/* where a key's value was given, for the messages of resolve: the file
+ * and line, or the option; fallback if the key has its default */
+static const char *where_of(const struct scenario *s, const char *section, const char *key,
+                            const char *fallback)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->e[i].section, section) && !strcmp(s->e[i].key, key))
+			return s->e[i].where;
+	return fallback;
+}
+
+static void store(struct scenario *s, const char *section, const char *key, const char *value,
+                  const char *where)
 {
 	for (size_t i = 0; i < s->n; i++)
 		if (!strcmp(s->e[i].section, section) && !strcmp(s->e[i].key, key)) {
 			free(s->e[i].value);
+			free(s->e[i].where);
 			s->e[i].value = xstrdup(value);
+			s->e[i].where = xstrdup(where ? where : "scenario");
 			clear_resolved(s);
 			return;
 		}
@@ -262,6 +278,7 @@ static void store(struct scenario *s, const char *section, const char *key, cons
 	s->e[s->n].section = xstrdup(section);
 	s->e[s->n].key = xstrdup(key);
 	s->e[s->n].value = xstrdup(value);
+	s->e[s->n].where = xstrdup(where ? where : "scenario");
 	s->n++;
 	clear_resolved(s);
 }
@@ -546,7 +563,7 @@ int scenario_set_key(struct scenario *s, const char *skey, const char *value, co
 	} else if (check_module_value(section, dot + 1, value, where, err, errlen)) {
 		return -1;
 	}
-	store(s, section, dot + 1, value);
+	store(s, section, dot + 1, value, where);
 	return 0;
 }
 
@@ -939,11 +956,13 @@ static int check_host_bounds(const struct scenario *s, const struct mm_layout *l
 	}
 	/* RAM first, then with swap: the message names the key that tips it */
 	if (mmsim_host_memory_check(mm_layout_host_bytes(layout, c->ram, 0), m, sizeof(m))) {
-		msg(err, errlen, "%s: [machine] ram: '%s' %s", where, value_of(s, find_key("machine", "ram")), m);
+		msg(err, errlen, "%s: [machine] ram: '%s' %s", where_of(s, "machine", "ram", where),
+		    value_of(s, find_key("machine", "ram")), m);
 		return -1;
 	}
 	if (mmsim_host_memory_check(mm_layout_host_bytes(layout, c->ram, c->swap), m, sizeof(m))) {
-		msg(err, errlen, "%s: [machine] swap: '%s' %s", where, value_of(s, find_key("machine", "swap")), m);
+		msg(err, errlen, "%s: [machine] swap: '%s' %s", where_of(s, "machine", "swap", where),
+		    value_of(s, find_key("machine", "swap")), m);
 		return -1;
 	}
 	if (c->duration > 0) {
@@ -975,7 +994,8 @@ int scenario_resolve(struct scenario *s, char *err, size_t errlen)
 	vm_sysctl_defaults(&c->sysctl);         /* the fields no key sets */
 	for (size_t i = 0; i < NR_KEYS; i++) {
 		if (parse_value(&keys[i], value_of(s, &keys[i]), c, m, sizeof(m))) {
-			msg(err, errlen, "%s: [%s] %s: %s", where, keys[i].section, keys[i].p.name, m);
+			msg(err, errlen, "%s: [%s] %s: %s", where_of(s, keys[i].section, keys[i].p.name, where),
+			    keys[i].section, keys[i].p.name, m);
 			return -1;
 		}
 	}
@@ -995,7 +1015,15 @@ int scenario_resolve(struct scenario *s, char *err, size_t errlen)
 	}
 
 	if (mm_layout_qemu(c->ram, c->kernel_reserved, &layout, m, sizeof(m))) {
-		msg(err, errlen, "%s: [machine] ram: %s", where, m);
+		/* blame the key that was given: the reservation, or the RAM */
+		const char *kr = lookup(s, "machine", "kernel_reserved");
+		if (kr)
+			msg(err, errlen, "%s: [machine] kernel_reserved: '%s' pages: %s ([machine] ram '%s')",
+			    where_of(s, "machine", "kernel_reserved", where), kr, m,
+			    value_of(s, find_key("machine", "ram")));
+		else
+			msg(err, errlen, "%s: [machine] ram: '%s': %s", where_of(s, "machine", "ram", where),
+			    value_of(s, find_key("machine", "ram")), m);
 		return -1;
 	}
 	if (check_host_bounds(s, &layout, where, err, errlen))
