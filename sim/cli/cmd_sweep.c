@@ -432,7 +432,15 @@ static int lock_dir(const char *dir)
 		return -1;
 	}
 	gethostname(host, sizeof(host) - 1);
-	snprintf(line, sizeof(line), "pid %ld on host %s, since %ld\n", (long)getpid(), host, (long)time(NULL));
+	{
+		/* the start as a reader reads it, in UTC: "since 2026-12-05T04:41:30Z" */
+		time_t now = time(NULL);
+		struct tm tm;
+		char when[32] = "?";
+		if (gmtime_r(&now, &tm))
+			strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		snprintf(line, sizeof(line), "pid %ld on host %s, since %s\n", (long)getpid(), host, when);
+	}
 	if (ftruncate(fd, 0) == 0 && pwrite(fd, line, strlen(line), 0) < 0) {
 		/* the message is a courtesy; the lock is what counts */
 	}

@@ -110,7 +110,7 @@ execute_process(COMMAND "${MMSIM}" ${S2} COMMAND "${MMSIM}" ${S2}
 list(SORT rcs)
 file(GLOB logs "${D2}/run-*.log")
 query(runs "${D2}/sweep.db" "SELECT count(*), count(DISTINCT sweep_line) FROM runs")
-if(NOT rcs STREQUAL "0;75" OR NOT err MATCHES "is in use by another sweep \\(pid [0-9]+ on host"
+if(NOT rcs STREQUAL "0;75" OR NOT err MATCHES "is in use by another sweep \\(pid [0-9]+ on host [^,]*, since [0-9]+-[0-9]+-[0-9]+T[0-9:]+Z\\)"
 		OR NOT runs STREQUAL "3|3")
 	golden_fail("two sweeps at once: exit codes '${rcs}', runs '${runs}', '${err}'")
 else()
