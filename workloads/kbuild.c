@@ -1970,6 +1970,16 @@ static bool kb_failure(const struct workload *w, char *why, size_t len)
 
 static int kb_restart(struct workload *w, unsigned iteration, char *err, size_t errlen);
 
+/* the measured tree's dataset file */
+static void kb_inputs(const struct workload *w, void (*fn)(const char *path, void *arg), void *arg)
+{
+	const struct kbuild *kb = w->priv;
+	char path[4096], err[256];
+
+	if (!kb->synthetic && !kbuild_dataset_find(kb->tree_name, path, sizeof(path), err, sizeof(err)))
+		fn(path, arg);
+}
+
 const struct workload_ops kbuild_ops = {
 	.name = "kbuild",
 	.desc = "make -jN over a synthetic kernel tree: cc1 jobs reading headers through the page cache, "
@@ -1983,6 +1993,7 @@ const struct workload_ops kbuild_ops = {
 	.fini = kb_fini,
 	.failure = kb_failure,
 	.restart = kb_restart,
+	.inputs = kb_inputs,
 };
 
 /* ------------------------------------------------------------ iterations */

@@ -625,6 +625,15 @@ static void sys_fini(struct workload *w)
 	s->prof = NULL;
 }
 
+/* the profile file */
+static void sys_inputs(const struct workload *w, void (*fn)(const char *path, void *arg), void *arg)
+{
+	const struct system *s = w->priv;
+
+	if (s->prof)
+		fn(s->prof->path, arg);
+}
+
 const struct workload_ops system_ops = {
 	.name = "system",
 	.desc = "the base system of a booted machine: kernel memory at boot, daemons (a [system] profile)",
@@ -635,4 +644,5 @@ const struct workload_ops system_ops = {
 	.report = sys_report,
 	.start = sys_start,
 	.fini = sys_fini,
+	.inputs = sys_inputs,
 };

@@ -67,6 +67,10 @@ struct workload_ops {
 	 * 1: not yet (its processes of the iteration before have not all
 	 * ended; called again later); -1 with a message on failure */
 	int    (*restart)(struct workload *w, unsigned iteration, char *err, size_t errlen);
+	/* optional, after validate(): the files the workload will read
+	 * (datasets, profiles), fn called once for each path; a run's
+	 * identity covers their contents (the scenario's hash) */
+	void   (*inputs)(const struct workload *w, void (*fn)(const char *path, void *arg), void *arg);
 };
 
 struct workload {

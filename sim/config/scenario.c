@@ -167,6 +167,9 @@ struct scenario {
 	char hash[17];
 	char **pkeys, **pvalues;
 	size_t nparams, cap_params;
+	/* the contents of the files the workloads read (profiles,
+	 * datasets): FNV-1a 64 of each, in order, hashed with the text */
+	char inputs[17 * 8 + 1];
 };
 
 static void msg(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -935,7 +938,38 @@ static void build_text(struct scenario *s)
 		}
 	}
 	s->text = t.buf;
-	scenario_fnv1a(s->text, s->hash);
+	/* the hash covers what the run reads besides the text: an edited
+	 * profile or dataset is another scenario under the same text */
+	{
+		char *both = malloc(strlen(s->text) + sizeof(s->inputs) + 2);
+		if (!both) {
+			fputs("mmsim: out of memory\n", stderr);
+			abort();
+		}
+		sprintf(both, "%s%s%s", s->text, s->inputs[0] ? "\n" : "", s->inputs);
+		scenario_fnv1a(both, s->hash);
+		free(both);
+	}
+}
+
+/* FNV-1a 64 of a file's bytes, appended to s->inputs (at most 8 files;
+ * an unreadable file counts as empty: the run's own load reports it) */
+static void add_input(const char *path, void *arg)
+{
+	struct scenario *s = arg;
+	uint64_t h = 0xcbf29ce484222325ull;
+	unsigned char buf[65536];
+	size_t n, len = strlen(s->inputs);
+	FILE *f = fopen(path, "rb");
+
+	if (len + 17 >= sizeof(s->inputs))
+		return;
+	while (f && (n = fread(buf, 1, sizeof(buf), f)) > 0)
+		for (size_t i = 0; i < n; i++)
+			h = (h ^ buf[i]) * 0x100000001b3ull;
+	if (f)
+		fclose(f);
+	snprintf(s->inputs + len, sizeof(s->inputs) - len, "%s%016llx", len ? " " : "", (unsigned long long)h);
 }
 
 /* What the run will ask of the host, bounded (mmsim/limits.h): the
@@ -991,6 +1025,7 @@ int scenario_resolve(struct scenario *s, char *err, size_t errlen)
 
 	clear_resolved(s);
 	memset(c, 0, sizeof(*c));
+	s->inputs[0] = 0;
 	vm_sysctl_defaults(&c->sysctl);         /* the fields no key sets */
 	for (size_t i = 0; i < NR_KEYS; i++) {
 		if (parse_value(&keys[i], value_of(s, &keys[i]), c, m, sizeof(m))) {
@@ -1042,6 +1077,8 @@ int scenario_resolve(struct scenario *s, char *err, size_t errlen)
 			return -1;
 		}
 		measured |= w->ops->measured;
+		if (w->ops->inputs)
+			w->ops->inputs(w, add_input, s);
 		if (c->iterations + c->warmup > 1 && w->ops->measured && !w->ops->restart) {
 			msg(err, errlen, "%s: [run] %s: the measured workload %s runs once only; "
 			    "set iterations = 1 and warmup = 0", where, c->warmup ? "warmup" : "iterations",

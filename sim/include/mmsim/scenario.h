@@ -83,7 +83,9 @@ int scenario_resolve(struct scenario *s, char *err, size_t errlen);
 const struct scenario_config *scenario_config(const struct scenario *s);
 
 /* After resolve: the canonical text (owned by s), its hash (FNV-1a 64,
- * 16 hex digits), and its keys as "section.key" = value pairs, in the
+ * 16 hex digits, of the text and of the contents of the files its
+ * workloads read: the system profile, a kbuild dataset; an edited file is
+ * another scenario), and its keys as "section.key" = value pairs, in the
  * text's order (the params table of the results). */
 const char *scenario_text(const struct scenario *s);
 const char *scenario_hash(const struct scenario *s);
