@@ -38,6 +38,36 @@ static char *find_chars_or_comment(char *s, const char *chars)
 	return s;
 }
 
+/* "...": the value between the quotes, in place, with \\ \" \n \r \t
+ * undone; after the closing quote only blanks or a comment.  NULL: not
+ * a quoted value (unterminated, an unknown escape, text after it). */
+static char *unquote(char *s)
+{
+	char *out = s + 1, *w = out, *r = out;
+
+	for (; *r && *r != '"'; r++) {
+		if (*r != '\\') {
+			*w++ = *r;
+			continue;
+		}
+		switch (*++r) {
+		case '\\': *w++ = '\\'; break;
+		case '"': *w++ = '"'; break;
+		case 'n': *w++ = '\n'; break;
+		case 'r': *w++ = '\r'; break;
+		case 't': *w++ = '\t'; break;
+		default: return NULL;
+		}
+	}
+	if (*r != '"')
+		return NULL;
+	r = lskip(r + 1);
+	if (*r && *r != ';' && *r != '#')
+		return NULL;
+	*w = '\0';
+	return out;
+}
+
 int mmsim_ini_parse(ini_reader next, void *stream, ini_handler handler, void *user)
 {
 	char *section = strdup(""), *prev = strdup(""), *line;
@@ -83,10 +113,18 @@ int mmsim_ini_parse(ini_reader next, void *stream, ini_handler handler, void *us
 			}
 			*end = '\0';
 			name = rstrip(start);
-			value = end + 1;
-			end = find_chars_or_comment(value, NULL);
-			*end = '\0';
-			value = rstrip(lskip(value));
+			value = lskip(end + 1);
+			if (*value == '"') {
+				/* a quoted value: all of it, escapes undone */
+				if (!(value = unquote(value)) && !error)
+					error = lineno;
+				if (!value)
+					continue;
+			} else {
+				end = find_chars_or_comment(value, NULL);
+				*end = '\0';
+				value = rstrip(value);
+			}
 			free(prev);
 			if (!(prev = strdup(name))) {
 				free(section);

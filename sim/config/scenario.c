@@ -858,7 +858,18 @@ static void add_param(struct scenario *s, struct textbuf *t, const char *section
 {
 	char full[300];
 
-	tb_add(t, "%s = %s\n", key, value);
+	if (value[0] == ' ' || value[0] == '\t' || value[0] == '"' || strpbrk(value, ";#\n\r") ||
+	    (*value && strchr(" \t", value[strlen(value) - 1]))) {
+		/* a value the reader would cut or trim, written quoted
+		 * (mmsim/ini.h), so that the text reads back to this value */
+		tb_add(t, "%s = \"", key);
+		for (const char *c = value; *c; c++)
+			tb_add(t, "%s", *c == '"' ? "\\\"" : *c == '\\' ? "\\\\" : *c == '\n' ? "\\n" :
+			           *c == '\r' ? "\\r" : *c == '\t' ? "\\t" : (char[2]){ *c, 0 });
+		tb_add(t, "\"\n");
+	} else {
+		tb_add(t, "%s = %s\n", key, value);
+	}
 	if (s->nparams == s->cap_params) {
 		s->cap_params = s->cap_params ? 2 * s->cap_params : 64;
 		s->pkeys = xrealloc(s->pkeys, s->cap_params * sizeof(*s->pkeys));

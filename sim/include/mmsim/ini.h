@@ -5,7 +5,10 @@
  * [section] lines; KEY = VALUE or KEY : VALUE, both trimmed; whole-line
  * comments starting with ; or #, inline comments starting with a ; after
  * a blank; an indented line continues the previous value (the callers
- * refuse it); a UTF-8 BOM at the start skipped.  Unlike that inih, whose
+ * refuse it); a UTF-8 BOM at the start skipped; and a value in double
+ * quotes is the text between them, with \\, \", \n, \r and \t undone
+ * (mmsim's own: the canonical dump quotes a value the plain syntax would
+ * cut at a ; or trim, so that it reads back the same).  Unlike that inih, whose
  * lines are at most 200 bytes (a longer one was cut and its rest read as
  * a line of its own: a comment's tail became a setting), a line has any
  * length: the reader returns whole lines.
