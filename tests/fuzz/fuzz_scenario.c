@@ -3,7 +3,9 @@
  *
  * An input is the text of a scenario file, then optionally a NUL byte and
  * --set arguments separated by NUL bytes ("ini text\0vm.swappiness=7\0...").
- * The target loads the text (scenario_load_string), applies each --set
+ * The target loads the text as a file (a memfd read through its
+ * /proc/self/fd path by scenario_load_file, the command line's path: the
+ * line reader and the file checks included), applies each --set
  * (scenario_set) and resolves the whole (scenario_resolve, which creates the
  * policy and the workloads with their parameters and checks the host
  * bounds), exactly as `mmsim run FILE --set ...` does before it boots a
@@ -19,11 +21,14 @@
  * (-DMMSIM_FUZZ=ON, scripts/fuzz.sh) and, in every build, with the seeded
  * mutation driver fuzz_driver.c for the bounded run in the test suite.
  */
+#define _GNU_SOURCE
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "mmsim/scenario.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -31,13 +36,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* large inputs only slow the search: scenario files are a few KiB */
 #define MAX_INPUT 8192
 
+/* text as a file mmsim reads (a memfd, through its /proc/self/fd path):
+ * the path `mmsim run FILE` takes, line reader and file checks included;
+ * -1 if the host cannot make one */
+static int as_file(const char *text, size_t len, char *path, size_t pathlen)
+{
+	int fd = memfd_create("fuzz.ini", MFD_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (write(fd, text, len) != (ssize_t)len) {
+		close(fd);
+		return -1;
+	}
+	snprintf(path, pathlen, "/proc/self/fd/%d", fd);
+	return fd;
+}
+
 static void check_roundtrip(const struct scenario *s)
 {
 	struct scenario *again = scenario_new();
-	char err[512];
+	char err[512], path[64];
 	const char *text = scenario_text(s);
+	int fd = as_file(text, strlen(text), path, sizeof(path));
 
-	if (scenario_load_string(again, text, "canonical", err, sizeof(err)) ||
+	if ((fd >= 0 ? scenario_load_file(again, path, err, sizeof(err))
+	             : scenario_load_string(again, text, "canonical", err, sizeof(err))) ||
 	    scenario_resolve(again, err, sizeof(err))) {
 		fprintf(stderr, "fuzz_scenario: the canonical text does not read back: %s\n--- text\n%s---\n",
 		        err, text);
@@ -48,6 +72,8 @@ static void check_roundtrip(const struct scenario *s)
 		        "--- first\n%s--- again\n%s---\n", text, scenario_text(again));
 		abort();
 	}
+	if (fd >= 0)
+		close(fd);
 	scenario_free(again);
 }
 
@@ -69,7 +95,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	s = scenario_new();
 	err[0] = 0;
-	rc = scenario_load_string(s, buf, "fuzz.ini", err, sizeof(err));
+	/* the scenario text (up to the first NUL) read as a file, as the
+	 * command line reads one */
+	{
+		char path[64];
+		int fd = as_file(buf, strlen(buf), path, sizeof(path));
+		rc = fd >= 0 ? scenario_load_file(s, path, err, sizeof(err))
+		             : scenario_load_string(s, buf, "fuzz.ini", err, sizeof(err));
+		if (fd >= 0)
+			close(fd);
+	}
 	for (p = buf + strlen(buf) + 1; !rc && p < end; p += strlen(p) + 1)
 		rc = scenario_set(s, p, err, sizeof(err));
 	if (!rc)
