@@ -52,6 +52,9 @@ struct column {
 	double imin[NR_ROWS], imax[NR_ROWS];
 	struct run_val *run;            /* [nr_runs] */
 	size_t cap_run;
+	/* its first simulated run's scenario beside the seed, the name and
+	 * the column's key ("key=value\n" by key), and that run */
+	char *sig, *sig_run;
 };
 
 struct compare {
@@ -59,6 +62,8 @@ struct compare {
 	sqlite3 *db;
 	sqlite3_stmt *vals;             /* a run's metrics and vmstat */
 	sqlite3_stmt *iters;            /* a run's iterations' (NULL: a file without them) */
+	sqlite3_stmt *params;           /* a run's params, by key */
+	bool allow_mixed;               /* compare_opts.allow_mixed */
 	struct column *col;
 	size_t nr_col, cap_col;
 	char *err;
@@ -444,6 +449,85 @@ static sqlite3_stmt *prepare_runs(struct compare *c, const char *by, const char 
 	return st;
 }
 
+/* The keys that may differ between the runs of a column: the seed, the
+ * run's name, and the column's own key (by policy: the policy's name). */
+static bool sig_skips(const char *key, const char *by)
+{
+	return !strcmp(key, "run.seed") || !strcmp(key, "run.name") || !strcmp(key, by) ||
+	       (!strcmp(by, "policy") && !strcmp(key, "policy.name"));
+}
+
+/* A simulated run's scenario as "key=value\n" lines by key, without the
+ * keys that may differ in a column; NULL out of memory */
+static char *run_signature(struct compare *c, const char *run_id, const char *by)
+{
+	char *sig = strdup(""), *n;
+	int rc;
+
+	sqlite3_bind_text(c->params, 1, run_id, -1, SQLITE_TRANSIENT);
+	while (sig && (rc = sqlite3_step(c->params)) == SQLITE_ROW) {
+		const char *k = (const char *)sqlite3_column_text(c->params, 0);
+		const char *v = (const char *)sqlite3_column_text(c->params, 1);
+		if (!k || sig_skips(k, by))
+			continue;
+		n = sqlite3_mprintf("%s%s=%s\n", sig, k, v ? v : "");
+		free(sig);
+		sig = n ? strdup(n) : NULL;
+		sqlite3_free(n);
+	}
+	sqlite3_reset(c->params);
+	return sig;
+}
+
+/* Runs of two scenarios averaged into one column would read as one
+ * configuration: refused, naming the first key in which they differ
+ * (unless compare_opts.allow_mixed).  Real runs are not checked: their
+ * params are their provenance, which differs run by run. */
+static int check_mixed(struct compare *c, struct column *col, const char *run_id, const char *by)
+{
+	char *sig;
+	const char *a, *b;
+
+	if (c->allow_mixed)
+		return 0;
+	if (!(sig = run_signature(c, run_id, by))) {
+		results_seterr(c->err, c->errlen, c->path, "out of memory");
+		return -1;
+	}
+	if (!col->sig) {
+		col->sig = sig;
+		if (!(col->sig_run = strdup(run_id))) {
+			results_seterr(c->err, c->errlen, c->path, "out of memory");
+			return -1;
+		}
+		return 0;
+	}
+	if (!strcmp(col->sig, sig)) {
+		free(sig);
+		return 0;
+	}
+	/* the first line that differs */
+	for (a = col->sig, b = sig; *a && *b;) {
+		size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
+		if (la != lb || memcmp(a, b, la))
+			break;
+		a += la + (a[la] != 0);
+		b += lb + (b[lb] != 0);
+	}
+	{
+		const char *line = *a ? a : b;
+		size_t kl = strcspn(line, "=");
+		results_seterr(c->err, c->errlen, c->path,
+		               "column %s holds runs of different scenarios: run %s has %.*s, run %s %.*s "
+		               "(compare them apart with --by %.*s, or choose with --where; --allow-mixed "
+		               "averages them anyway)", col->key, col->sig_run, (int)strcspn(a, "\n"),
+		               *a ? a : "(no such key)", run_id, (int)strcspn(b, "\n"), *b ? b : "(no such key)",
+		               (int)kl, line);
+	}
+	free(sig);
+	return -1;
+}
+
 static int read_runs(struct compare *c, const char *by, const char *where)
 {
 	sqlite3_stmt *st = prepare_runs(c, by, where);
@@ -475,7 +559,10 @@ static int read_runs(struct compare *c, const char *by, const char *where)
 		{
 			double x[NR_ROWS];
 			const char *src = (const char *)sqlite3_column_text(st, 3);
-			if (run_values(c, run_id, src && !strcmp(src, "real"), col, x))
+			bool real = src && !strcmp(src, "real");
+			if (!real && check_mixed(c, col, run_id, by))
+				break;
+			if (run_values(c, run_id, real, col, x))
 				break;
 			if (column_account(col, sqlite3_column_int64(st, 2), x)) {
 				results_seterr(c->err, c->errlen, c->path, "out of memory");
@@ -793,6 +880,11 @@ static int compare_open(struct compare *c)
 		results_seterr(c->err, c->errlen, c->path, "%s", sqlite3_errmsg(c->db));
 		return -1;
 	}
+	if (sqlite3_prepare_v2(c->db, "SELECT key, value FROM params WHERE run_id = ?1 ORDER BY key",
+	                       -1, &c->params, NULL) != SQLITE_OK) {
+		results_seterr(c->err, c->errlen, c->path, "%s", sqlite3_errmsg(c->db));
+		return -1;
+	}
 	if (sqlite3_prepare_v2(c->db,
 	                       "SELECT iteration, 0, name, value FROM iteration_metrics WHERE run_id = ?1"
 	                       " UNION ALL SELECT iteration, 1, name, value FROM iteration_vmstat"
@@ -807,9 +899,12 @@ static int compare_open(struct compare *c)
 static void compare_close(struct compare *c)
 {
 	sqlite3_finalize(c->iters);
+	sqlite3_finalize(c->params);
 	for (size_t i = 0; i < c->nr_col; i++) {
 		free(c->col[i].key);
 		free(c->col[i].run);
+		free(c->col[i].sig);
+		free(c->col[i].sig_run);
 	}
 	free(c->col);
 	sqlite3_finalize(c->vals);
@@ -819,7 +914,8 @@ static void compare_close(struct compare *c)
 int results_table_compute(struct results_table **t, const char *db_path,
                           const struct compare_opts *o, char *err, size_t errlen)
 {
-	struct compare c = { .path = db_path, .err = err, .errlen = errlen };
+	struct compare c = { .path = db_path, .err = err, .errlen = errlen,
+	                     .allow_mixed = o && o->allow_mixed };
 	const char *by = o && o->by && *o->by ? o->by : "policy";
 	int rc = -1;
 

@@ -162,6 +162,9 @@ struct compare_opts {
 	/* where to say which columns (or runs of a column) are left out for
 	 * their status, one line each (NULL: not said) */
 	FILE *notes;
+	/* average runs of different scenarios in one column (by a key); else
+	 * such a column is an error naming the key they differ in (0/1) */
+	int allow_mixed;
 };
 
 #include "metrics.h"

@@ -11,7 +11,7 @@ static void compare_usage(FILE *f)
 {
 	fprintf(f, "usage: mmsim compare DB [--by KEY] [--baseline NAME] [--where SQL] [--spread]\n"
 	           "                     [--iteration-spread] [--stats] [--format FMT]\n"
-	           "                     [--extra-rows cadence]\n"
+	           "                     [--extra-rows cadence] [--allow-mixed]\n"
 	           "       mmsim compare --list-metrics\n\n"
 	           "Prints the RFC cover letter's table from a results database (a run file\n"
 	           "or a merged one): for each row the mean over the runs of each column and\n"
@@ -45,6 +45,10 @@ static void compare_usage(FILE *f)
 	           "                        kcompactd ran: pageoutrun, kswapd_low_wmark_hit_quickly,\n"
 	           "                        kswapd_high_wmark_hit_quickly, compact_daemon_wake,\n"
 	           "                        kswapd_inodesteal\n"
+	           "  --allow-mixed         average a column's runs even when they ran different\n"
+	           "                        scenarios (by default such a column is an error that\n"
+	           "                        names the key they differ in: beside the seed and the\n"
+	           "                        column's key, a column's simulated runs must agree)\n"
 	           "  --list-metrics        print every row's definition: unit, formula, value\n"
 	           "                        when a denominator is 0, kernel-version notes\n\n"
 	           "A row a column's runs did not measure prints n/a (a real kernel's run\n"
@@ -63,6 +67,7 @@ int cmd_compare(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "list-metrics", no_argument, NULL, 'L' },
 		{ "extra-rows", required_argument, NULL, 'x' },
+		{ "allow-mixed", no_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -81,6 +86,7 @@ int cmd_compare(int argc, char **argv)
 		case 's': o.spread = 1; break;
 		case 'i': o.iteration_spread = 1; break;
 		case 'S': o.stats = 1; break;
+		case 'M': o.allow_mixed = 1; break;
 		case 'x':
 			if (!(o.extra_rows |= results_rows_group(optarg))) {
 				error("compare: unknown --extra-rows '%s' (valid: cadence)", optarg);
