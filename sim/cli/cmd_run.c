@@ -1,6 +1,7 @@
 /* cmd_run.c - mmsim run: simulate one scenario into one database file. */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -221,21 +222,36 @@ int cmd_run(int argc, char **argv)
 			return rc;
 		}
 		results_set_sweep_line(index);  /* merged once, whatever reruns */
-		/* the sweep's id: the manifest's content, so that every line
-		 * of one sweep, wherever it runs, carries the same id */
+		/* the sweep's id: the manifest's content and its identity
+		 * (sweep.id beside it: the binary and every line's resolved
+		 * scenario hash, file contents included), so that every line
+		 * of one sweep, wherever it runs, carries the same id, and two
+		 * sweeps of one manifest on an edited scenario do not */
 		{
-			FILE *f = fopen(manifest, "r");
-			char *text = NULL;
-			size_t cap = 0;
-			ssize_t n = f ? getdelim(&text, &cap, 0, f) : -1;
-			if (f)
-				fclose(f);
-			if (n < 0) {
+			char idpath[PATH_MAX + 16], *copy = strdup(manifest);
+			const char *paths[2] = { manifest, idpath };
+			char *all = NULL;
+			size_t len = 0;
+
+			snprintf(idpath, sizeof(idpath), "%s/sweep.id", copy ? dirname(copy) : ".");
+			free(copy);
+			for (int k = 0; k < 2; k++) {
+				FILE *f = fopen(paths[k], "r");
+				char *text = NULL, *n;
+				size_t cap = 0;
+				ssize_t got = f ? getdelim(&text, &cap, 0, f) : -1;
+				if (f)
+					fclose(f);
+				if (got > 0 && (n = realloc(all, len + (size_t)got + 1))) {
+					all = n;
+					memcpy(all + len, text, (size_t)got);
+					len += (size_t)got;
+					all[len] = 0;
+				}
 				free(text);
-				text = NULL;
 			}
-			scenario_fnv1a(text ? text : "", sweep_id);
-			free(text);
+			scenario_fnv1a(all ? all : "", sweep_id);
+			free(all);
 		}
 		ro.out = ml.out_path;
 		ro.sweep_id = sweep_id;

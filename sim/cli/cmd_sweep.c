@@ -336,7 +336,7 @@ static void identity_diff(const char *dir, const char *old, const char *new, cha
 			break;
 		if (!o || !n || strcmp(ob, n)) {
 			snprintf(msg, len, "%s: the resolved scenario of manifest line %lu has changed since "
-			         "the sweep was started (hash %s, now %s: the scenario file was edited?): its "
+			         "the sweep was started (hash %s, now %s: the scenario or a file it reads was edited?): its "
 			         "runs and the new ones would be merged into one comparison", dir, k,
 			         o ? ob : "none", n ? n : "none");
 			return;
@@ -376,7 +376,7 @@ int sweep_check_line(const char *manifest, unsigned long index, const char *conf
 		rc = EXIT_CONFIG;
 	} else if ((v = id_field(text, key)) && strcmp(v, config_hash)) {
 		error("%s:%lu: the resolved scenario has changed since the sweep was started (hash %s, "
-		      "now %s: the scenario file was edited?); start the sweep again (mmsim sweep "
+		      "now %s: the scenario or a file it reads was edited?); start the sweep again (mmsim sweep "
 		      "--force-new) or restore the scenario", manifest, index, v, config_hash);
 		rc = EXIT_CONFIG;
 	}

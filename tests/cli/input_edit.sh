@@ -4,12 +4,15 @@
 # (the scenario's text unchanged), is refused on resume, and a line run
 # on its own is refused too: the two would mix runs of two profiles.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.bash" "$@"
+need sqlite3
 
 cp "$SRC/configs/smoke.ini" scenario.ini
 cp "$SRC/configs/system/headless.ini" profile.ini
 SWEEP=(sweep scenario.ini --set "system.profile=$PWD/profile.ini" --seeds 2 -j 1 -o sw)
 
-MMSIM_SWEEP_KILL_AFTER=1 "$MMSIM" "${SWEEP[@]}" >/dev/null 2>&1
+# (in the background: the shell says nothing of the kill it makes)
+MMSIM_SWEEP_KILL_AFTER=1 "$MMSIM" "${SWEEP[@]}" >/dev/null 2>&1 &
+wait $!
 n1=$(ls sw/run-*.db 2>/dev/null | wc -l)
 [ "$n1" -ge 1 ] || fail "the killed sweep left no run"
 # the profile edited: one more kernel thread
@@ -28,4 +31,13 @@ if [ "$rc" = 78 ] && [[ "$out" == *"has changed"* ]]; then
 else
 	fail "run --manifest --index 2 after the edit: exit $rc: $out"
 fi
+# two sweeps of one scenario file edited between them, each complete,
+# merged: every run is kept (their lines are not one sweep's)
+cp "$SRC/configs/smoke.ini" s2.ini
+"$MMSIM" sweep s2.ini --seeds 2 -j 1 -o a >/dev/null 2>&1 || fail "sweep a"
+sed -i 's/^region = 128M/region = 64M/' s2.ini
+"$MMSIM" sweep s2.ini --seeds 2 -j 1 -o b >/dev/null 2>&1 || fail "sweep b"
+"$MMSIM" merge -o ab.db a/sweep.db b/sweep.db >/dev/null 2>&1 || fail "merge"
+n=$(sqlite3 ab.db "SELECT count(*) FROM runs")
+[ "$n" = 4 ] && ok "two sweeps of an edited scenario merged: 4 runs" || fail "merged $n runs of 4"
 exit $FAILED
