@@ -37,6 +37,7 @@ struct key_desc {
 };
 
 static const char *const thp_enabled_choices[] = { "always", "madvise", "never", NULL };
+static const char *const mobility_choices[] = { "no", "yes", "auto", NULL };   /* GROUP_BY_MOBILITY_* */
 static const char *const thp_defrag_choices[] = { "always", "defer", "defer+madvise", "madvise", "never", NULL };
 
 static const char *check_pcp_fraction(const void *owner, const char *value, char *buf, size_t len)
@@ -105,6 +106,10 @@ static const struct key_desc keys[] = {
 	{ "kernel", { "config_numa", PARAM_BOOL, NULL, 0, 0, "yes",
 	  "CONFIG_NUMA of the kernel booted (x86-64 distribution kernels: yes); "
 	  "a THP fault tries the local node alone first, also on a one-node machine", SYS(config_numa) } },
+	{ "kernel", { "group_by_mobility", PARAM_ENUM, NULL, 0, 0, "auto", "grouping pages by mobility "
+	  "(2007): no gives every request and block MIGRATE_UNMOVABLE (page_group_by_mobility_disabled); "
+	  "auto is the kernel's rule, off below pageblock_nr_pages * MIGRATE_TYPES pages of memory",
+	  SYS(group_by_mobility), .choices = mobility_choices } },
 
 	{ "system", { "profile", PARAM_CUSTOM, NULL, 0, 0, "none", "the base system booted before the workloads: "
 	  "none, a profile name (configs/system/NAME.ini) or a path", .set = set_profile } },

@@ -1173,7 +1173,7 @@ static enum compact_result compact_zone(struct compact_control *cc, struct captu
 	cc->search_order = cc->order;
 	cc->fast_search_fail = 0;
 	cc->fast_start_pfn = 0;
-	cc->migratetype = gfp_migratetype(cc->gfp_mask);
+	cc->migratetype = pgdat_gfp_migratetype(cc->zone->zone_pgdat, cc->gfp_mask);
 	if (!is_via_compact_memory(cc->order)) {
 		/* the allocation can already succeed: nothing to do (at the
 		 * policy's mark: kcompactd works to the high watermark under

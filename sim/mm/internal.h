@@ -380,6 +380,13 @@ int filemap_fault_read(struct pglist_data *pgdat, struct mm_ctx *ctx, struct add
 void mm_teardown(struct pglist_data *pgdat);
 /* huge_memory.c's part in memory.c: split a THP into order-0 pages */
 #define HPAGE_PMD_ORDER pageblock_order
+
+/* gfp_migratetype() as v6.2 has it: MIGRATE_UNMOVABLE for every request
+ * when grouping by mobility is off (page_group_by_mobility_disabled) */
+static inline int pgdat_gfp_migratetype(const struct pglist_data *pgdat, gfp_t gfp)
+{
+	return pgdat->page_group_by_mobility_disabled ? MIGRATE_UNMOVABLE : gfp_migratetype(gfp);
+}
 void split_huge_page(struct pglist_data *pgdat, unsigned long head);
 gfp_t vma_thp_gfp_mask(const struct pglist_data *pgdat, bool madvised);
 /* vma_alloc_folio(): with CONFIG_NUMA a huge page is tried on the local

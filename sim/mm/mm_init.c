@@ -116,6 +116,7 @@ void vm_sysctl_defaults(struct vm_sysctl *s)
 		.compaction_proactiveness = 20,
 		.config_compaction = true,
 		.config_numa = true,
+		.group_by_mobility = GROUP_BY_MOBILITY_AUTO,
 		.swappiness = 60,
 		.vfs_cache_pressure = 100,
 		.dirty_expire_centisecs = 3000,
@@ -464,6 +465,20 @@ int pgdat_init(struct pglist_data *pgdat, const struct mm_layout *layout,
 		free_boot_range(z, zl->managed_start, zl->managed_start + zl->managed);
 	}
 
+	/* build_all_zonelists(): grouping by mobility off on a machine too
+	 * small to give each migratetype a pageblock (vm_total_pages <
+	 * pageblock_nr_pages * MIGRATE_TYPES: 5 types on a kernel without
+	 * CMA), or as [kernel] group_by_mobility says.  The boot blocks keep
+	 * the type memmap_init gave them before the decision, as the
+	 * kernel's do. */
+	{
+		unsigned long total = 0;
+		for (int i = 0; i < MAX_NR_ZONES; i++)
+			total += pgdat->node_zones[i].managed_pages;
+		pgdat->page_group_by_mobility_disabled = sysctl->group_by_mobility == GROUP_BY_MOBILITY_AUTO
+			? total < pageblock_nr_pages * (MIGRATE_HIGHATOMIC + 2)
+			: sysctl->group_by_mobility == GROUP_BY_MOBILITY_OFF;
+	}
 	for (int l = 0; l < NR_LRU_LISTS; l++)
 		pgdat->lruvec.lists[l] = new_list(pgdat, &next_sentinel);
 	blockdev_setup(&pgdat->disk, 100e-6, 2e9);

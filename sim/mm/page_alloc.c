@@ -92,6 +92,8 @@ static inline void __del_page_from_free_list(struct zone *zone, unsigned long pf
 	struct page *page = &pgdat->mem_map[pfn];
 
 	VM_BUG_ON(!PageBuddy(page) || page_order(page) != order);
+	if ((int)page->private != get_pageblock_migratetype(pgdat, pfn))
+		pgdat->sched_stats.freelist_type_mismatch++;
 	list_del_pfn(pgdat, (uint32_t)pfn);
 	ClearPageFlag(page, PG_buddy);
 	pgdat->buddy_tag[pfn] = 0;
@@ -1779,7 +1781,7 @@ struct page *alloc_pages(struct pglist_data *pgdat, struct mm_ctx *ctx, gfp_t gf
 	if (pgdat->swap.wb_len)
 		swap_writeback_complete(pgdat, false);
 	ac.highest_zoneidx = (enum zone_type)gfp_zone(gfp);
-	ac.migratetype = gfp_migratetype(gfp);
+	ac.migratetype = pgdat_gfp_migratetype(pgdat, gfp);
 	{
 		const struct zone *preferred = NULL;
 		for (int zi = (int)ac.highest_zoneidx; zi >= 0 && !preferred; zi--)

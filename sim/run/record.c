@@ -192,6 +192,10 @@ static int store(const struct run *r, struct results_db *db, const struct run_re
 		if (results_add_metric(db, id, "blockdev_catch_ups", (double)r->pgdat.sched_stats.io_catch_ups))
 			return -1;
 	}
+	/* buddies taken off a free list of another type than their block's
+	 * (the model's count, over the whole run: mmzone.h) */
+	if (results_add_metric(db, id, "freelist_type_mismatch", (double)r->pgdat.sched_stats.freelist_type_mismatch))
+		return -1;
 	/* the last census (the idle machine after the last iteration): how
 	 * far the kernel's pages are spread over the pageblocks */
 	if (r->nr_census) {

@@ -150,6 +150,9 @@ enum { THP_ENABLED_ALWAYS, THP_ENABLED_MADVISE, THP_ENABLED_NEVER };
 enum { THP_DEFRAG_ALWAYS, THP_DEFRAG_DEFER, THP_DEFRAG_DEFER_MADVISE, THP_DEFRAG_MADVISE,
        THP_DEFRAG_NEVER };
 
+/* [kernel] group_by_mobility: off, on, or the kernel's rule */
+enum { GROUP_BY_MOBILITY_OFF, GROUP_BY_MOBILITY_ON, GROUP_BY_MOBILITY_AUTO };
+
 struct vm_sysctl {
 	int  min_free_kbytes;           /* computed at boot unless set (user_min_free_kbytes) */
 	int  user_min_free_kbytes;      /* -1: not set by the user */
@@ -163,6 +166,7 @@ struct vm_sysctl {
 	int  compaction_proactiveness;  /* vm.compaction_proactiveness, 20 */
 	bool config_compaction;         /* not a sysctl: CONFIG_COMPACTION of the kernel booted */
 	bool config_numa;               /* not a sysctl: CONFIG_NUMA of the kernel booted */
+	int  group_by_mobility;         /* not a sysctl: GROUP_BY_MOBILITY_* ([kernel] group_by_mobility) */
 	int  swappiness;                /* vm.swappiness, 60 */
 	int  vfs_cache_pressure;        /* vm.vfs_cache_pressure, 100 */
 	int  dirty_expire_centisecs;    /* vm.dirty_expire_centisecs, 3000 */
@@ -226,6 +230,11 @@ struct pglist_data {
 	struct mm_costs costs;
 	bool config_compaction;                  /* CONFIG_COMPACTION (the RFC's switches key on it) */
 	bool config_numa;                        /* CONFIG_NUMA: vma_alloc_folio()'s THP attempts */
+	/* page_group_by_mobility_disabled: every request and every block is
+	 * MIGRATE_UNMOVABLE (the 2007 grouping by mobility switched off, as
+	 * build_all_zonelists() does itself on a machine of fewer than
+	 * pageblock_nr_pages * MIGRATE_TYPES pages) */
+	bool page_group_by_mobility_disabled;
 
 	unsigned long vm_events[NR_VM_EVENT_ITEMS];
 	struct extfrag_stats extfrag;
@@ -300,6 +309,11 @@ struct pglist_data {
 	double io_ahead_max;
 	int lru_lock_holders;           /* the LRU lock as others see it (sched.c) */
 	struct {                        /* not /proc/vmstat counters: the model's own */
+		/* a buddy taken off a free list of one migratetype inside a
+		 * pageblock of another: what 6.10's freelist hygiene warns of
+		 * in __del_page_from_free_list() ("page type is %lu, passed
+		 * migratetype is %d"); counted, nothing changed */
+		unsigned long freelist_type_mismatch;
 		unsigned long yields;               /* cond_resched() that spent time */
 		unsigned long compact_contended;    /* compact_zone() ended COMPACT_CONTENDED (lock, isolated, signal) */
 		unsigned long throttled_isolated;   /* reclaim_throttle(VMSCAN_THROTTLE_ISOLATED) sleeps */
@@ -351,6 +365,9 @@ static inline int get_pageblock_migratetype(const struct pglist_data *pgdat, uns
 static inline void set_pageblock_migratetype(struct pglist_data *pgdat, unsigned long pfn, int mt)
 {
 	uint8_t *f = &pgdat->pageblock_flags[pfn >> pageblock_order];
+
+	if (pgdat->page_group_by_mobility_disabled && mt < MIGRATE_PCPTYPES)
+		mt = MIGRATE_UNMOVABLE;
 	*f = (uint8_t)((*f & ~PB_MIGRATETYPE_MASK) | (unsigned)mt);
 }
 static inline bool get_pageblock_skip(const struct pglist_data *pgdat, unsigned long pfn)
