@@ -44,9 +44,18 @@ static bool block_pages(const struct pglist_data *pgdat, unsigned long start, un
 {
 	bool mixed = false;
 
+	/* the second half of a free buddy above pageblock order: the whole
+	 * block is free (its head lies in the block before) */
+	for (unsigned o = pageblock_order + 1; o < MAX_ORDER; o++) {
+		unsigned long head = start & ~((1ul << o) - 1);
+		if (head != start && head >= pgdat->node_zones[page_zonenum(&pgdat->mem_map[start])].zone_start_pfn &&
+		    PageBuddy(&pgdat->mem_map[head]) && page_order(&pgdat->mem_map[head]) >= o)
+			return false;
+	}
 	for (unsigned long pfn = start; pfn < end;) {
 		const struct page *p = &pgdat->mem_map[pfn];
 		const struct page *head;
+		unsigned long n = 1;
 		enum census_kind k;
 
 		if (PageBuddy(p)) {
@@ -58,14 +67,20 @@ static bool block_pages(const struct pglist_data *pgdat, unsigned long start, un
 			continue;
 		}
 		head = PageTail(p) ? &pgdat->mem_map[p->next] : p;
+		/* the rest of a compound page (a THP, a pool page) at once:
+		 * each of its pages counts as its head's kind */
+		if (PageHead(head)) {
+			unsigned long last = page_to_pfn(pgdat, head) + (1ul << page_order(head));
+			n = (last < end ? last : end) - pfn;
+		}
 		k = page_census_kind(head);
 		if (all)
-			all[k]++;
+			all[k] += n;
 		if (pollutes(mt, k, head)) {
-			pages[k]++;
+			pages[k] += n;
 			mixed = true;
 		}
-		pfn++;
+		pfn += n;
 	}
 	return mixed;
 }
