@@ -149,9 +149,11 @@ static void release_pool(struct run *r)
 }
 
 /* What real/harness does between two runs, after the build's make clean
- * (the measured workloads' restart): sync and vm.drop_caches, then the
- * huge page pool reserved again.  The time it takes is charged to no
- * process: it is outside the measured windows, as the harness's is. */
+ * (the measured workloads' restart): vm.drop_caches, then the huge page
+ * pool reserved again.  The harness's sync before drop_caches is not
+ * modelled: dirty page cache stays (make clean has unlinked the build's
+ * outputs, most of it).  The time it takes is charged to no process: it
+ * is outside the measured windows, as the harness's is. */
 static bool between_iterations(struct run *r)
 {
 	struct mm_ctx ctx = { 0 };

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# warmup.sh - [run] warmup, drop_caches and nr_hugepages (what real/harness
+# does between runs, docs/scenario.md): the warmup build has no window, the
+# pool is reserved before the measured build and its size stored, the
+# window starts after that work (none of it in the window's counters).
+source "$(dirname "${BASH_SOURCE[0]}")/lib.bash" "$@"
+need sqlite3
+
+M=("$MMSIM" run "$SRC/configs/mini.ini" --set run.sample_interval=0.5)
+"${M[@]}" -o plain.db 2>/dev/null || fail "the plain run"
+"${M[@]}" --set run.warmup=1 --set run.drop_caches=3 --set run.nr_hugepages=40 -o warm.db 2>/dev/null \
+	|| fail "the run with a warmup"
+q() { sqlite3 "$1" "$2"; }
+st=$(q warm.db "SELECT status FROM runs")
+pool=$(q warm.db "SELECT value FROM metrics WHERE name = 'hugetlb_pool_pages'")
+iters=$(q warm.db "SELECT count(*) FROM iterations")
+win=$(q warm.db "SELECT value FROM metrics WHERE name = 'window_seconds'")
+sim=$(q warm.db "SELECT value FROM metrics WHERE name = 'sim_seconds'")
+wplain=$(q plain.db "SELECT value FROM metrics WHERE name = 'window_seconds'")
+htlb=$(q warm.db "SELECT coalesce(sum(value), 0) FROM vmstat WHERE name IN ('htlb_buddy_alloc_success', 'drop_pagecache', 'drop_slab')")
+[ "$st" = ok ] && ok "status ok" || fail "status '$st'"
+[ "$pool" = 40.0 ] && ok "the pool: $pool pages" || fail "hugetlb_pool_pages '$pool', not 40"
+[ "$iters" = 0 ] && ok "one measured build, no iteration rows" || fail "$iters iteration rows"
+# the window is the measured build's: about as long as the plain run's,
+# and the run is longer by the warmup build
+python3 -c "import sys; w, s, p = map(float, sys.argv[1:]); sys.exit(0 if w < 0.8 * s and abs(w - p) < 0.5 * p else 1)" \
+	"$win" "$sim" "$wplain" && ok "window $win s of $sim s (plain: $wplain s)" \
+	|| fail "window $win s, run $sim s, plain window $wplain s"
+[ "$htlb" = 0 ] && ok "the harness's work outside the window's counters" || fail "in the window: $htlb"
+exit $FAILED
