@@ -28,7 +28,7 @@
 static void report_usage(FILE *f)
 {
 	fprintf(f, "usage: mmsim report DB -o DIR [--by KEY] [--baseline NAME] [--where SQL]\n"
-	           "                    [--extra-rows cadence]\n\n"
+	           "                    [--extra-rows cadence] [--allow-mixed]\n\n"
 	           "Writes DIR/report.html, a static page (no server, no network, no script)\n"
 	           "with the compare table and its statistics (mean, sd, 95%% interval over\n"
 	           "seeds, Welch's t-test against the baseline; significant changes marked\n"
@@ -37,7 +37,7 @@ static void report_usage(FILE *f)
 	           "block census at the end of each run (a real kernel's run, mmsim import:\n"
 	           "its /proc snapshots instead).\n\n"
 	           "  -o, --output DIR      where to write (created if missing)\n"
-	           "  --by, --baseline, --where, --extra-rows   as for mmsim compare\n");
+	           "  --by, --baseline, --where, --extra-rows, --allow-mixed   as for mmsim compare\n");
 }
 
 static const char *col_text(sqlite3_stmt *st, int i)
@@ -416,6 +416,7 @@ int cmd_report(int argc, char **argv)
 		{ "baseline", required_argument, NULL, 'B' },
 		{ "where", required_argument, NULL, 'w' },
 		{ "extra-rows", required_argument, NULL, 'x' },
+		{ "allow-mixed", no_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -431,6 +432,7 @@ int cmd_report(int argc, char **argv)
 		case 'b': co.by = optarg; break;
 		case 'B': co.baseline = optarg; break;
 		case 'w': co.where = optarg; break;
+		case 'M': co.allow_mixed = 1; break;
 		case 'x':
 			if (!(co.extra_rows |= results_rows_group(optarg))) {
 				error("report: unknown --extra-rows '%s' (valid: cadence)", optarg);

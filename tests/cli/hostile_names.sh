@@ -58,7 +58,7 @@ for gp in plots/*.gp; do
 done
 
 # 2. report
-"$MMSIM" report "$db" -o report >out.txt 2>err.txt
+"$MMSIM" report "$db" -o report --allow-mixed >out.txt 2>err.txt
 rc=$?
 [[ $rc == 0 ]] || fail "mmsim report: exit $rc: $(cat err.txt)"
 if grep -q '<b>x</b>' report/report.html; then

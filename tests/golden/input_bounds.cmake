@@ -66,7 +66,7 @@ file(REMOVE "${W}/out/auto.db")
 # ---- sizes the host cannot hold (region=100T aborted and left a .tmp)
 expect(78 "thp_faulter.region: '100T' is not a size in 2M..4T" run "${SMOKE}" --set thp_faulter.region=100T -o "${W}/out/r.db")
 set(ENV{MMSIM_HOST_MEMORY} 16M)
-expect(78 "smoke.ini: \\[machine\\] ram: '4G' needs about [0-9]+ MiB of host memory .*more than the 16 MiB allowed \\(MMSIM_HOST_MEMORY\\); .*MMSIM_HOST_MEMORY=SIZE"
+expect(78 "--set machine.ram: \\[machine\\] ram: '4G' needs about [0-9]+ MiB of host memory .*more than the 16 MiB allowed \\(MMSIM_HOST_MEMORY\\); .*MMSIM_HOST_MEMORY=SIZE"
 	run "${SMOKE}" --set machine.ram=4G -o "${W}/out/r.db")
 expect(78 "\\[machine\\] swap: '4G' needs about" run "${SMOKE}" --set machine.swap=4G -o "${W}/out/r.db")
 expect(78 "thp_faulter.region: '1T' needs about 1.2 GiB" run "${SMOKE}" --set thp_faulter.region=1T -o "${W}/out/r.db")

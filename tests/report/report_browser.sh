@@ -28,7 +28,8 @@ db=$work/fixture.db
 sqlite3 -bail "$db" < "$src/results/schema.sql" && sqlite3 -bail "$db" < "$src/tests/golden/plot-fixture.sql" ||
 	{ echo "FAIL: cannot build the fixture database"; exit 1; }
 
-page=$("$mmsim" report "$db" -o "$work/out" 2> "$work/report.err")
+# (the fixture's runs of two watermark_scale_factors share a policy's column)
+page=$("$mmsim" report "$db" -o "$work/out" --allow-mixed 2> "$work/report.err")
 rc=$?
 [[ $rc == 0 && $page == "$work/out/report.html" && -s $page ]] &&
 	ok "mmsim report wrote $page" || { bad "mmsim report: exit $rc, printed '$page': $(cat "$work/report.err")"; exit 1; }
@@ -75,7 +76,7 @@ fi
 grep -oE 'data-metric="[^"]*" data-column="[^"]*">[^<]*<' "$work/dom.html" |
 	sed -E 's/data-metric="([^"]*)" data-column="[^"]*">([^<]*)</\1|\2/' |
 	awk -F'|' '{ n[$1]++; print $1 "|" n[$1] "|" $2 }' > "$work/page.means"
-"$mmsim" compare "$db" | awk 'NR > 2 {
+"$mmsim" compare "$db" --allow-mixed | awk 'NR > 2 {
 		name = substr($0, 1, 40); sub(/ +$/, "", name)
 		rest = substr($0, 41); i = 0
 		while (length(rest) > 0) {

@@ -41,6 +41,10 @@ static inline struct vm_sysctl tl_sysctl(void)
 {
 	struct vm_sysctl s;
 	vm_sysctl_defaults(&s);
+	/* the tests' machines of a few pageblocks keep grouping by mobility
+	 * (the kernel's rule would turn it off below 2,560 pages:
+	 * test_mobility.c tests that rule) */
+	s.group_by_mobility = GROUP_BY_MOBILITY_ON;
 	return s;
 }
 
