@@ -95,16 +95,21 @@ static int setup(void **state)
 	return results_commit(db, err, sizeof(err));
 }
 
-/* the table as text; NULL (and err set) on failure */
+/* the table as text; NULL (and err set) on failure.  The fixture's RFC
+ * runs ran on two RAM sizes (for --by machine.ram): its columns by
+ * policy mix scenarios, which compare refuses unless allowed
+ * (test_mixed_refused) */
 static char *compare(const struct compare_opts *o, char *err, size_t errlen)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
+	struct compare_opts mixed = o ? *o : (struct compare_opts){ 0 };
 	int rc;
 
 	assert_non_null(f);
-	rc = results_compare(f, db_path, o, err, errlen);
+	mixed.allow_mixed = 1;
+	rc = results_compare(f, db_path, &mixed, err, errlen);
 	fclose(f);
 	if (rc) {
 		assert_int_equal(len, 0);       /* nothing printed on error */
@@ -123,6 +128,26 @@ static void assert_line(const char *text, const char *expect)
 		if (strcspn(p, "\n") == n && !strncmp(p, expect, n))
 			return;
 	fail_msg("no line\n'%s'\nin\n%s", expect, text);
+}
+
+/* a column whose runs ran different scenarios is an error naming the key
+ * they differ in and the --by that separates them; nothing is printed */
+static void test_mixed_refused(void **state)
+{
+	char err[512];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	(void)state;
+
+	assert_non_null(f);
+	assert_int_equal(results_compare(f, db_path, NULL, err, sizeof(err)), -1);
+	fclose(f);
+	assert_int_equal(len, 0);
+	free(buf);
+	assert_non_null(strstr(err, "column hugealloc_rfc holds runs of different scenarios"));
+	assert_non_null(strstr(err, "machine.ram=1G"));
+	assert_non_null(strstr(err, "--by machine.ram"));
 }
 
 static void test_rows(void **state)
@@ -597,6 +622,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_mixed_refused),
 		cmocka_unit_test(test_row_order),
 		cmocka_unit_test(test_baseline_by_where),
 		cmocka_unit_test(test_spread),
