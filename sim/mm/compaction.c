@@ -479,8 +479,8 @@ static unsigned long isolate_freepages_block(struct compact_control *cc, unsigne
 {
 	struct zone *zone = cc->zone;
 	struct pglist_data *pgdat = zone->zone_pgdat;
-	unsigned long blockpfn = *start_pfn, nr_scanned = 0, total_isolated = 0;
-	bool locked = false;
+	unsigned long blockpfn = *start_pfn, nr_scanned = 0, nr_skipped = 0, total_isolated = 0;
+	bool locked = false, count_skipped = mm_policy_has(pgdat->policy, MMF_COMPACT_SCANNED_COUNTS_SKIPPED);
 
 	for (; blockpfn < end_pfn; blockpfn += stride) {
 		struct page *page = &pgdat->mem_map[blockpfn];
@@ -491,7 +491,17 @@ static unsigned long isolate_freepages_block(struct compact_control *cc, unsigne
 		if (PageHead(page) || PageTail(page)) {
 			const struct page *head = PageTail(page) ? &pgdat->mem_map[page->next] : page;
 			unsigned long head_pfn = page_to_pfn(pgdat, head);
-			blockpfn = head_pfn + (1ul << page_order(head)) - 1;
+			unsigned long last = head_pfn + (1ul << page_order(head)) - 1;
+
+			/* 6.12 counts a head that fits the range as all its pages;
+			 * the tails it would look at one stride at a time */
+			if (count_skipped) {
+				if (PageHead(page) && last < end_pfn)
+					nr_skipped += last - blockpfn;
+				else
+					nr_skipped += ((last < end_pfn ? last : end_pfn - 1) - blockpfn) / stride;
+			}
+			blockpfn = last;
 			continue;
 		}
 		if (!PageBuddy(page))
@@ -524,7 +534,8 @@ static unsigned long isolate_freepages_block(struct compact_control *cc, unsigne
 	if (blockpfn > end_pfn)
 		blockpfn = end_pfn;
 	*start_pfn = blockpfn;
-	cc->total_free_scanned += nr_scanned;
+	cc->total_free_scanned += nr_scanned + nr_skipped;
+	/* a skipped compound page was looked at once */
 	charge_locked(cc, (double)nr_scanned * pgdat->costs.compact_scan_ns, true);
 	if (total_isolated)
 		count_vm_events(pgdat, COMPACTISOLATED, total_isolated);
@@ -836,8 +847,9 @@ static int isolate_migratepages_block(struct compact_control *cc, unsigned long 
                                       unsigned long end_pfn)
 {
 	struct pglist_data *pgdat = cc->zone->zone_pgdat;
-	unsigned long nr_scanned = 0, nr_isolated = 0, next_skip_pfn = 0;
+	unsigned long nr_scanned = 0, nr_skipped = 0, nr_isolated = 0, next_skip_pfn = 0;
 	bool skip_on_failure = false, valid_page = false, locked = false;
+	bool count_skipped = mm_policy_has(pgdat->policy, MMF_COMPACT_SCANNED_COUNTS_SKIPPED);
 	unsigned long valid_pfn = 0;
 
 	/* others have isolated many pages: async gives up, sync waits for
@@ -878,14 +890,23 @@ static int isolate_migratepages_block(struct compact_control *cc, unsigned long 
 		}
 		if (PageBuddy(page)) {
 			unsigned order = page_order(page);
-			if (order > 0 && order < MAX_ORDER)
+			if (order > 0 && order < MAX_ORDER) {
 				low_pfn += (1ul << order) - 1;
+				if (count_skipped)
+					nr_skipped += (1ul << order) - 1;
+			}
 			continue;
 		}
-		/* compound pages (THP) are not compacted */
+		/* compound pages (THP, hugetlb) are not compacted */
 		if (PageHead(page) || PageTail(page)) {
 			const struct page *head = PageTail(page) ? &pgdat->mem_map[page->next] : page;
-			low_pfn = page_to_pfn(pgdat, head) + (1ul << page_order(head)) - 1;
+			unsigned long last = page_to_pfn(pgdat, head) + (1ul << page_order(head)) - 1;
+
+			/* 6.12 counts what it steps over: a tail at a time, or a
+			 * whole head (pages past the range are not scanned) */
+			if (count_skipped)
+				nr_skipped += (last < end_pfn ? last : end_pfn - 1) - low_pfn;
+			low_pfn = last;
 			goto isolate_fail;
 		}
 		if (!PageLRU(page)) {
@@ -937,7 +958,7 @@ out:
 			set_pageblock_skip(pgdat, valid_pfn, true);
 		update_cached_migrate(cc, low_pfn);
 	}
-	cc->total_migrate_scanned += nr_scanned;
+	cc->total_migrate_scanned += nr_scanned + nr_skipped;
 	if (locked)
 		charge_locked(cc, (double)nr_scanned * pgdat->costs.compact_scan_ns, false);
 	else

@@ -560,6 +560,58 @@ static void test_skip_bits_avoid_rescans_until_reset(void **state)
 	assert_rmap(&f);
 }
 
+/* the pinned machine of the test above, with compound kernel pages taken
+ * from the scattered free pages; one sync compaction's
+ * compact_migrate_scanned, and what the scanner stepped over (free
+ * buddies and compound pages past their first page) */
+static unsigned long pinned_scan(bool count_skipped, unsigned long *stepped_over)
+{
+	struct fragmented f;
+	struct capture_control capc;
+	struct pglist_data *pgdat;
+	struct zone *z;
+	unsigned long scanned;
+
+	build(&f, "vanilla");
+	pgdat = &f.m->pgdat;
+	if (count_skipped)
+		pgdat->policy->ops.features |= MMF_COMPACT_SCANNED_COUNTS_SKIPPED;
+	for (unsigned long v = 0; v < f.mm->nr_vpages; v++)
+		if (entry_present(f.mm->pte[v]))
+			SetPageFlag(&pgdat->mem_map[entry_pfn(f.mm->pte[v])], PG_pinned);
+	for (int i = 0; i < 8; i++)
+		assert_non_null(alloc_pages(pgdat, &f.m->ctx, GFP_NOWAIT | __GFP_NOWARN | __GFP_MEMALLOC | __GFP_COMP, 2));
+	drain_all_pages(pgdat);
+	z = dma32(&f);
+	*stepped_over = 0;
+	for (unsigned long pfn = z->zone_start_pfn; pfn < zone_end_pfn(z); pfn++) {
+		const struct page *p = &pgdat->mem_map[pfn];
+		if ((PageBuddy(p) || PageHead(p)) && page_order(p) > 0)
+			*stepped_over += (1ul << page_order(p)) - 1;
+	}
+	assert_true(*stepped_over > 0);
+	assert_int_not_equal(compact(&f, COMPACT_PRIO_SYNC_FULL, &capc), COMPACT_SUCCESS);
+	assert_int_equal(pgdat->vm_events[PGMIGRATE_SUCCESS], 0);
+	scanned = pgdat->vm_events[COMPACTMIGRATE_SCANNED];
+	tl_destroy(f.m);
+	return scanned;
+}
+
+/* v6.2 counts a free buddy or a compound page the migrate scanner steps
+ * over as one page scanned; 6.12 (MMF_COMPACT_SCANNED_COUNTS_SKIPPED)
+ * counts all its pages: a full scan of every block then counts what it
+ * stepped over on top, and nothing else changes */
+static void test_skipped_pages_count_as_scanned_from_6_12(void **state)
+{
+	unsigned long over_v62, over_612;
+	unsigned long v62 = pinned_scan(false, &over_v62);
+	unsigned long v612 = pinned_scan(true, &over_612);
+	(void)state;
+
+	assert_int_equal(over_v62, over_612);
+	assert_int_equal(v612 - v62, over_612);
+}
+
 /* proactive compaction as v6.2 counts it: compact_zone() counts the scan
  * in compact_{migrate,free}_scanned, and proactive_compact_node() adds
  * nothing to the compact_daemon_* counters (kcompactd_do_work()'s alone);
@@ -690,6 +742,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_fast_find_migrateblock_passes_the_block_found, tl_teardown),
 		cmocka_unit_test_teardown(test_hygiene_order0_capture_takes_a_block, tl_teardown),
 		cmocka_unit_test_teardown(test_skip_bits_avoid_rescans_until_reset, tl_teardown),
+		cmocka_unit_test(test_skipped_pages_count_as_scanned_from_6_12),
 		cmocka_unit_test_teardown(test_no_compaction_without_config, tl_teardown),
 		cmocka_unit_test_teardown(test_proactive_compaction_is_not_daemon_work, tl_teardown),
 		cmocka_unit_test_teardown(test_thisnode_noretry_attempt_is_async_only, tl_teardown),

@@ -109,6 +109,12 @@ enum mm_policy_feature {
 	 * end is not claimed, reserved or retyped (prep_move_freepages_block).
 	 * check_pgdat() enforces the invariant */
 	MMF_FREELIST_HYGIENE                   = 1u << 20,
+	/* compact_{migrate,free}_scanned count a compound page or a free
+	 * buddy the scanners step over as all its pages, as 6.12's
+	 * isolate_freepages_block() and isolate_migratepages_block() do
+	 * (v6.1/v6.2 count it as one).  Counting only: the CPU charged is
+	 * still per struct page looked at */
+	MMF_COMPACT_SCANNED_COUNTS_SKIPPED     = 1u << 21,
 };
 
 struct mm_policy;
