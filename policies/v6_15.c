@@ -13,6 +13,8 @@
  *   type, the pcp lists cache no type);
  * - 6.12's compaction scanners counting a skipped compound page or
  *   free buddy as all its pages (MMF_COMPACT_SCANNED_COUNTS_SKIPPED);
+ * - 6.12's lru_note_cost() with rotations as a secondary cost
+ *   (MMF_LRU_COST_ROTATIONS);
  * - 6.15's "mm: compaction: push watermark into compaction_suitable()
  *   callers" (the 2025 posting's 1/5, which does not depend on
  *   vm.defrag_mode): compaction_ready() asks for high + gap + (low - min)
@@ -29,5 +31,5 @@ const struct mm_policy_ops v6_15_policy_ops = {
 	.features = MMF_PROACTIVE_COMPACT_COUNTS_DAEMON | MMF_COMPACT_RETRY_THREE_OUTCOMES |
 	            MMF_ZONELIST_SUITABLE_TARGETS_ONLY | MMF_RMQUEUE_CLAIM_STEAL |
 	            MMF_COMPACTION_SUITABLE_CALLER_WMARK | MMF_FREELIST_HYGIENE |
-	            MMF_COMPACT_SCANNED_COUNTS_SKIPPED,
+	            MMF_COMPACT_SCANNED_COUNTS_SKIPPED | MMF_LRU_COST_ROTATIONS,
 };

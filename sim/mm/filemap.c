@@ -234,8 +234,8 @@ static struct page *page_cache_alloc(struct pglist_data *pgdat, struct mm_ctx *c
 		page_cache_discard(pgdat, ctx, as, p);
 		return &pgdat->mem_map[entry_pfn(e)];
 	}
-	if (entry_nonres(e) && !write && workingset_refault(pgdat, e & ENTRY_VAL_MASK, true))
-		SetPageFlag(p, PG_active);
+	if (entry_nonres(e) && !write)
+		workingset_refault(pgdat, p, e & ENTRY_VAL_MASK, true);
 	as->i_pages[index] = ENTRY_PRESENT | (uint32_t)pfn;
 	as->nrpages++;
 	mod_node_page_state(pgdat, NR_FILE_PAGES, 1);

@@ -208,8 +208,7 @@ static unsigned long shmem_read_page(struct pglist_data *pgdat, struct mm_ctx *c
 		if (!(p = shmem_alloc_page(pgdat, ctx, obj->nr_pages)))
 			return PFN_NONE;
 		pfn = page_to_pfn(pgdat, p);
-		if (workingset_refault(pgdat, swap_get_shadow(pgdat, slot), false))
-			SetPageFlag(p, PG_active);
+		workingset_refault(pgdat, p, swap_get_shadow(pgdat, slot), false);
 		blockdev_io_wait(pgdat, ctx, &pgdat->swap.dev, 1, false);
 		swap_free(pgdat, ctx, slot);
 		count_vm_events(pgdat, PSWPIN, 1);

@@ -279,14 +279,15 @@ static inline void lruvec_del_page(struct pglist_data *pgdat, unsigned long pfn)
 }
 void folio_mark_accessed(struct pglist_data *pgdat, unsigned long pfn);
 void activate_page(struct pglist_data *pgdat, unsigned long pfn);
-void lru_note_cost(struct pglist_data *pgdat, bool file, unsigned long nr_pages);
+void lru_note_cost(struct pglist_data *pgdat, bool file, unsigned long nr_io, unsigned long nr_rotated);
+void lru_note_cost_refault(struct pglist_data *pgdat, bool file, unsigned long nr_pages);
 unsigned long lruvec_lru_size(const struct pglist_data *pgdat, enum lru_list lru);
 
 /* ---- workingset.c ---- */
 uint32_t workingset_eviction(struct pglist_data *pgdat, unsigned long pfn);
 /* a refault of a page evicted with this shadow: counts, and returns true
  * if the page is to start on the active list */
-bool workingset_refault(struct pglist_data *pgdat, uint32_t shadow, bool file);
+bool workingset_refault(struct pglist_data *pgdat, struct page *page, uint32_t shadow, bool file);
 void workingset_activation(struct pglist_data *pgdat);
 void workingset_age_nonresident(struct pglist_data *pgdat, unsigned long nr_pages);
 
@@ -405,6 +406,7 @@ enum compact_priority { COMPACT_PRIO_SYNC_FULL, MIN_COMPACT_PRIORITY = COMPACT_P
                         DEF_COMPACT_PRIORITY = COMPACT_PRIO_SYNC_LIGHT,
                         COMPACT_PRIO_ASYNC, INIT_COMPACT_PRIORITY = COMPACT_PRIO_ASYNC };
 enum migrate_mode { MIGRATE_ASYNC, MIGRATE_SYNC_LIGHT, MIGRATE_SYNC };
+#define SWAP_CLUSTER_MAX      32ul      /* reclaim batch (mm/vmscan.c), lru_note_cost()'s IO weight */
 #define COMPACT_CLUSTER_MAX   32u       /* SWAP_CLUSTER_MAX */
 #define MAX_COMPACT_RETRIES   16
 #define COMPACT_MAX_DEFER_SHIFT 6

@@ -634,8 +634,7 @@ int mm_access(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *m
 		if (entry_nonres(e)) {
 			/* do_swap_page(): read it back and wait for it */
 			uint32_t slot = e & ENTRY_VAL_MASK;
-			if (workingset_refault(pgdat, swap_get_shadow(pgdat, slot), false))
-				SetPageFlag(p, PG_active);
+			workingset_refault(pgdat, p, swap_get_shadow(pgdat, slot), false);
 			blockdev_io_wait(pgdat, ctx, &pgdat->swap.dev, 1, false);
 			if (mm->oom_victim) {
 				/* killed while it caught up: the pte and its

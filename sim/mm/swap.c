@@ -44,22 +44,36 @@ void folio_mark_accessed(struct pglist_data *pgdat, unsigned long pfn)
 	}
 }
 
-/* lru_note_cost(): the cost of reclaiming a type is its IO (pageouts and
- * refaults); a floating average, halved when it grows past a quarter of
- * the LRU pages */
-void lru_note_cost(struct pglist_data *pgdat, bool file, unsigned long nr_pages)
+/* lru_note_cost(): the cost of reclaiming a type, a floating average
+ * halved when it grows past a quarter of the LRU pages.  v6.2 counts IO
+ * alone (pageouts and workingset refaults, a page each); 6.12's
+ * (MMF_LRU_COST_ROTATIONS) counts an IO as SWAP_CLUSTER_MAX and adds the
+ * rotations, the pages reclaim scanned without reclaiming them, as a
+ * secondary CPU cost: a type whose pages keep being used costs more to
+ * scan even when it costs no IO. */
+void lru_note_cost(struct pglist_data *pgdat, bool file, unsigned long nr_io, unsigned long nr_rotated)
 {
 	struct lruvec *l = &pgdat->lruvec;
 	unsigned long lrusize = lruvec_lru_size(pgdat, LRU_INACTIVE_ANON) +
 	                        lruvec_lru_size(pgdat, LRU_ACTIVE_ANON) +
 	                        lruvec_lru_size(pgdat, LRU_INACTIVE_FILE) +
 	                        lruvec_lru_size(pgdat, LRU_ACTIVE_FILE);
+	unsigned long cost = nr_io;
+
+	if (pgdat->policy && mm_policy_has(pgdat->policy, MMF_LRU_COST_ROTATIONS))
+		cost = nr_io * SWAP_CLUSTER_MAX + nr_rotated;
 	if (file)
-		l->file_cost += nr_pages;
+		l->file_cost += cost;
 	else
-		l->anon_cost += nr_pages;
+		l->anon_cost += cost;
 	if (l->file_cost + l->anon_cost > lrusize / 4) {
 		l->file_cost /= 2;
 		l->anon_cost /= 2;
 	}
+}
+
+/* lru_note_cost_refault(): a workingset page faulted back is IO */
+void lru_note_cost_refault(struct pglist_data *pgdat, bool file, unsigned long nr_pages)
+{
+	lru_note_cost(pgdat, file, nr_pages, 0);
 }

@@ -23,7 +23,6 @@
 #include "internal.h"
 #include "mmsim/slab.h"
 
-#define SWAP_CLUSTER_MAX     32ul
 #define DEF_PRIORITY         12
 #define MAX_RECLAIM_RETRIES  16
 #define DEACTIVATE_ANON      1u
@@ -329,7 +328,7 @@ static unsigned long shrink_inactive_list(struct pglist_data *pgdat, unsigned lo
 	count_vm_events(pgdat, sc->kswapd ? PGSTEAL_KSWAPD : PGSTEAL_DIRECT, nr_reclaimed);
 	count_vm_events(pgdat, file ? PGSTEAL_FILE : PGSTEAL_ANON, nr_reclaimed);
 	sc->nr_scanned += nr_taken;
-	lru_note_cost(pgdat, file, nr_pageout);
+	lru_note_cost(pgdat, file, nr_pageout, nr_taken > nr_reclaimed ? nr_taken - nr_reclaimed : 0);
 	return nr_reclaimed;
 }
 
@@ -341,7 +340,7 @@ static unsigned long shrink_inactive_list(struct pglist_data *pgdat, unsigned lo
 static void shrink_active_list(struct pglist_data *pgdat, unsigned long nr_to_scan,
                                enum lru_list lru, struct scan_control *sc)
 {
-	unsigned long nr_taken = 0, nr_deactivate = 0, skip_budget = lruvec_lru_size(pgdat, lru);
+	unsigned long nr_taken = 0, nr_deactivate = 0, nr_rotated = 0, skip_budget = lruvec_lru_size(pgdat, lru);
 	bool file = is_file_lru(lru);
 
 	while (nr_taken < nr_to_scan) {
@@ -359,6 +358,7 @@ static void shrink_active_list(struct pglist_data *pgdat, unsigned long nr_to_sc
 		p = &pgdat->mem_map[pfn];
 		nr_taken += lru_nr_pages(p);
 		if (folio_referenced(pgdat, sc->ctx, p, &vm_flags) && (vm_flags & VM_EXEC) && file) {
+			nr_rotated += lru_nr_pages(p);
 			lruvec_add_page(pgdat, pfn, false);
 			workingset_age_nonresident(pgdat, lru_nr_pages(p));   /* move_folios_to_lru() */
 			continue;
@@ -372,6 +372,8 @@ static void shrink_active_list(struct pglist_data *pgdat, unsigned long nr_to_sc
 	sc->ctx->isolated[is_file_lru(lru)] = nr_taken;
 	count_vm_events(pgdat, PGREFILL, nr_taken);
 	count_vm_events(pgdat, PGDEACTIVATE, nr_deactivate);
+	if (nr_rotated)
+		lru_note_cost(pgdat, file, 0, nr_rotated);
 }
 
 /* one shrink_active_list() call as direct reclaim makes it: for tests,

@@ -2,19 +2,27 @@
  *
  * The node keeps a clock, nonresident_age, that ticks on every eviction
  * and activation.  An evicted page leaves a shadow entry holding the clock
- * at its eviction; when it is faulted back, the refault distance (how many
- * pages were evicted or activated meanwhile) tells whether it would have
- * stayed resident with the active list's share of memory: if so it starts
- * on the active list (workingset_activate_*).  Shadows keep 31 bits of the
- * clock; distances are taken modulo 2^31 as the kernel's are modulo its
- * EVICTION_MASK. */
+ * at its eviction and whether it was in the workingset (PG_workingset: it
+ * had been active), as pack_shadow() does; when it is faulted back, the
+ * refault distance (how many pages were evicted or activated meanwhile)
+ * tells whether it would have stayed resident with the active list's share
+ * of memory: if so it starts on the active list (workingset_activate_*),
+ * and if it had been active it is a workingset page restored
+ * (workingset_restore_*), whose refault is what reclaiming its type cost
+ * (lru_note_cost).  Shadows keep 30 bits of the clock; distances are
+ * taken modulo 2^30 as the kernel's are modulo its EVICTION_MASK. */
 #include "internal.h"
+
+#define SHADOW_WORKINGSET       (1u << 30)
+#define SHADOW_EVICTION_MASK    (SHADOW_WORKINGSET - 1)
 
 uint32_t workingset_eviction(struct pglist_data *pgdat, unsigned long pfn)
 {
-	(void)pfn;
+	bool workingset = PageTest(&pgdat->mem_map[pfn], PG_workingset);
+
 	/* the clock ticks with every eviction (workingset_age_nonresident) */
-	return (uint32_t)(pgdat->lruvec.nonresident_age++ & ENTRY_VAL_MASK);
+	return (uint32_t)(pgdat->lruvec.nonresident_age++ & SHADOW_EVICTION_MASK) |
+	       (workingset ? SHADOW_WORKINGSET : 0);
 }
 
 void workingset_activation(struct pglist_data *pgdat)
@@ -29,10 +37,10 @@ void workingset_age_nonresident(struct pglist_data *pgdat, unsigned long nr_page
 	pgdat->lruvec.nonresident_age += nr_pages;
 }
 
-bool workingset_refault(struct pglist_data *pgdat, uint32_t shadow, bool file)
+bool workingset_refault(struct pglist_data *pgdat, struct page *page, uint32_t shadow, bool file)
 {
-	unsigned long refault = pgdat->lruvec.nonresident_age & ENTRY_VAL_MASK;
-	unsigned long distance = (refault - shadow) & ENTRY_VAL_MASK;
+	unsigned long refault = pgdat->lruvec.nonresident_age & SHADOW_EVICTION_MASK;
+	unsigned long distance = (refault - (shadow & SHADOW_EVICTION_MASK)) & SHADOW_EVICTION_MASK;
 	unsigned long workingset_size;
 
 	mod_node_page_state(pgdat, file ? WORKINGSET_REFAULT_FILE : WORKINGSET_REFAULT_ANON, 1);
@@ -48,9 +56,15 @@ bool workingset_refault(struct pglist_data *pgdat, uint32_t shadow, bool file)
 	}
 	if (distance > workingset_size)
 		return false;
+	SetPageFlag(page, PG_active);
 	mod_node_page_state(pgdat, file ? WORKINGSET_ACTIVATE_FILE : WORKINGSET_ACTIVATE_ANON, 1);
 	workingset_activation(pgdat);
-	/* a refault is the IO cost of having reclaimed this type */
-	lru_note_cost(pgdat, file, 1);
+	/* it had been active before its eviction: a workingset page whose
+	 * refault is the IO cost of having reclaimed its type */
+	if (shadow & SHADOW_WORKINGSET) {
+		SetPageFlag(page, PG_workingset);
+		lru_note_cost_refault(pgdat, file, 1);
+		mod_node_page_state(pgdat, file ? WORKINGSET_RESTORE_FILE : WORKINGSET_RESTORE_ANON, 1);
+	}
 	return true;
 }

@@ -30,7 +30,8 @@ static const char *const sample_names[] = {
  * as deltas too */
 static const enum node_stat_item monotonic[] = {
 	WORKINGSET_REFAULT_ANON, WORKINGSET_REFAULT_FILE, WORKINGSET_ACTIVATE_ANON,
-	WORKINGSET_ACTIVATE_FILE, NR_VMSCAN_WRITE, NR_DIRTIED, NR_WRITTEN,
+	WORKINGSET_ACTIVATE_FILE, WORKINGSET_RESTORE_ANON, WORKINGSET_RESTORE_FILE,
+	NR_VMSCAN_WRITE, NR_DIRTIED, NR_WRITTEN,
 };
 
 int run_window_deltas(const struct run_window *w,

@@ -17,19 +17,17 @@
 #
 # The directions asserted on this scenario, both the cover letter's:
 # Compact migrate scanned daemon % is higher for hugealloc_rfc than for
-# vanilla (99.25 against 0.32 when recorded; the cover letter 1.32 ->
+# vanilla (99.44 against 0.17 when recorded; the cover letter 1.32 ->
 # 59.18): the RFC's kcompactd does the compaction vanilla's allocating
 # tasks do themselves; and THP fault fail rate % is lower for
-# hugealloc_rfc (0.55 against 13.49; the cover letter 9.80 -> 1.98).
+# hugealloc_rfc (0.42 against 13.55; the cover letter 9.80 -> 1.98).
 # Both hold on seeds 1-4 (`mmsim sweep configs/mini.ini --vary
-# policy.name=vanilla,hugealloc_rfc --seeds 4 -j 2 -o DIR`, at the merge
-# of the causal block-device queue: daemon % 98.33-99.34 against
-# 0.04-0.64, fail rate 0.42-1.20 against 12.89-17.87).  Direct compact
-# success rate % is higher for hugealloc_rfc on those four seeds too
-# (8.96-26.92 against 7.66-9.57) but by less than a seed's spread, and is
-# not asserted: it was until reclaim's passes freed the swap writes they
-# had queued (commit "vmscan: a reclaim pass frees the swap writes that
-# complete while it runs"), when it had held on seed 1 only.
+# policy.name=vanilla,hugealloc_rfc --seeds 4 -j 1 -o DIR`, then
+# `mmsim compare DIR/sweep.db --spread`, at the commit that keeps the
+# workingset bit in shadow entries: daemon % 97.79-99.44 against
+# 0.00-0.69, fail rate 0.42-1.05 against 12.56-15.88).  Direct compact
+# success rate % is not asserted: its ranges overlap (2.11-18.58 against
+# 8.28-14.30 on those seeds).
 include("${CMAKE_CURRENT_LIST_DIR}/_common.cmake")
 
 set(EXPECTED "${GOLDEN_DIR}/regression-mini-seed1.txt")

@@ -236,6 +236,79 @@ static void test_write_over_shadow_is_no_refault(void **state)
 	tl_destroy(m);
 }
 
+/* a refault within the workingset's reach is activated; only a page that
+ * had been active before its eviction (PG_workingset in its shadow, as
+ * pack_shadow() keeps it) is a workingset restore, comes back with
+ * PG_workingset, and counts as the IO cost of reclaiming its type: a
+ * page each in v6.2, SWAP_CLUSTER_MAX each from 6.12 on
+ * (MMF_LRU_COST_ROTATIONS), which also counts rotations */
+static void test_refault_restores_only_the_workingset(void **state)
+{
+	struct vm_sysctl s = tl_sysctl_nowmark();
+	struct machine *m = tl_boot_dma32("vanilla", NULL, 8, &s);
+	struct pglist_data *pgdat = &m->pgdat;
+	struct lruvec *l = &pgdat->lruvec;
+	struct address_space *as;
+	struct page *old[2], *new[2];
+	uint32_t shadow[2];
+	unsigned long cost;
+	(void)state;
+
+	pgdat->debug_check_interval = 0;
+	as = inode_create(pgdat, 1024, false);
+	assert_non_null(as);
+	/* read twice: an active file list for refaults to compete with */
+	assert_int_equal(filemap_read(pgdat, &m->ctx, as, 0, 1024), 0);
+	assert_int_equal(filemap_read(pgdat, &m->ctx, as, 0, 1024), 0);
+	assert_int_equal(lruvec_lru_size(pgdat, LRU_ACTIVE_FILE), 1024);
+	for (int i = 0; i < 2; i++) {
+		assert_non_null(old[i] = tl_alloc(m, GFP_KERNEL, 0));
+		assert_non_null(new[i] = tl_alloc(m, GFP_KERNEL, 0));
+	}
+	SetPageFlag(old[0], PG_workingset);
+	for (int i = 0; i < 2; i++)
+		shadow[i] = workingset_eviction(pgdat, tl_pfn(m, old[i]));
+	l->anon_cost = l->file_cost = 0;
+
+	assert_true(workingset_refault(pgdat, new[1], shadow[1], true));
+	assert_true(PageTest(new[1], PG_active));
+	assert_false(PageTest(new[1], PG_workingset));
+	assert_int_equal(node_page_state(pgdat, WORKINGSET_ACTIVATE_FILE), 1);
+	assert_int_equal(node_page_state(pgdat, WORKINGSET_RESTORE_FILE), 0);
+	assert_int_equal(l->file_cost, 0);
+
+	assert_true(workingset_refault(pgdat, new[0], shadow[0], true));
+	assert_true(PageTest(new[0], PG_active));
+	assert_true(PageTest(new[0], PG_workingset));
+	assert_int_equal(node_page_state(pgdat, WORKINGSET_RESTORE_FILE), 1);
+	assert_int_equal(l->file_cost, 1);
+	assert_int_equal(l->anon_cost, 0);
+
+	/* v6.2: rotations cost nothing */
+	lru_note_cost(pgdat, false, 0, 10);
+	assert_int_equal(l->anon_cost, 0);
+	/* 6.12: an IO weighs SWAP_CLUSTER_MAX, a rotation one */
+	pgdat->policy->ops.features |= MMF_LRU_COST_ROTATIONS;
+	cost = l->file_cost;
+	lru_note_cost_refault(pgdat, true, 1);
+	assert_int_equal(l->file_cost, cost + SWAP_CLUSTER_MAX);
+	lru_note_cost(pgdat, false, 2, 10);
+	assert_int_equal(l->anon_cost, 2 * SWAP_CLUSTER_MAX + 10);
+	/* a floating average: halved past a quarter of the LRU pages */
+	assert_int_equal(lruvec_lru_size(pgdat, LRU_ACTIVE_FILE) + lruvec_lru_size(pgdat, LRU_INACTIVE_FILE), 1024);
+	lru_note_cost(pgdat, false, 0, 1024);
+	assert_int_equal(l->anon_cost, (2 * SWAP_CLUSTER_MAX + 10 + 1024) / 2);
+	assert_int_equal(l->file_cost, (1 + SWAP_CLUSTER_MAX) / 2);
+	for (int i = 0; i < 2; i++) {
+		ClearPageFlag(new[i], PG_active);
+		ClearPageFlag(new[i], PG_workingset);
+		ClearPageFlag(old[i], PG_workingset);
+		tl_free(m, old[i], 0);
+		tl_free(m, new[i], 0);
+	}
+	tl_destroy(m);
+}
+
 /* a clock that stands still unless the test moves it: reclaim's pass
  * runs at one instant, as it does on the engine */
 static double clock_now;
@@ -408,6 +481,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_skipped_zone_ends, tl_teardown),
 		cmocka_unit_test_teardown(test_allocstall_counts_each_pass, tl_teardown),
 		cmocka_unit_test_teardown(test_write_over_shadow_is_no_refault, tl_teardown),
+		cmocka_unit_test_teardown(test_refault_restores_only_the_workingset, tl_teardown),
 		cmocka_unit_test_teardown(test_unmap_frees_written_swap_cache, tl_teardown),
 		cmocka_unit_test_teardown(test_pass_frees_its_completed_writes, tl_teardown),
 	};

@@ -115,6 +115,12 @@ enum mm_policy_feature {
 	 * (v6.1/v6.2 count it as one).  Counting only: the CPU charged is
 	 * still per struct page looked at */
 	MMF_COMPACT_SCANNED_COUNTS_SKIPPED     = 1u << 21,
+	/* lru_note_cost(): an IO costs SWAP_CLUSTER_MAX and the pages
+	 * reclaim scanned without reclaiming (shrink_inactive_list's) or
+	 * kept active (shrink_active_list's referenced executable file
+	 * pages) add one each, as in Debian's 6.12 mm/swap.c and vmscan.c
+	 * (v6.2: IO alone, a page each) */
+	MMF_LRU_COST_ROTATIONS                 = 1u << 22,
 };
 
 struct mm_policy;
