@@ -153,6 +153,10 @@ static int pressure_child(void *arg)
 	t0 = now();
 	sim = engine_run(&e, 0);
 	wall = now() - t0;
+	if (e.error) {
+		error("%s", e.error_msg);
+		return EXIT_CONFIG;     /* the child ends: SimGrid cannot go on */
+	}
 	for (int i = PGALLOC_DMA; i <= PGALLOC_MOVABLE; i++)
 		events += pgdat.vm_events[i];
 	scanned = pgdat.vm_events[PGSCAN_KSWAPD] + pgdat.vm_events[PGSCAN_DIRECT] + pgdat.vm_events[PGREFILL];

@@ -7,6 +7,7 @@
  * written in one transaction and committed at the end; any failure
  * aborts the results: nothing is left at the target.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o)
 	struct results_db *db = NULL;
 	struct run_record rec;
 	struct run *r;
+	int rc;
 	char err[1536], started[32], finished[32];
 	double wall0 = wall_now();
 
@@ -67,9 +69,11 @@ int run_scenario(const struct scenario *s, const struct run_opts *o)
 		results_abort(db);
 		return EXIT_SOFTWARE;
 	}
-	if (run_execute(r, err, sizeof(err))) {
+	rc = run_execute(r, err, sizeof(err));
+	if (rc) {
 		error("%s", err);
-		end_process(db, EXIT_SOFTWARE);
+		/* -E2BIG: the scenario's intervals are too short for the run */
+		end_process(db, rc == -E2BIG ? EXIT_CONFIG : EXIT_SOFTWARE);
 	}
 
 	iso_time(finished, sizeof(finished));

@@ -1,6 +1,7 @@
 /* engine.c - the machine in motion: SimGrid set-up, processes as actors
- * running in quanta, and the hooks through which the mm model reaches the
- * actor layer (the clock, kswapd's wake-up, the OOM killer's notice).
+ * running in quanta, and the host operations through which the mm model
+ * reaches the actor layer (mm_host.h: the clock, kswapd's wake-up, the OOM
+ * killer's notice, stalls and sleeps).
  *
  * The choices (raw contexts, 256 KiB stacks with guard pages, a CPU id
  * per process, one execution per quantum) are explained in README.md in
@@ -88,25 +89,24 @@ bool engine_stalled(const struct engine *e)
 	return e->nr_live_tasks > 0 && eng.nr_waiting == e->nr_live_tasks;
 }
 
-/* ------------------------------------------------------------ mm hooks */
+/* ------------------------------------------------------------ mm host */
 
-static double engine_clock(void *arg)
+static double engine_clock(const struct pglist_data *pgdat)
 {
-	(void)arg;
+	(void)pgdat;
 	return simgrid_get_clock();
 }
 
-/* pgdat->kswapd_wake: called by wakeup_kswapd() from an allocation path,
+/* kswapd_wake: called by wakeup_kswapd() from an allocation path,
  * inside whichever actor allocates.  It never blocks.  The semaphore gets
  * a token only when kswapd is asleep on it (awake is false), so tokens
  * never pile up while it works; a request made while it is awake waits in
  * pgdat->kswapd_order/kswapd_highest_zoneidx, which kswapd reads before
  * it goes to sleep. */
-void engine_kswapd_wake(struct pglist_data *pgdat, void *arg)
+static void engine_kswapd_wake(struct pglist_data *pgdat)
 {
-	struct engine *e = arg;
+	struct engine *e = pgdat->host;
 
-	(void)pgdat;
 	if (e->kswapd_awake)
 		return;
 	e->kswapd_awake = true;
@@ -132,17 +132,13 @@ static void task_stop_waiting(struct task_priv *w)
 	sg_sem_release(w->wake_sem);
 }
 
-/* pgdat->oom_notify: the OOM killer chose victim (and its reaper already
- * freed the victim's memory).  The process stops at the end of its current
- * quantum, or at once if it is blocked in task_wait(); it then calls
- * mmput() once, which frees what the reaper left. */
-/* The mm hooks below run the calling actor on the virtual clock.  Memory
+/* The mm host operations below run the calling actor on the virtual clock.  Memory
  * is also allocated outside any actor, before the clock starts: a
  * workload's set-up (kbuild's warm page cache, the base system's fill) in
  * SimGrid's maestro, where there is no task to stall, sleep or
  * reschedule and SimGrid cannot execute (this_actor::execute there
  * crashed).  That work takes no simulated time: it stands for what the
- * machine did before the measured run, and the hooks do nothing. */
+ * machine did before the measured run, and the operations do nothing. */
 static bool in_actor(void)
 {
 	sg_actor_t self = sg_actor_self();
@@ -153,42 +149,41 @@ static bool in_actor(void)
 	return self && sg_actor_get_data(self);
 }
 
-/* reclaim_throttle() inside an allocation or kswapd: the calling actor
- * waits on the virtual clock */
-static void engine_mm_sleep(struct pglist_data *pgdat, double seconds, void *arg)
+/* sleep: reclaim_throttle() inside an allocation or kswapd, or a process
+ * catching up with its I/O waits: the calling actor waits on the virtual
+ * clock */
+static void engine_mm_sleep(struct pglist_data *pgdat, double seconds)
 {
-	(void)pgdat, (void)arg;
+	(void)pgdat;
 	if (seconds > 0 && in_actor())
 		sg_actor_sleep_for(seconds);
 }
 
-/* pgdat->stall: the process spends on its CPU the kernel time it has run
- * up in this quantum and not yet spent (task_main spends the rest, and
- * counts all of it as system time, when the quantum ends) */
-static void engine_mm_stall(struct pglist_data *pgdat, struct mm_ctx *ctx, void *arg)
+/* stall: the process spends on its CPU the kernel time it has run up in
+ * this quantum and not yet spent (task_main spends the rest, and counts
+ * all of it as system time, when the quantum ends) */
+static void engine_mm_stall(struct pglist_data *pgdat, struct mm_ctx *ctx)
 {
 	double ns = ctx->kernel_ns - ctx->kernel_done_ns;
 
-	(void)pgdat;
 	if (ns <= 0 || !in_actor())
 		return;
 	ctx->kernel_done_ns = ctx->kernel_ns;
-	engine_execute(arg, ns);
+	engine_execute(pgdat->host, ns);
 }
 
-/* pgdat->resched: cond_resched() in direct reclaim or compaction (sim/mm/
+/* resched: cond_resched() in direct reclaim or compaction (sim/mm/
  * sched.c) spends ns of the kernel time run up so far; the other actors
  * run meanwhile */
-static void engine_mm_resched(struct pglist_data *pgdat, struct mm_ctx *ctx, double ns, void *arg)
+static void engine_mm_resched(struct pglist_data *pgdat, struct mm_ctx *ctx, double ns)
 {
-	(void)pgdat;
 	if (ns <= 0 || !in_actor())
 		return;
 	ctx->kernel_done_ns += ns;
-	engine_execute(arg, ns);
+	engine_execute(pgdat->host, ns);
 }
 
-/* pgdat->need_resched: would CFS take the CPU from this task now?  The
+/* need_resched: would CFS take the CPU from this task now?  The
  * engine knows how many actors are runnable (executing: e->nr_running,
  * plus the caller); with no more of them than cores nobody waits for a
  * CPU.  Otherwise the task is preempted once it has run its slice, which
@@ -199,13 +194,12 @@ static void engine_mm_resched(struct pglist_data *pgdat, struct mm_ctx *ctx, dou
  * the period over the tasks per CPU.  What the task has run is the
  * kernel time of its current quantum (a quantum starts when it got the
  * CPU back from a sleep or the previous quantum). */
-static bool engine_mm_need_resched(struct pglist_data *pgdat, struct mm_ctx *ctx, void *arg)
+static bool engine_mm_need_resched(struct pglist_data *pgdat, struct mm_ctx *ctx)
 {
-	struct engine *e = arg;
+	struct engine *e = pgdat->host;
 	unsigned cpus = e->cfg.cpus, factor = 1;
 	double runnable = (double)e->nr_running + 1, per_cpu, period;
 
-	(void)pgdat;
 	if (runnable <= cpus || !in_actor())
 		return false;
 	for (unsigned c = cpus < 8 ? cpus : 8; c > 1; c >>= 1)
@@ -215,14 +209,14 @@ static bool engine_mm_need_resched(struct pglist_data *pgdat, struct mm_ctx *ctx
 	return ctx->kernel_ns >= period / per_cpu;
 }
 
-/* pgdat->throttle: reclaim_throttle(VMSCAN_THROTTLE_ISOLATED) of a process:
+/* throttle: reclaim_throttle(VMSCAN_THROTTLE_ISOLATED) of a process:
  * sleep until woken by throttle_wake, at most timeout seconds.  A wake
  * that comes as the timer fires leaves its token: taken at once. */
-static void engine_mm_throttle(struct pglist_data *pgdat, struct mm_ctx *ctx, double timeout, void *arg)
+static void engine_mm_throttle(struct pglist_data *pgdat, struct mm_ctx *ctx, double timeout)
 {
 	struct task_priv *self, **pp;
 
-	(void)pgdat, (void)ctx, (void)arg;
+	(void)pgdat, (void)ctx;
 	if (!in_actor())
 		return;
 	self = sg_actor_self_get_data();
@@ -247,10 +241,10 @@ static void engine_mm_throttle(struct pglist_data *pgdat, struct mm_ctx *ctx, do
 	self->next_throttled = NULL;
 }
 
-/* pgdat->throttle_wake: wake_throttle_isolated(): every throttled task */
-static void engine_mm_throttle_wake(struct pglist_data *pgdat, void *arg)
+/* throttle_wake: wake_throttle_isolated(): every throttled task */
+static void engine_mm_throttle_wake(struct pglist_data *pgdat)
 {
-	(void)pgdat, (void)arg;
+	(void)pgdat;
 	while (eng.throttled) {
 		struct task_priv *p = eng.throttled;
 		eng.throttled = p->next_throttled;
@@ -290,18 +284,36 @@ static void task_wait_child(struct task_priv *self)
 	self->child_exits = 0;
 }
 
-static void engine_oom_notify(struct pglist_data *pgdat, struct mm_struct *victim, void *arg)
+/* oom_notify: the OOM killer chose victim (and its reaper already freed
+ * the victim's memory).  The process stops at the end of its current
+ * quantum, or at once if it is blocked in task_wait(); it then calls
+ * mmput() once, which frees what the reaper left. */
+static void engine_oom_notify(struct pglist_data *pgdat, struct mm_struct *victim)
 {
 	struct task_priv *p = victim->owner;
 
 	(void)pgdat;
-	(void)arg;
 	if (!p)
 		return;                 /* not a process of this engine (or not started yet) */
 	p->t.oom_killed = true;
 	task_stop_waiting(p);
 	task_child_exited(p, false);
 }
+
+/* what the engine does for the mm model (mm_host.h); its state is the
+ * struct engine, pgdat->host */
+static const struct mm_host_ops engine_host_ops = {
+	.clock          = engine_clock,
+	.kswapd_wake    = engine_kswapd_wake,
+	.kcompactd_wake = engine_kcompactd_wake,
+	.oom_notify     = engine_oom_notify,
+	.sleep          = engine_mm_sleep,
+	.stall          = engine_mm_stall,
+	.resched        = engine_mm_resched,
+	.need_resched   = engine_mm_need_resched,
+	.throttle       = engine_mm_throttle,
+	.throttle_wake  = engine_mm_throttle_wake,
+};
 
 /* ------------------------------------------------------------ platform */
 
@@ -408,23 +420,10 @@ int engine_init(struct engine *e, struct pglist_data *pgdat, const struct engine
 	e->kcompactd_sem = sg_sem_init(0);
 	e->kswapd_awake = false;
 
-	pgdat->clock = engine_clock;
-	pgdat->clock_arg = e;
-	pgdat->kswapd_wake = engine_kswapd_wake;
-	pgdat->kswapd_wake_arg = e;
-	pgdat->kcompactd_wake = engine_kcompactd_wake;
-	pgdat->kcompactd_wake_arg = e;
-	pgdat->oom_notify = engine_oom_notify;
-	pgdat->oom_arg = e;
-	pgdat->sleep = engine_mm_sleep;
-	pgdat->stall = engine_mm_stall;
-	pgdat->resched = engine_mm_resched;
-	pgdat->need_resched = engine_mm_need_resched;
-	pgdat->throttle = engine_mm_throttle;
-	pgdat->throttle_wake = engine_mm_throttle_wake;
+	pgdat->host_ops = &engine_host_ops;
+	pgdat->host = e;
 	pgdat->resched_ns = e->cfg.resched_ns;
 	pgdat->io_ahead_max = e->cfg.io_ahead;
-	pgdat->sleep_arg = e;
 
 	engine_start_daemon(e, "kswapd0", kswapd_main);
 	engine_start_daemon(e, "kcompactd0", kcompactd_main);
@@ -579,10 +578,14 @@ void task_wait(struct task *child)
 
 double engine_run(struct engine *e, double until)
 {
+	if (e->error)
+		return simgrid_get_clock();
 	if (until > 0)
 		simgrid_run_until(until);
 	else
 		simgrid_run();
+	if (e->error)
+		return simgrid_get_clock();     /* stopped: no deadlock, no last sample */
 	/* A deadlock is no error code (P6): SimGrid kills the blocked actors
 	 * and returns; the count of live processes tells. */
 	if (until <= 0 && e->nr_live_tasks) {
@@ -671,23 +674,10 @@ void engine_destroy(struct engine *e)
 	e->nr_samples = e->cap_samples = 0;
 	if (e->pgdat) {
 		struct pglist_data *pgdat = e->pgdat;
-		pgdat->clock = NULL;
-		pgdat->clock_arg = NULL;
-		pgdat->kswapd_wake = NULL;
-		pgdat->kswapd_wake_arg = NULL;
-		pgdat->kcompactd_wake = NULL;
-		pgdat->kcompactd_wake_arg = NULL;
+		pgdat->host_ops = NULL;
+		pgdat->host = NULL;
 		pgdat->kcompactd_sleeping = false;
-		pgdat->oom_notify = NULL;
-		pgdat->sleep = NULL;
-		pgdat->stall = NULL;
-		pgdat->resched = NULL;
-		pgdat->need_resched = NULL;
-		pgdat->throttle = NULL;
-		pgdat->throttle_wake = NULL;
 		pgdat->io_ahead_max = 0;
-		pgdat->sleep_arg = NULL;
-		pgdat->oom_arg = NULL;
 	}
 	/* the daemons' semaphores stay (they may still be blocked on them
 	 * if the run stopped at a time limit), parked */

@@ -48,13 +48,13 @@ void kswapd_main(int argc, char **argv);
 void kcompactd_main(int argc, char **argv);
 void flusher_main(int argc, char **argv);
 void sampler_main(int argc, char **argv);
-/* a time series ran past mmsim_max_samples(): the message, then exit 78 */
-void engine_too_many_records(const char *what, double period) __attribute__((noreturn));
+/* A time series would run past mmsim_max_samples(): stop the run.  Sets
+ * e->error (-E2BIG) and e->error_msg and kills every other actor; the
+ * caller, a daemon, returns at once, and engine_run() returns. */
+void engine_too_many_records(struct engine *e, const char *what, double period);
 
-/* kswapd's wake notifier (pgdat->kswapd_wake) */
-void engine_kswapd_wake(struct pglist_data *pgdat, void *arg);
-/* kcompactd's (pgdat->kcompactd_wake) */
-void engine_kcompactd_wake(struct pglist_data *pgdat, void *arg);
+/* kcompactd's wake notifier (mm_host_ops.kcompactd_wake) */
+void engine_kcompactd_wake(struct pglist_data *pgdat);
 /* the sampler's record, also taken at the end of engine_run() */
 void engine_take_sample(struct engine *e);
 

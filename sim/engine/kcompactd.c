@@ -22,11 +22,10 @@
 #include "engine_internal.h"
 
 #define KCOMPACTD_TIMEOUT_S 0.5         /* HPAGE_FRAG_CHECK_INTERVAL_MSEC */
-#define COMPACT_MAX_DEFER_SHIFT 6
 
-void engine_kcompactd_wake(struct pglist_data *pgdat, void *arg)
+void engine_kcompactd_wake(struct pglist_data *pgdat)
 {
-	struct engine *e = arg;
+	struct engine *e = pgdat->host;
 
 	if (!pgdat->kcompactd_sleeping)
 		return;

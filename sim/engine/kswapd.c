@@ -26,9 +26,6 @@
 #include <simgrid/semaphore.h>
 #include "engine_internal.h"
 
-#ifndef MAX_RECLAIM_RETRIES
-#define MAX_RECLAIM_RETRIES 16          /* mm/internal.h */
-#endif
 #define KSWAPD_NAP_S 0.1                /* schedule_timeout(HZ/10) */
 
 /* kswapd_highest_zoneidx(): the zone asked for, or prev if none was */

@@ -33,8 +33,10 @@ static void periodic_main(int argc, char **argv)
 		sg_actor_sleep_until(t0 + (double)++k * p->period);
 		if (engine_stalled(p->e))
 			return;         /* let SimGrid see the deadlock (P6) */
-		if (p->records && k > mmsim_max_samples())
-			engine_too_many_records(p->name, p->period);
+		if (p->records && k > mmsim_max_samples()) {
+			engine_too_many_records(p->e, p->name, p->period);
+			return;
+		}
 		p->fn(p->e, p->arg);
 	}
 }

@@ -3,10 +3,10 @@
  * stats summed over zones) is appended to e->samples.  engine_run() adds a
  * last sample at the time it stops.  Samples are taken at multiples of the
  * interval from the start, so that they line up across runs. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 #include "mmsim/dcache.h"
@@ -59,17 +59,20 @@ void sample_counters(const struct pglist_data *pgdat, struct sample *s)
 	s->fs_stat[SAMPLE_INODE_NR_UNUSED] = is.nr_unused;
 }
 
-void engine_too_many_records(const char *what, double period)
+void engine_too_many_records(struct engine *e, const char *what, double period)
 {
-	fflush(stdout);
-	fprintf(stderr, "mmsim: error: the %s would record more than %lu times (every %g s of virtual "
-	        "time): [run] sample_interval or census_interval too short for this run; a longer "
-	        "interval, or MMSIM_MAX_SAMPLES=N in the environment to allow more on purpose\n",
-	        what, mmsim_max_samples(), period);
-	fflush(stderr);
-	/* as a failed run ends (SimGrid cannot be torn down mid-run); its
-	 * temporary results file is a leftover the next writer removes */
-	_exit(78);
+	if (e->error)
+		return;         /* another observer stopped the run first */
+	e->error = -E2BIG;
+	snprintf(e->error_msg, sizeof(e->error_msg),
+	         "the %s would record more than %lu times (every %g s of virtual "
+	         "time): [run] sample_interval or census_interval too short for this run; a longer "
+	         "interval, or MMSIM_MAX_SAMPLES=N in the environment to allow more on purpose",
+	         what, mmsim_max_samples(), period);
+	/* SimGrid cannot be stopped otherwise: every other actor is killed
+	 * where it waits (P5: through C frames), and simgrid_run() returns
+	 * once the caller has returned too */
+	sg_actor_kill_all();
 }
 
 void sampler_main(int argc, char **argv)
@@ -85,8 +88,10 @@ void sampler_main(int argc, char **argv)
 		/* a run of "auto" duration cannot be bounded before it starts
 		 * (scenario_resolve() bounds the others): stop here, before the
 		 * samples exhaust the host's memory and disk */
-		if (e->nr_samples >= mmsim_max_samples())
-			engine_too_many_records("sampler", e->cfg.sample_interval);
+		if (e->nr_samples >= mmsim_max_samples()) {
+			engine_too_many_records(e, "sampler", e->cfg.sample_interval);
+			return;
+		}
 		engine_take_sample(e);
 		sg_actor_sleep_until(t0 + (double)++k * e->cfg.sample_interval);
 		if (engine_stalled(e))

@@ -1411,7 +1411,7 @@ void wakeup_kcompactd(struct pglist_data *pgdat, int order, enum zone_type highe
 		pgdat->kcompactd_max_order = order;
 	if (pgdat->kcompactd_highest_zoneidx > highest_zoneidx)
 		pgdat->kcompactd_highest_zoneidx = highest_zoneidx;
-	if (!pgdat->kcompactd_sleeping || !pgdat->kcompactd_wake)
+	if (!pgdat->kcompactd_sleeping || !mm_host_op(pgdat, kcompactd_wake))
 		return;
 	if (!kcompactd_node_suitable(pgdat))
 		return;
@@ -1419,7 +1419,7 @@ void wakeup_kcompactd(struct pglist_data *pgdat, int order, enum zone_type highe
 		/* a wake-up is a SimGrid simcall: other actors may run before
 		 * this one resumes, and leave their context current */
 		struct mm_ctx *cur = mm_current();
-		pgdat->kcompactd_wake(pgdat, pgdat->kcompactd_wake_arg);
+		pgdat->host_ops->kcompactd_wake(pgdat);
 		mm_set_current(cur);
 	}
 }

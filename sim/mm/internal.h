@@ -409,7 +409,6 @@ enum migrate_mode { MIGRATE_ASYNC, MIGRATE_SYNC_LIGHT, MIGRATE_SYNC };
 #define SWAP_CLUSTER_MAX      32ul      /* reclaim batch (mm/vmscan.c), lru_note_cost()'s IO weight */
 #define COMPACT_CLUSTER_MAX   32u       /* SWAP_CLUSTER_MAX */
 #define MAX_COMPACT_RETRIES   16
-#define COMPACT_MAX_DEFER_SHIFT 6
 #define COMPACTION_HPAGE_ORDER pageblock_order
 
 static inline unsigned long compact_gap(unsigned order) { return 2ul << order; }

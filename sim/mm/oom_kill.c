@@ -42,9 +42,9 @@ bool out_of_memory(struct pglist_data *pgdat, struct mm_ctx *ctx, gfp_t gfp, uns
 		return false;
 	count_vm_events(pgdat, OOM_KILL, 1);
 	oom_reap_mm(pgdat, victim);
-	if (pgdat->oom_notify) {
+	if (mm_host_op(pgdat, oom_notify)) {
 		struct mm_ctx *cur = mm_current();     /* a simcall may run others */
-		pgdat->oom_notify(pgdat, victim, pgdat->oom_arg);
+		pgdat->host_ops->oom_notify(pgdat, victim);
 		mm_set_current(cur);
 	}
 	return true;

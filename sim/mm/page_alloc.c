@@ -31,7 +31,7 @@ void mm_set_current(struct mm_ctx *ctx)
 
 /* an allocating process stalls: direct reclaim or direct compaction has
  * run; the time it took passes for the others before the process looks
- * at the free lists again (pgdat->stall) */
+ * at the free lists again (the host's stall) */
 static void alloc_stall(struct pglist_data *pgdat)
 {
 	struct mm_ctx *cur = cur_ctx;
@@ -39,9 +39,9 @@ static void alloc_stall(struct pglist_data *pgdat)
 	if (!cur)
 		return;
 	cond_resched_end(pgdat, cur);   /* the locked share, with its locks held */
-	if (!pgdat->stall || !cur->stalls || cur->kernel_ns <= cur->kernel_done_ns)
+	if (!mm_host_op(pgdat, stall) || !cur->stalls || cur->kernel_ns <= cur->kernel_done_ns)
 		return;
-	pgdat->stall(pgdat, cur, pgdat->sleep_arg);
+	pgdat->host_ops->stall(pgdat, cur);
 	mm_set_current(cur);            /* a simcall: others ran */
 }
 
@@ -1433,8 +1433,6 @@ static void wake_all_kswapds(struct pglist_data *pgdat, unsigned order, gfp_t gf
 		}
 	}
 }
-
-#define MAX_RECLAIM_RETRIES 16
 
 /* zone_reclaimable_pages(): what reclaim could free in this zone */
 static unsigned long zone_reclaimable_pages(const struct zone *zone)

@@ -9,7 +9,7 @@
  * a lock (shrink_lruvec()'s SWAP_CLUSTER_MAX batches, the migrate
  * scanner's pageblocks, compact_zone()'s COMPACT_CLUSTER_MAX migrations):
  * there, once the pending time is worth a SimGrid event
- * (pgdat->resched_ns), the task spends it on its CPU (pgdat->resched), and
+ * (pgdat->resched_ns), the task spends it on its CPU (the host's resched), and
  * the other tasks, kswapd and kcompactd run meanwhile: they allocate, free,
  * and change the free lists, LRUs and pageblocks the caller then
  * re-validates, as the kernel does after it retakes a lock.
@@ -61,7 +61,7 @@ static void spend(struct pglist_data *pgdat, struct mm_ctx *ctx, bool all)
 			zone->lock_holders++;
 		if (lru)
 			pgdat->lru_lock_holders++;
-		pgdat->resched(pgdat, ctx, locked, pgdat->sleep_arg);
+		pgdat->host_ops->resched(pgdat, ctx, locked);
 		if (zone)
 			zone->lock_holders--;
 		if (lru)
@@ -69,7 +69,7 @@ static void spend(struct pglist_data *pgdat, struct mm_ctx *ctx, bool all)
 		pending -= locked;
 	}
 	if (all && pending > 0)
-		pgdat->resched(pgdat, ctx, pending, pgdat->sleep_arg);
+		pgdat->host_ops->resched(pgdat, ctx, pending);
 	mod_node_page_state(pgdat, NR_ISOLATED_ANON, -iso_anon);
 	mod_node_page_state(pgdat, NR_ISOLATED_FILE, -iso_file);
 	mm_set_current(cur);
@@ -78,7 +78,7 @@ static void spend(struct pglist_data *pgdat, struct mm_ctx *ctx, bool all)
 
 void cond_resched(struct pglist_data *pgdat, struct mm_ctx *ctx)
 {
-	if (!pgdat->resched || !ctx || !ctx->stalls)
+	if (!mm_host_op(pgdat, resched) || !ctx || !ctx->stalls)
 		return;
 	if (ctx->kernel_ns - ctx->kernel_done_ns < pgdat->resched_ns)
 		return;
@@ -92,7 +92,7 @@ void mm_spend_held(struct pglist_data *pgdat, struct mm_ctx *ctx)
 
 void cond_resched_end(struct pglist_data *pgdat, struct mm_ctx *ctx)
 {
-	if (!pgdat->resched || !ctx || ctx->kernel_ns <= ctx->kernel_done_ns) {
+	if (!mm_host_op(pgdat, resched) || !ctx || ctx->kernel_ns <= ctx->kernel_done_ns) {
 		if (ctx) {
 			ctx->locked_ns = 0;
 			ctx->locked_zone = NULL;
@@ -109,9 +109,9 @@ bool need_resched(struct pglist_data *pgdat, struct mm_ctx *ctx)
 	bool ret;
 	struct mm_ctx *cur = mm_current();
 
-	if (!pgdat->need_resched || !ctx || !ctx->stalls)
+	if (!mm_host_op(pgdat, need_resched) || !ctx || !ctx->stalls)
 		return false;
-	ret = pgdat->need_resched(pgdat, ctx, pgdat->sleep_arg);
+	ret = pgdat->host_ops->need_resched(pgdat, ctx);
 	mm_set_current(cur);
 	return ret;
 }
@@ -126,15 +126,15 @@ bool reclaim_throttle_isolated(struct pglist_data *pgdat, struct mm_ctx *ctx)
 
 	if ((ctx->flags & PF_KTHREAD) && !(ctx->flags & PF_KSWAPD))
 		return false;
-	if (!pgdat->throttle || !ctx->stalls)
+	if (!mm_host_op(pgdat, throttle) || !ctx->stalls)
 		return false;
 	/* the time run up so far is spent first: the task sleeps after it */
 	cond_resched_end(pgdat, ctx);
-	if (pgdat->stall && ctx->kernel_ns > ctx->kernel_done_ns)
-		pgdat->stall(pgdat, ctx, pgdat->sleep_arg);
+	if (pgdat->host_ops->stall && ctx->kernel_ns > ctx->kernel_done_ns)
+		pgdat->host_ops->stall(pgdat, ctx);
 	pgdat->sched_stats.throttled_isolated++;
 	mm_set_current(NULL);
-	pgdat->throttle(pgdat, ctx, 0.02, pgdat->sleep_arg);
+	pgdat->host_ops->throttle(pgdat, ctx, 0.02);
 	mm_set_current(cur);
 	return true;
 }
@@ -143,8 +143,8 @@ void wake_throttle_isolated(struct pglist_data *pgdat)
 {
 	struct mm_ctx *cur = mm_current();
 
-	if (!pgdat->throttle_wake)
+	if (!mm_host_op(pgdat, throttle_wake))
 		return;
-	pgdat->throttle_wake(pgdat, pgdat->sleep_arg);
+	pgdat->host_ops->throttle_wake(pgdat);
 	mm_set_current(cur);
 }

@@ -81,8 +81,8 @@ double blockdev_io(struct pglist_data *pgdat, struct blockdev *dev, unsigned lon
 /* A process's quantum is done at one instant and spent on the clock
  * after (sim/engine/README.md): before it issues a request it will wait
  * for, a process whose quantum has run up more than io_ahead_max (1 ms)
- * spends its kernel time on its CPU (pgdat->resched, as cond_resched()
- * does) and sleeps its I/O waits so far (pgdat->sleep), so that its requests are issued at most that
+ * spends its kernel time on its CPU (the host's resched, as cond_resched()
+ * does) and sleeps its I/O waits so far (the host's sleep), so that its requests are issued at most that
  * far ahead of the clock.  At most one catch-up per io_ahead_max of a
  * process's I/O wait and kernel time, not one per request. */
 static void task_catch_up(struct pglist_data *pgdat, struct mm_ctx *ctx)
@@ -92,11 +92,11 @@ static void task_catch_up(struct pglist_data *pgdat, struct mm_ctx *ctx)
 
 	/* the others run as themselves: current is theirs while we wait */
 	mm_set_current(NULL);
-	if (pgdat->resched && cpu > 0)
-		pgdat->resched(pgdat, ctx, cpu, pgdat->sleep_arg);
-	if (pgdat->sleep && io > 0) {
+	if (mm_host_op(pgdat, resched) && cpu > 0)
+		pgdat->host_ops->resched(pgdat, ctx, cpu);
+	if (mm_host_op(pgdat, sleep) && io > 0) {
 		ctx->io_done_ns = ctx->io_wait_ns;
-		pgdat->sleep(pgdat, io * 1e-9, pgdat->sleep_arg);
+		pgdat->host_ops->sleep(pgdat, io * 1e-9);
 	}
 	mm_set_current(cur);
 	pgdat->sched_stats.io_catch_ups++;
@@ -242,7 +242,7 @@ unsigned long swap_writeback_complete_by(struct pglist_data *pgdat, double now, 
 	struct swap_info *si = &pgdat->swap;
 	unsigned long freed = 0;
 
-	while (si->wb_len && (force || !pgdat->clock || si->wb[si->wb_head].done <= now)) {
+	while (si->wb_len && (force || !mm_host_op(pgdat, clock) || si->wb[si->wb_head].done <= now)) {
 		struct wb_entry w = si->wb[si->wb_head];
 		struct page *p = &pgdat->mem_map[w.pfn];
 

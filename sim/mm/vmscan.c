@@ -24,7 +24,6 @@
 #include "mmsim/slab.h"
 
 #define DEF_PRIORITY         12
-#define MAX_RECLAIM_RETRIES  16
 #define DEACTIVATE_ANON      1u
 #define DEACTIVATE_FILE      2u
 
@@ -597,9 +596,9 @@ static void reclaim_throttle(struct pglist_data *pgdat, struct scan_control *sc)
 	wait = swap_writeback_wait(pgdat, in_flight - sc->nr_to_reclaim);
 	if (wait > 0.1)
 		wait = 0.1;
-	if (pgdat->sleep && wait > 0) {
+	if (mm_host_op(pgdat, sleep) && wait > 0) {
 		struct mm_ctx *cur = mm_current();
-		pgdat->sleep(pgdat, wait, pgdat->sleep_arg);
+		pgdat->host_ops->sleep(pgdat, wait);
 		mm_set_current(cur);
 	}
 	swap_writeback_complete(pgdat, false);
@@ -819,11 +818,11 @@ void wakeup_kswapd(struct zone *zone, gfp_t gfp, int order, enum zone_type highe
 		return;
 	}
 	pgdat->kswapd_wakeups++;
-	if (pgdat->kswapd_wake) {
+	if (mm_host_op(pgdat, kswapd_wake)) {
 		/* a wake-up is a SimGrid simcall: other actors may run before
 		 * this one resumes, and leave their context current */
 		struct mm_ctx *cur = mm_current();
-		pgdat->kswapd_wake(pgdat, pgdat->kswapd_wake_arg);
+		pgdat->host_ops->kswapd_wake(pgdat);
 		mm_set_current(cur);
 	}
 }

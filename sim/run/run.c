@@ -359,6 +359,8 @@ int run_execute(struct run *r, char *err, size_t errlen)
 
 	if (c->duration > 0) {
 		engine_run(&r->e, c->duration);
+		if (r->e.error)
+			goto stopped;
 		/* the window closes at the duration if nothing measured ended
 		 * it before; background workloads see workload_stopping().  An
 		 * iteration cut short closes its window there, and the whole
@@ -372,12 +374,16 @@ int run_execute(struct run *r, char *err, size_t errlen)
 		}
 		r->set->stopping = true;
 		sim = engine_run(&r->e, c->duration + RUN_DRAIN_SECONDS);
+		if (r->e.error)
+			goto stopped;
 		/* simgrid_run_until() leaves the clock at its limit even when
 		 * the last process ended before: the run ended then */
 		if (!r->e.nr_live_tasks && r->e.last_exit < sim)
 			sim = r->e.last_exit > c->duration ? r->e.last_exit : c->duration;
 	} else {
 		sim = engine_run(&r->e, 0);
+		if (r->e.error)
+			goto stopped;
 		if (r->e.nr_live_tasks) {
 			snprintf(err, errlen, "the simulation deadlocked: %lu processes never ended",
 			         r->e.nr_live_tasks);
@@ -401,6 +407,9 @@ int run_execute(struct run *r, char *err, size_t errlen)
 	}
 	check_outcome(r);
 	return 0;
+stopped:
+	snprintf(err, errlen, "%s", r->e.error_msg);
+	return r->e.error;
 }
 
 void run_destroy(struct run *r)

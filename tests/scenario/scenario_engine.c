@@ -1,14 +1,17 @@
 /* scenario_engine.c - the engine's own life cycle on the virtual clock:
  * a run stopped at its time limit, with processes still blocked, is torn
  * down cleanly; an exited process's actor (its stack) is freed when it
- * exits, not kept until the engine ends.  Each simulation runs in a child
+ * exits, not kept until the engine ends; a run stopped by the recording
+ * bound returns its error to the caller.  Each simulation runs in a child
  * (engine_fork_run); the child's exit status is the verdict (134 =
  * SIGABRT from SimGrid). */
+#include <errno.h>
 #include <malloc.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 #include "mmsim/engine.h"
@@ -213,12 +216,53 @@ static void test_reclaim_before_clock(void **state)
 	assert_int_equal(engine_fork_run(reclaim_before_clock, NULL), 0);
 }
 
+/* An auto-duration run whose sampler reaches MMSIM_MAX_SAMPLES (5 here,
+ * one sample a second) with processes still running and blocked: the
+ * engine stops the run and engine_run() returns with e.error set; the
+ * library no longer ends the process itself (it did, _exit(78)). */
+static int stopped_by_bound(void *arg)
+{
+	static struct pglist_data pgdat;
+	static struct waiter w[2];
+	struct mm_policy *policy;
+	struct engine e;
+	double t;
+
+	(void)arg;
+	if (setenv("MMSIM_MAX_SAMPLES", "5", 1))
+		return 9;
+	if (boot_small(&pgdat, &policy, &e))
+		return 10;
+	for (int i = 0; i < 2; i++) {
+		cpu_burner_init(&w[i].child, 100e9);    /* 100 s of CPU: beyond the bound */
+		w[i].use_task_wait = i == 1;
+		if (!engine_spawn(&e, "parent", &waiter_ops, &w[i]))
+			return 12;
+	}
+	t = engine_run(&e, 0);
+	if (e.error != -E2BIG || !strstr(e.error_msg, "the sampler would record more than 5 times"))
+		return 13;
+	if (t < 4.0 || t > 5.5 || e.nr_live_tasks != 4)
+		return 14;
+	/* a second call runs nothing */
+	if (engine_run(&e, 0) != t)
+		return 15;
+	return 0;               /* the process ends: the killed actors' state stays as it was */
+}
+
+static void test_recording_bound_returns_error(void **state)
+{
+	(void)state;
+	assert_int_equal(engine_fork_run(stopped_by_bound, NULL), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_destroy_with_blocked_tasks),
 		cmocka_unit_test(test_exited_actor_freed),
 		cmocka_unit_test(test_reclaim_before_clock),
+		cmocka_unit_test(test_recording_bound_returns_error),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

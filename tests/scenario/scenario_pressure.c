@@ -24,7 +24,7 @@ struct result {
 	unsigned long check_failures;
 	unsigned long tasks_oom_killed;
 	double utime_ns;
-	unsigned long stalls, stalls_timed;     /* pgdat->stall calls; those the clock moved in */
+	unsigned long stalls, stalls_timed;     /* the host's stall calls; those the clock moved in */
 	unsigned long kswapd_runs, kswapd_order0_runs;
 };
 
@@ -45,16 +45,17 @@ struct scenario {
 	struct result *res;             /* shared with the parent */
 };
 
-/* pgdat->stall, watched: a stalled process spends its time before it
+/* the host's stall, watched: a stalled process spends its time before it
  * looks at the free lists again, and the clock moves meanwhile */
-static void (*engine_stall)(struct pglist_data *, struct mm_ctx *, void *);
+static const struct mm_host_ops *engine_ops;
+static struct mm_host_ops watched_ops;
 static struct result *stall_res;
 
-static void watched_stall(struct pglist_data *pgdat, struct mm_ctx *ctx, void *arg)
+static void watched_stall(struct pglist_data *pgdat, struct mm_ctx *ctx)
 {
 	double before = engine_now();
 
-	engine_stall(pgdat, ctx, arg);
+	engine_ops->stall(pgdat, ctx);
 	stall_res->stalls++;
 	if (engine_now() > before && ctx->kernel_done_ns == ctx->kernel_ns)
 		stall_res->stalls_timed++;
@@ -92,9 +93,11 @@ static int child(void *arg)
 	cfg.cpus = sc->cpus;
 	if (engine_init(&e, &pgdat, &cfg, &argc, argv, err, sizeof(err)))
 		return 14;
-	engine_stall = pgdat.stall;
+	engine_ops = pgdat.host_ops;
+	watched_ops = *engine_ops;
+	watched_ops.stall = watched_stall;
 	stall_res = sc->res;
-	pgdat.stall = watched_stall;
+	pgdat.host_ops = &watched_ops;
 	switch (sc->kind) {
 	case HOGS:
 		for (unsigned i = 0; i < sc->nr; i++) {

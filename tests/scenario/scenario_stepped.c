@@ -229,7 +229,8 @@ static struct {
 	struct machine *m;
 	struct reclaim_result *r;
 	struct mm_ctx *reclaimer;
-	void (*engine_resched)(struct pglist_data *, struct mm_ctx *, double, void *);
+	const struct mm_host_ops *engine_ops;   /* the engine's, and its own with resched watched */
+	struct mm_host_ops watched_ops;
 	bool in_reclaim, done;
 } rc;
 
@@ -238,13 +239,13 @@ static long free_pages(void)
 	return zone_page_state(&rc.m->pgdat.node_zones[ZONE_DMA32], NR_FREE_PAGES);
 }
 
-/* pgdat->resched, watched: the free pages before and after the
+/* the host's resched, watched: the free pages before and after the
  * reclaimer's wait */
-static void watched_resched(struct pglist_data *pgdat, struct mm_ctx *ctx, double ns, void *arg)
+static void watched_resched(struct pglist_data *pgdat, struct mm_ctx *ctx, double ns)
 {
 	long before = free_pages();
 
-	rc.engine_resched(pgdat, ctx, ns, arg);
+	rc.engine_ops->resched(pgdat, ctx, ns);
 	if (ctx == rc.reclaimer) {
 		rc.r->yields++;
 		rc.r->changed += free_pages() != before;
@@ -309,8 +310,10 @@ static int reclaim_child(void *arg)
 	cfg.resched_ns = 1;             /* every cond_resched() point yields */
 	if (engine_init(&e, &rc.m->pgdat, &cfg, NULL, NULL, err, sizeof(err)))
 		return 20;
-	rc.engine_resched = rc.m->pgdat.resched;
-	rc.m->pgdat.resched = watched_resched;
+	rc.engine_ops = rc.m->pgdat.host_ops;
+	rc.watched_ops = *rc.engine_ops;
+	rc.watched_ops.resched = watched_resched;
+	rc.m->pgdat.host_ops = &rc.watched_ops;
 	engine_spawn(&e, "reclaimer", &reclaimer_ops, NULL);
 	engine_spawn(&e, "allocator", &allocator_ops, NULL);
 	engine_run(&e, 0);
@@ -338,12 +341,14 @@ static void test_direct_reclaim_steps_see_others_allocate(void **state)
 static unsigned long throttles;
 static double throttle_timeout;
 
-static void fake_throttle(struct pglist_data *pgdat, struct mm_ctx *ctx, double timeout, void *arg)
+static void fake_throttle(struct pglist_data *pgdat, struct mm_ctx *ctx, double timeout)
 {
-	(void)pgdat, (void)ctx, (void)arg;
+	(void)pgdat, (void)ctx;
 	throttles++;
 	throttle_timeout = timeout;
 }
+
+static const struct mm_host_ops fake_throttle_host = { .throttle = fake_throttle };
 
 static void test_too_many_isolated_throttles_reclaim(void **state)
 {
@@ -357,7 +362,7 @@ static void test_too_many_isolated_throttles_reclaim(void **state)
 
 	assert_non_null(as);
 	assert_int_equal(filemap_read(pgdat, &m->ctx, as, 0, 6000), 0);
-	pgdat->throttle = fake_throttle;
+	pgdat->host_ops = &fake_throttle_host;
 	inactive = lruvec_lru_size(pgdat, LRU_INACTIVE_FILE);
 	assert_true(inactive > 1000);
 	/* others hold one more isolated file page than an eighth of the
@@ -566,11 +571,12 @@ static void test_need_resched_rule(void **state)
 	munmap(r, sizeof(*r));
 }
 
-static bool always_resched(struct pglist_data *pgdat, struct mm_ctx *ctx, void *arg)
+static bool always_resched(struct pglist_data *pgdat, struct mm_ctx *ctx)
 {
-	(void)pgdat, (void)ctx, (void)arg;
+	(void)pgdat, (void)ctx;
 	return true;
 }
+static const struct mm_host_ops always_resched_host = { .need_resched = always_resched };
 
 /* async compaction that finds need_resched() set tries no further zone:
  * Normal (fragmented like DMA32 by the same process, its pages pinned so
@@ -609,11 +615,11 @@ static void test_need_resched_stops_async_zonelist(void **state)
 	tl_zone(m, ZONE_DMA32)->compact_order_failed = 0;
 	tl_zone(m, ZONE_DMA32)->compact_defer_shift = 1;
 	considered = tl_zone(m, ZONE_DMA32)->compact_considered;
-	pgdat->need_resched = always_resched;
+	pgdat->host_ops = &always_resched_host;
 	direct_compact(pgdat, &ctx, COMPACT_PRIO_ASYNC);
 	assert_int_equal(tl_zone(m, ZONE_DMA32)->compact_considered, considered);
 	/* without it, DMA32 is considered too */
-	pgdat->need_resched = NULL;
+	pgdat->host_ops = NULL;
 	direct_compact(pgdat, &ctx, COMPACT_PRIO_ASYNC);
 	assert_true(tl_zone(m, ZONE_DMA32)->compact_considered != considered);
 	tl_check(m);

@@ -18,28 +18,34 @@
 
 static double test_clock;
 
-static double clock_fn(void *arg)
+static double clock_fn(const struct pglist_data *pgdat)
 {
-	(void)arg;
+	(void)pgdat;
 	return test_clock;
 }
 
 /* the engine's resched: ns of the pending kernel time pass on the clock */
-static void resched_fn(struct pglist_data *pgdat, struct mm_ctx *ctx, double ns, void *arg)
+static void resched_fn(struct pglist_data *pgdat, struct mm_ctx *ctx, double ns)
 {
-	(void)pgdat, (void)arg;
+	(void)pgdat;
 	test_clock += ns * 1e-9;
 	ctx->kernel_done_ns += ns;
 }
 
 static double slept;
 
-static void sleep_fn(struct pglist_data *pgdat, double seconds, void *arg)
+static void sleep_fn(struct pglist_data *pgdat, double seconds)
 {
-	(void)pgdat, (void)arg;
+	(void)pgdat;
 	slept += seconds;
 	test_clock += seconds;
 }
+
+/* the test's host: its clock, and for the catch-up its resched and sleep */
+static const struct mm_host_ops test_host_clock = { .clock = clock_fn };
+static const struct mm_host_ops test_host_catch_up = {
+	.clock = clock_fn, .resched = resched_fn, .sleep = sleep_fn,
+};
 
 static struct machine *boot(struct blockdev *dev)
 {
@@ -48,16 +54,14 @@ static struct machine *boot(struct blockdev *dev)
 
 	test_clock = 10;
 	slept = 0;
-	m->pgdat.clock = clock_fn;
+	m->pgdat.host_ops = &test_host_clock;
 	blockdev_setup(dev, LATENCY, PAGE_SIZE / PAGE_T);
 	return m;
 }
 
 static void unhook(struct machine *m)
 {
-	m->pgdat.clock = NULL;
-	m->pgdat.resched = NULL;
-	m->pgdat.sleep = NULL;
+	m->pgdat.host_ops = NULL;
 	m->pgdat.io_ahead_max = 0;
 }
 
@@ -129,8 +133,7 @@ static void test_catch_up(void **state)
 	struct mm_ctx ctx = { .stalls = true };
 	(void)state;
 
-	pgdat->resched = resched_fn;
-	pgdat->sleep = sleep_fn;
+	pgdat->host_ops = &test_host_catch_up;
 	pgdat->io_ahead_max = 0.001;
 
 	ctx.io_wait_ns = 0.5e9;

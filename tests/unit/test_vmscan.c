@@ -312,11 +312,12 @@ static void test_refault_restores_only_the_workingset(void **state)
 /* a clock that stands still unless the test moves it: reclaim's pass
  * runs at one instant, as it does on the engine */
 static double clock_now;
-static double test_clock(void *arg)
+static double test_clock(const struct pglist_data *pgdat)
 {
-	(void)arg;
+	(void)pgdat;
 	return clock_now;
 }
+static const struct mm_host_ops test_host = { .clock = test_clock };
 
 /* a process of NR_SWAP small anon pages, none of them young (their pte's
  * accessed bit and PG_young cleared, so that reclaim's first look swaps
@@ -343,7 +344,7 @@ static struct machine *cold_anon(double latency_s, struct mm_struct **mmp)
 	for (unsigned long v = 0; v < NR_SWAP; v++)
 		ClearPageFlag(&pgdat->mem_map[entry_pfn(mm->pte[v])], PG_young);
 	clock_now = 0;
-	pgdat->clock = test_clock;
+	pgdat->host_ops = &test_host;
 	m->ctx.kernel_ns = m->ctx.kernel_done_ns = 0;
 	if (mmp)
 		*mmp = mm;

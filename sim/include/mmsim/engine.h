@@ -92,6 +92,12 @@ struct engine {
 	double kswapd_cpu_ns, flusher_cpu_ns, kcompactd_cpu_ns;
 	double last_exit;                           /* virtual time the last process ended */
 	unsigned long nr_running;                   /* actors in an execution now (runnable) */
+	/* why engine_run() stopped the run before its end, 0 if it did not:
+	 * -E2BIG, a time series (the sampler's, an engine_every() observer's)
+	 * would have recorded more than mmsim_max_samples() times
+	 * (<mmsim/limits.h>); error_msg says which */
+	int error;
+	char error_msg[512];
 };
 
 /* Initialise SimGrid (argv may carry --cfg=/--log= options, consumed) and
@@ -102,7 +108,11 @@ int  engine_init(struct engine *e, struct pglist_data *pgdat, const struct engin
  * (fork).  Its memory is mm_alloc()'ed when it starts; NULL on failure. */
 struct task *engine_spawn(struct engine *e, const char *name, const struct task_ops *ops, void *arg);
 /* Run until every process has ended (or until the virtual time limit, if
- * > 0); returns the virtual time reached. */
+ * > 0); returns the virtual time reached.  A run stopped by an error
+ * (e->error set) kills every actor where it waits, leaving the model as
+ * they were in the middle of their work: the caller reports e->error_msg
+ * and ends the process (nothing runs again); engine_run() then returns
+ * at once. */
 double engine_run(struct engine *e, double until);
 /* Free the engine's processes and detach it from the node.  Correct with
  * processes that never ended (a run stopped at its time limit): those are

@@ -191,8 +191,13 @@ unsigned long writeback_dirty_pages(struct pglist_data *pgdat, struct mm_ctx *ct
 
 /* ---- reclaim (vmscan.c) ---- */
 
+/* mm/internal.h: kswapd runs that reclaimed nothing before it gives up on
+ * the node (kswapd_failures), and the slow path's retries without
+ * progress (should_reclaim_retry) */
+#define MAX_RECLAIM_RETRIES 16
+
 /* wakeup_kswapd(): record the order and zone kswapd is to work for, and
- * call pgdat->kswapd_wake unless the node is balanced already */
+ * ask the host to wake kswapd (mm_host.h) unless the node is balanced already */
 void wakeup_kswapd(struct zone *zone, gfp_t gfp, int order, enum zone_type highest_zoneidx);
 /* direct reclaim (try_to_free_pages); returns pages reclaimed */
 unsigned long try_to_free_pages(struct pglist_data *pgdat, struct mm_ctx *ctx, unsigned order,
@@ -227,8 +232,13 @@ bool kswapd_keeps_order(const struct pglist_data *pgdat);
 
 /* ---- compaction (compaction.c) ---- */
 
+/* include/linux/compaction.h: a zone's compaction is deferred for at
+ * most 1 << this many attempts; kcompactd's proactive compaction backs
+ * off for as many of its timeouts */
+#define COMPACT_MAX_DEFER_SHIFT 6
+
 /* wakeup_kcompactd(): record the order and zone kcompactd is to compact
- * for, and call pgdat->kcompactd_wake if it sleeps and there is work */
+ * for, and ask the host to wake kcompactd if it sleeps and there is work */
 void wakeup_kcompactd(struct pglist_data *pgdat, int order, enum zone_type highest_zoneidx);
 /* kcompactd's work when woken (kcompactd_do_work) */
 void kcompactd_do_work(struct pglist_data *pgdat, struct mm_ctx *ctx);

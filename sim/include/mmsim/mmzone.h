@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "mmsim/mm_host.h"
 #include "mmsim/mm_types.h"
 #include "mmsim/page.h"
 
@@ -239,18 +240,19 @@ struct pglist_data {
 	unsigned long vm_events[NR_VM_EVENT_ITEMS];
 	struct extfrag_stats extfrag;
 
-	/* kswapd requests (wakeup_kswapd); the actor layer sleeps on them */
+	/* the host that runs the model (mm_host.h: its clock, its daemons,
+	 * its scheduler) and its state; NULL: none */
+	const struct mm_host_ops *host_ops;
+	void *host;
+
+	/* kswapd requests (wakeup_kswapd); the host's kswapd sleeps on them */
 	int kswapd_order;
 	enum zone_type kswapd_highest_zoneidx;   /* MAX_NR_ZONES: none pending */
 	unsigned long kswapd_wakeups;            /* wake requests recorded */
-	void (*kswapd_wake)(struct pglist_data *, void *arg);
-	void *kswapd_wake_arg;
 
-	/* kcompactd requests (wakeup_kcompactd); the actor layer sleeps on them */
+	/* kcompactd requests (wakeup_kcompactd); the host's kcompactd sleeps on them */
 	int kcompactd_max_order;
 	enum zone_type kcompactd_highest_zoneidx;
-	void (*kcompactd_wake)(struct pglist_data *, void *arg);
-	void *kcompactd_wake_arg;
 	bool kcompactd_sleeping;        /* on its wait queue (wq_has_sleeper) */
 	bool kswapd_running;            /* kswapd_is_running(): in balance_pgdat */
 
@@ -279,29 +281,7 @@ struct pglist_data {
 	struct blockdev disk;           /* where files live */
 	struct dirty_ring *dirty;       /* dirtied file pages, oldest first (filemap.c) */
 
-	/* the virtual clock, in seconds (the engine sets it; 0 without one) */
-	double (*clock)(void *arg);
-	void *clock_arg;
-	/* block the calling actor for a while (reclaim throttling); NULL: no wait */
-	void (*sleep)(struct pglist_data *, double seconds, void *arg);
-	void *sleep_arg;
-	/* an allocating process stalled in direct reclaim or compaction: it
-	 * spends the kernel time it has run up so far on its CPU now, so
-	 * that kswapd, kcompactd and the other CPUs go on meanwhile (the
-	 * work of a quantum is otherwise done at one instant); NULL: no
-	 * clock.  Uses sleep_arg. */
-	void (*stall)(struct pglist_data *, struct mm_ctx *ctx, void *arg);
-	/* cond_resched() (sched.c): the task spends ns of its pending kernel
-	 * time on its CPU now, letting the other tasks run; NULL: no clock.
-	 * need_resched(): would the scheduler take the CPU from this task
-	 * (engine.c says when).  throttle(): reclaim_throttle() sleep of at
-	 * most timeout s, ended early by throttle_wake(); returns at once
-	 * for a context that cannot sleep.  All use sleep_arg. */
-	void (*resched)(struct pglist_data *, struct mm_ctx *ctx, double ns, void *arg);
-	bool (*need_resched)(struct pglist_data *, struct mm_ctx *ctx, void *arg);
-	void (*throttle)(struct pglist_data *, struct mm_ctx *ctx, double timeout, void *arg);
-	void (*throttle_wake)(struct pglist_data *, void *arg);
-	double resched_ns;              /* pending kernel time worth a yield */
+	double resched_ns;              /* pending kernel time worth a yield (host_ops->resched) */
 	/* a process about to issue an I/O it waits for first catches up
 	 * with the clock (spends its pending kernel time, sleeps its pending
 	 * I/O waits: resched and sleep) when its quantum has run more than
@@ -319,9 +299,6 @@ struct pglist_data {
 		unsigned long throttled_isolated;   /* reclaim_throttle(VMSCAN_THROTTLE_ISOLATED) sleeps */
 		unsigned long io_catch_ups;         /* tasks that caught up with the clock before an I/O (blockdev_io_wait) */
 	} sched_stats;
-	/* the OOM killer chose a victim: the engine stops its process */
-	void (*oom_notify)(struct pglist_data *, struct mm_struct *victim, void *arg);
-	void *oom_arg;
 
 	/* debug_vm: check the whole state every N operations (0: never) */
 	unsigned long debug_check_interval;
@@ -330,7 +307,9 @@ struct pglist_data {
 
 static inline double pgdat_now(const struct pglist_data *pgdat)
 {
-	return pgdat->clock ? pgdat->clock(pgdat->clock_arg) : 0.0;
+	double (*clock)(const struct pglist_data *) = mm_host_op(pgdat, clock);
+
+	return clock ? clock(pgdat) : 0.0;
 }
 static inline void mod_node_page_state(struct pglist_data *pgdat, enum node_stat_item i, long n)
 {

@@ -135,7 +135,11 @@ struct run {
 struct run *run_create(const struct scenario *s, unsigned long check_every, char *err, size_t errlen);
 /* Start the workloads, run the measured window(s) (the last census when
  * the last closes, the background workloads still running), the drain,
- * the invariant check; sets sim_seconds and the failure. */
+ * the invariant check; sets sim_seconds and the failure.  0, or with a
+ * message in err: -E2BIG if the engine stopped the run because a time
+ * series would have recorded more than mmsim_max_samples() times (the
+ * scenario's intervals are too short for it: a configuration error),
+ * -1 on any other failure.  Either way the process should end then. */
 int  run_execute(struct run *r, char *err, size_t errlen);
 /* The run's rows (rec: its identity and outcome, written first) into db:
  * params, the vmstat deltas of the whole window, workload metrics,
