@@ -169,6 +169,7 @@ struct compare_opts {
 
 #include "metrics.h"
 #include "stats.h"
+#include "query.h"
 
 struct results_cell {
 	double mean;                     /* over the runs: the cover letter's number */

@@ -1,4 +1,4 @@
-/* results_int.h - what db.c, merge.c and compare.c share (not an API). */
+/* results_int.h - what db.c, merge.c, compare.c and query.c share (not an API). */
 #ifndef MMSIM_RESULTS_INT_H
 #define MMSIM_RESULTS_INT_H
 
