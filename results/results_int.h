@@ -19,6 +19,13 @@ void results_seterr(char *err, size_t errlen, const char *path, const char *fmt,
 sqlite3 *results_open_ro(const char *path, const char *const *tables, int min_version,
                          char *err, size_t errlen);
 
+/* A reader's connection to a file of an older schema version
+ * (RESULTS_SCHEMA_READ_MIN..): a temporary view `runs` that adds the
+ * column source = 'sim' shadows the file's runs table, so that the same
+ * SQL reads every version.  Nothing is written to the file.  0, or -1
+ * with a message naming path. */
+int results_compat_view(sqlite3 *db, const char *path, char *err, size_t errlen);
+
 /* Same check on a database already open on db under the schema name
  * (e.g. "main" or an ATTACH name). */
 int results_check(sqlite3 *db, const char *schema, const char *path,
