@@ -114,14 +114,6 @@ int  results_is_complete(const char *path);
 int  results_run_failure(const char *path, char *policy, size_t plen, long long *seed,
                          char *why, size_t wlen);
 
-/* A reader's connection (SQLite's sqlite3) to a file of an older schema
- * version (RESULTS_SCHEMA_READ_MIN..): a temporary view `runs` that adds
- * the column source = 'sim' shadows the file's runs table, so that the
- * same SQL reads every version.  Nothing is written to the file.  0, or
- * -1 with a message naming path. */
-struct sqlite3;
-int  results_compat_view(struct sqlite3 *db, const char *path, char *err, size_t errlen);
-
 /* Merge run files (or merged files) into out (created if missing);
  * rows already present are kept, so merging twice changes nothing.  out
  * is rewritten as a whole, under the lock out.lock (merge.c); -2 when
@@ -169,6 +161,7 @@ struct compare_opts {
 
 #include "metrics.h"
 #include "stats.h"
+#include "query.h"
 
 struct results_cell {
 	double mean;                     /* over the runs: the cover letter's number */

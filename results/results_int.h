@@ -1,4 +1,4 @@
-/* results_int.h - what db.c, merge.c and compare.c share (not an API). */
+/* results_int.h - what db.c, merge.c, compare.c and query.c share (not an API). */
 #ifndef MMSIM_RESULTS_INT_H
 #define MMSIM_RESULTS_INT_H
 
@@ -18,6 +18,13 @@ void results_seterr(char *err, size_t errlen, const char *path, const char *fmt,
  * failure. */
 sqlite3 *results_open_ro(const char *path, const char *const *tables, int min_version,
                          char *err, size_t errlen);
+
+/* A reader's connection to a file of an older schema version
+ * (RESULTS_SCHEMA_READ_MIN..): a temporary view `runs` that adds the
+ * column source = 'sim' shadows the file's runs table, so that the same
+ * SQL reads every version.  Nothing is written to the file.  0, or -1
+ * with a message naming path. */
+int results_compat_view(sqlite3 *db, const char *path, char *err, size_t errlen);
 
 /* Same check on a database already open on db under the schema name
  * (e.g. "main" or an ATTACH name). */

@@ -3,6 +3,7 @@
 #define MMSIM_CLI_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include "mmsim/mm.h"
 #include "mmsim/policy.h"
 #include "mmsim/run.h"
@@ -154,7 +155,7 @@ struct plot_opts {
 };
 /* The exit code (EXIT_OK; 65, 66, 69, 70, 73, 74), the message printed. */
 int plot_draw(const struct plot_opts *o);
-/* mkdir -p DIR; EXIT_CANTCREAT with the message printed */
+/* outfile.c: mkdir -p DIR; EXIT_CANTCREAT with the message printed */
 int make_dir(const char *dir);
 
 int cmd_demo(int argc, char **argv);
@@ -174,6 +175,9 @@ struct compare_opts;
  * the page's path into out. */
 int report_write(const char *db, const char *dir, const struct compare_opts *co, int draw,
                  int sweep, char *out, size_t outlen);
+/* report_runs.c: the page's section on the runs of db (their provenance,
+ * census or snapshots) into f; 0, or -1 with the message printed */
+int report_runs(FILE *f, const char *db_path);
 int cmd_reproduce(int argc, char **argv);
 int cmd_ablate(int argc, char **argv);
 

@@ -4,18 +4,17 @@
  * No server, no network, no script: the compare table with its statistics
  * (results_table_print, HTML), every plot `mmsim plot` draws, inline as
  * SVG (drawn into DIR/plots by plot_draw, then copied into the page), the
- * row definitions, the per-seed values, each run's provenance (the runs
- * table: scenario text and parameters, hash, version, git revision, seed,
- * wall and simulated time) and the block census at the end of each run in
- * the cover letter's layout.  The numbers are those of `mmsim compare`:
- * the same computed table, another formatter.
+ * row definitions, the per-seed values, and each run's provenance and the
+ * block census at the end of each run in the cover letter's layout
+ * (report_runs.c, reading through results/: no SQL here).  The numbers
+ * are those of `mmsim compare`: the same computed table, another
+ * formatter.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <glob.h>
 #include <limits.h>
 #include <math.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,12 +37,6 @@ static void report_usage(FILE *f)
 	           "its /proc snapshots instead).\n\n"
 	           "  -o, --output DIR      where to write (created if missing)\n"
 	           "  --by, --baseline, --where, --extra-rows, --allow-mixed   as for mmsim compare\n");
-}
-
-static const char *col_text(sqlite3_stmt *st, int i)
-{
-	const char *s = (const char *)sqlite3_column_text(st, i);
-	return s ? s : "";
 }
 
 static const char style[] =
@@ -162,181 +155,6 @@ static void per_seed(FILE *f, const struct results_table *t, unsigned extra_rows
 	fputs("</tbody></table>\n", f);
 }
 
-/* the cover letter's block analysis at the last census of a run */
-static int census(FILE *f, sqlite3 *db, const char *run_id)
-{
-	static const char *const kinds[] = { "Unmovable", "Movable", "Reclaimable" };
-	sqlite3_stmt *st;
-	long blocks[3] = { 0 }, mixed[3] = { 0 }, lru[3] = { 0 }, slab[3] = { 0 }, kmem[3] = { 0 },
-	     other[3] = { 0 };
-	double t = NAN;
-	int any = 0;
-
-	if (sqlite3_prepare_v2(db, "SELECT t, migratetype, blocks, mixed_blocks, pages_lru, pages_slab,"
-	                           " pages_kmem, pages_other FROM block_census WHERE run_id = ?1 AND"
-	                           " t = (SELECT MAX(t) FROM block_census WHERE run_id = ?1)"
-	                           " ORDER BY migratetype", -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
-	fputs("<pre class=\"census\">", f);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *mt = col_text(st, 1);
-		char lower[64];
-		size_t k;
-
-		t = sqlite3_column_double(st, 0);
-		any = 1;
-		for (k = 0; mt[k] && k + 1 < sizeof(lower); k++)
-			lower[k] = (char)(mt[k] >= 'A' && mt[k] <= 'Z' ? mt[k] + 32 : mt[k]);
-		lower[k] = '\0';
-		results_html_escape(f, lower);
-		fprintf(f, " %lld\n", (long long)sqlite3_column_int64(st, 2));
-		for (int i = 0; i < 3; i++)
-			if (!strcmp(mt, kinds[i])) {
-				blocks[i] = sqlite3_column_int64(st, 2);
-				mixed[i] = sqlite3_column_int64(st, 3);
-				lru[i] = sqlite3_column_int64(st, 4);
-				slab[i] = sqlite3_column_int64(st, 5);
-				kmem[i] = sqlite3_column_int64(st, 6);
-				other[i] = sqlite3_column_int64(st, 7);
-			}
-	}
-	sqlite3_finalize(st);
-	(void)blocks;
-	if (any) {
-		fprintf(f, "unmovable blocks with slab/lru pages: %ld ({'slab': %ld, 'lru': %ld} pages)\n",
-		        mixed[0], slab[0], lru[0]);
-		fprintf(f, "movable blocks with non-LRU pages: %ld ({'slab': %ld, 'kmem': %ld, 'other': %ld} pages)\n",
-		        mixed[1], slab[1], kmem[1], other[1]);
-		fprintf(f, "reclaimable blocks with non-slab pages: %ld ({'lru': %ld, 'kmem': %ld, 'other': %ld} pages)\n",
-		        mixed[2], lru[2], kmem[2], other[2]);
-		fprintf(f, "(at t = %.1f s)", t);
-	} else {
-		fputs("no census stored", f);
-	}
-	fputs("</pre>\n", f);
-	return 0;
-}
-
-/* a real kernel's run (mmsim import) has no census: the /proc files
- * captured before and after it, verbatim (a file of schema version 2
- * has no snapshots table, and no real run) */
-static void snapshots(FILE *f, sqlite3 *db, const char *run_id)
-{
-	sqlite3_stmt *st = NULL;
-
-	if (sqlite3_prepare_v2(db, "SELECT name, text FROM snapshots WHERE run_id = ?1 ORDER BY name",
-	                       -1, &st, NULL) != SQLITE_OK)
-		return;
-	sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		fputs("<details><summary>", f);
-		results_html_escape(f, col_text(st, 0));
-		fputs("</summary><pre>", f);
-		results_html_escape(f, col_text(st, 1));
-		fputs("</pre></details>\n", f);
-	}
-	sqlite3_finalize(st);
-}
-
-static int provenance(FILE *f, const char *db_path)
-{
-	sqlite3 *db = NULL;
-	sqlite3_stmt *st = NULL, *pst = NULL;
-	char err[512] = "";
-	int rc = -1;
-
-	if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
-		goto out;
-	if (results_compat_view(db, db_path, err, sizeof(err))) {
-		error("report: %s", err);
-		sqlite3_close(db);
-		return -1;
-	}
-	if (sqlite3_prepare_v2(db, "SELECT run_id, name, CASE WHEN source = 'real' THEN 'real:' || policy"
-	                           " ELSE policy END, workload, seed, config_hash,"
-	                           " mmsim_version, git_commit, build_type, started_at, wall_seconds,"
-	                           " sim_seconds, status, error, config, sweep_id, source FROM runs"
-	                           " ORDER BY source, policy, seed, run_id", -1, &st, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "SELECT key, value FROM params WHERE run_id = ?1 ORDER BY key", -1,
-	                       &pst, NULL) != SQLITE_OK)
-		goto out;
-	fputs("<table class=\"runs\"><thead><tr><th>run</th><th>policy</th><th>workload</th><th>seed</th>"
-	      "<th>status</th><th>config hash</th><th>mmsim</th><th>git</th><th>build</th>"
-	      "<th>started</th><th>wall s</th><th>simulated s</th></tr></thead><tbody>\n", f);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		fputs("<tr><th><a href=\"#run-", f);
-		results_html_escape(f, col_text(st, 0));
-		fputs("\">", f);
-		results_html_escape(f, col_text(st, 1));
-		fputs("</a></th>", f);
-		for (int i = 2; i <= 12; i++) {
-			static const int order[] = { 2, 3, 4, 12, 5, 6, 7, 8, 9, 10, 11 };
-			int c = order[i - 2];
-			fputs("<td>", f);
-			if (c == 10 || c == 11) {
-				if (sqlite3_column_type(st, c) != SQLITE_NULL)
-					fprintf(f, "%.1f", sqlite3_column_double(st, c));
-			} else {
-				results_html_escape(f, col_text(st, c));
-			}
-			fputs("</td>", f);
-		}
-		fputs("</tr>\n", f);
-	}
-	fputs("</tbody></table>\n", f);
-	sqlite3_reset(st);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *id = col_text(st, 0);
-		fputs("<section class=\"run\" id=\"run-", f);
-		results_html_escape(f, id);
-		fputs("\"><h3>", f);
-		results_html_escape(f, col_text(st, 1));
-		fputs(" <span class=\"n\">(run ", f);
-		results_html_escape(f, id);
-		if (*col_text(st, 15)) {
-			fputs(", sweep ", f);
-			results_html_escape(f, col_text(st, 15));
-		}
-		fputs(")</span></h3>\n", f);
-		if (*col_text(st, 13)) {
-			fputs("<p>error: ", f);
-			results_html_escape(f, col_text(st, 13));
-			fputs("</p>\n", f);
-		}
-		if (!strcmp(col_text(st, 16), "real")) {
-			/* the kernel keeps no census: n/a, not an empty one */
-			fputs("<p>Block census: n/a (a real kernel's run). Its /proc files before and after"
-			      " the build:</p>\n", f);
-			snapshots(f, db, id);
-			fputs("<details><summary>provenance</summary><pre>", f);
-		} else {
-			fputs("<p>Block census at the end of the run:</p>\n", f);
-			census(f, db, id);
-			fputs("<details><summary>scenario (resolved)</summary><pre>", f);
-		}
-		results_html_escape(f, col_text(st, 14));
-		fputs("</pre></details>\n<details><summary>parameters</summary><pre>", f);
-		sqlite3_bind_text(pst, 1, id, -1, SQLITE_TRANSIENT);
-		while (sqlite3_step(pst) == SQLITE_ROW) {
-			results_html_escape(f, col_text(pst, 0));
-			fputs(" = ", f);
-			results_html_escape(f, col_text(pst, 1));
-			fputc('\n', f);
-		}
-		sqlite3_reset(pst);
-		fputs("</pre></details></section>\n", f);
-	}
-	rc = 0;
-out:
-	if (rc)
-		error("report: %s: %s", db_path, db ? sqlite3_errmsg(db) : "cannot open");
-	sqlite3_finalize(st);
-	sqlite3_finalize(pst);
-	sqlite3_close(db);
-	return rc;
-}
-
 /* The report of o->db into dir/report.html (plots into dir/plots); the
  * path written in out (may be NULL).  EXIT_OK, or an exit code with the
  * message printed; a plot that could not be drawn is said so on stderr and
@@ -397,7 +215,7 @@ int report_write(const char *db, const char *dir, const struct compare_opts *co,
 	fputs("<h2 id=\"definitions\">Row definitions</h2>\n", f);
 	definitions(f, co->extra_rows);
 	fputs("<h2 id=\"runs\">Runs</h2>\n", f);
-	if (provenance(f, db))
+	if (report_runs(f, db))
 		rc = EXIT_DATAERR;
 	fputs("</body></html>\n", f);
 	if (outfile_commit(&o))

@@ -1,8 +1,10 @@
-/* outfile.c - files created without following a planted link (outfile.h). */
+/* outfile.c - files created without following a planted link (outfile.h),
+ * and the directories they go in (make_dir, cli.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
 #include "outfile.h"
@@ -75,4 +77,36 @@ int create_fresh(const char *path, mode_t mode)
 	if (unlink(path) && errno != ENOENT)
 		return -1;
 	return open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+}
+
+int make_dir(const char *dir)
+{
+	char path[4096];
+	size_t len = strlen(dir);
+
+	if (len == 0 || len >= sizeof(path)) {
+		error("cannot create '%s': bad directory name", dir);
+		return EXIT_CANTCREAT;
+	}
+	memcpy(path, dir, len + 1);
+	/* mkdir -p */
+	for (char *p = path + 1; ; p++) {
+		if (*p == '/' || *p == '\0') {
+			char saved = *p;
+			*p = '\0';
+			if (mkdir(path, 0777) && errno != EEXIST) {
+				error("cannot create '%s': %s", path, strerror(errno));
+				return EXIT_CANTCREAT;
+			}
+			*p = saved;
+			if (!saved)
+				break;
+		}
+	}
+	struct stat sb;
+	if (stat(dir, &sb) || !S_ISDIR(sb.st_mode)) {
+		error("cannot create '%s': not a directory", dir);
+		return EXIT_CANTCREAT;
+	}
+	return 0;
 }
