@@ -135,6 +135,23 @@ void ablate_variants_free(struct ablate_variant *v, int n);
  * switch of the policy) */
 const char *ablate_own_key(const struct ablate_switches *s, const char *set);
 
+/* ------------------------------------------------------------ reproduction */
+
+/* mmsim reproduce (reproduce.c): the RFC experiment, a sweep of one
+ * scenario over policy.name and seeds 1..N */
+#define REPRODUCE_DEFAULT_SCENARIO "configs/hugealloc.ini"
+#define REPRODUCE_DEFAULT_SEEDS 3
+#define REPRODUCE_DEFAULT_DIR "out/reproduce"
+/* The default scenario: first in the source tree the binary was built
+ * from, else above the executable.  0, or -1 with a message. */
+int reproduce_default_scenario(char *out, size_t n);
+/* 1 if the override is a key reproduce sets itself (policy.name, run.seed) */
+int reproduce_own_key(const char *set);
+/* --policies P,Q,...: two or more known policies, none twice, the first
+ * the baseline, as v's values; joined with "and" into what.  0, or -1
+ * with a message. */
+int reproduce_policies(const char *arg, struct sweep_vary *v, char *what, size_t whatlen);
+
 /* ------------------------------------------------------------ manifests */
 
 /* Sweep manifests (DIR/manifest): one run per line, tab-separated:
