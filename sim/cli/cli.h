@@ -76,13 +76,6 @@ void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	{ "set", required_argument, NULL, 0 }, \
 	{ "check-every", required_argument, NULL, 0 }
 
-/* cmd_sweep.c: a sweep run through the experiment layer
- * (<mmsim/experiment.h>: its plan, manifest, identity, lock, job pool and
- * Slurm backend), for the verbs that run one (sweep, reproduce, ablate):
- * every line checked, DIR made, the runs not yet complete run, merged into
- * DIR/sweep.db; the exit code, after printing any message. */
-int sweep_execute(const struct sweep_spec *sp);
-
 /* cmd_plot.c: draw a results database (mmsim plot; mmsim reproduce) */
 struct plot_opts {
 	const char *db;                 /* the results database, opened read-only */

@@ -2,9 +2,9 @@
  * the varied keys and the seeds), run here by a pool of child processes
  * or on Slurm (--slurm), then merged into DIR/sweep.db.  The sweep itself
  * - its plan, manifest, identity, lock, job pool and Slurm backend - is
- * the experiment layer's (sim/experiment/, <mmsim/experiment.h>); this is
- * its options and usage, and sweep_execute(), the one call of it that
- * sweep, reproduce and ablate share.
+ * the experiment layer's (sim/experiment/, <mmsim/experiment.h>:
+ * sweep_execute(), which reproduce and ablate call too); this is its
+ * options and usage.
  */
 #define _GNU_SOURCE
 #include <getopt.h>
@@ -86,27 +86,6 @@ static int parse_vary(const char *arg, struct sweep_vary *v)
 		return -1;
 	}
 	return 0;
-}
-
-/* Run a sweep: check every line, write DIR/manifest (DIR and its parents
- * created if missing), run what is not yet complete, merge into
- * DIR/sweep.db (mmsim sweep; mmsim reproduce; mmsim ablate).  Returns the
- * exit code, the message printed. */
-int sweep_execute(const struct sweep_spec *sp)
-{
-	struct sweep_plan *p;
-	int rc = sweep_plan_build(sp, &p);
-
-	if (rc)
-		return rc;
-	/* only now that every line is valid: a bad sweep writes nothing */
-	if (make_dir(sp->dir)) {
-		sweep_plan_free(p);
-		return EXIT_CANTCREAT;
-	}
-	rc = sweep_plan_execute(p);
-	sweep_plan_free(p);
-	return rc;
 }
 
 int cmd_sweep(int argc, char **argv)

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "experiment_int.h"
+#include "mmsim/outfile.h"
 #include "results.h"
 
 int sweep_plan_execute(struct sweep_plan *p)
@@ -26,6 +27,9 @@ int sweep_plan_execute(struct sweep_plan *p)
 	char jobid[64] = "";
 	int lock_fd = -1, slurm_queued = 0;
 
+	/* only now that every line is valid: a bad sweep writes nothing */
+	if (make_dir(dir))
+		return EX_CANTCREAT;
 	if ((lock_fd = lock_dir(dir)) < 0)
 		return lock_fd == -2 ? EX_TEMPFAIL : EX_CANTCREAT;
 	/* a Slurm job of this directory still queued: its tasks write the
@@ -119,5 +123,17 @@ int sweep_plan_execute(struct sweep_plan *p)
 out:
 	free(old_id);
 	close(lock_fd);                 /* the lock ends with it */
+	return rc;
+}
+
+int sweep_execute(const struct sweep_spec *sp)
+{
+	struct sweep_plan *p;
+	int rc = sweep_plan_build(sp, &p);
+
+	if (rc)
+		return rc;
+	rc = sweep_plan_execute(p);
+	sweep_plan_free(p);
 	return rc;
 }

@@ -83,14 +83,18 @@ int sweep_plan_build(const struct sweep_spec *sp, struct sweep_plan **out);
 unsigned long sweep_plan_runs(const struct sweep_plan *p);
 void sweep_plan_free(struct sweep_plan *p);
 
-/* Execute a plan in sp->dir, which exists (the caller makes it: a plan
- * that fails to build leaves nothing behind): take DIR/lock, write
+/* Execute a plan in sp->dir (made, with its parents, if missing: only
+ * now, so that a plan that fails to build leaves nothing behind): take
+ * DIR/lock, write
  * DIR/manifest and DIR/sweep.id (a different sweep there is refused, or
  * moved aside with force_new), run the lines not yet complete here with
  * sp->jobs child processes or as a Slurm job array, merge the complete
  * runs into DIR/sweep.db and name the failed ones.  The exit code
  * (EX_OK; EX_SOFTWARE when a run failed), after the messages. */
 int sweep_plan_execute(struct sweep_plan *p);
+/* Build, execute and free the plan of sp: mmsim sweep, reproduce and
+ * ablate.  The exit code, after the messages. */
+int sweep_execute(const struct sweep_spec *sp);
 
 /* mmsim sweep --collect DIR: wait for DIR's Slurm job (unless no_wait),
  * merge, name the failed lines; the lock held meanwhile.  The exit code. */
