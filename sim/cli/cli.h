@@ -7,6 +7,8 @@
 #include "mmsim/mm.h"
 #include "mmsim/policy.h"
 #include "mmsim/run.h"
+#include "mmsim/experiment.h"
+#include "mmsim/outfile.h"
 
 /* exit codes (sysexits.h), documented in docs/mmsim.1.md */
 #define EXIT_OK       0
@@ -20,7 +22,7 @@
 #define EXIT_TEMPFAIL 75              /* try again later: another sweep holds the directory */
 #define EXIT_CONFIG   78
 
-#define MAX_SETS 64
+#define MAX_SETS SWEEP_MAX_SETS
 
 /* A machine as the command line describes it. */
 struct machine_opts {
@@ -74,74 +76,6 @@ void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	{ "set", required_argument, NULL, 0 }, \
 	{ "check-every", required_argument, NULL, 0 }
 
-/* slurm.c: a sweep's lines as a Slurm job array (mmsim sweep --slurm) */
-#define SLURM_MAX_SBATCH_ARGS 32
-struct slurm_opts {
-	const char *partition;          /* --partition (NULL: the cluster's default) */
-	const char *time;               /* --time limit of each task (NULL: the partition's) */
-	const char *mmsim;              /* the mmsim the nodes run (NULL: this one's real path) */
-	const char *sbatch_args[SLURM_MAX_SBATCH_ARGS]; /* more sbatch options, as given */
-	int nr_sbatch_args;
-	unsigned long throttle;         /* tasks at a time (--array=...%N; 0: no limit) */
-	int no_wait;                    /* submit and return; mmsim sweep --collect DIR later */
-};
-/* Write DIR/sweep.sbatch and submit it as an array of the manifest lines
- * idx[0..n) (sorted); the job id in jobid, recorded in DIR/slurm.job.
- * DIR is absolute.  EXIT_OK, or the exit code after the message. */
-int slurm_submit(const struct slurm_opts *o, const char *dir, const unsigned long *idx, size_t n,
-                 char *jobid, size_t len);
-/* DIR/slurm.job's job id: 1 if there is one, else 0 */
-int slurm_job_read(const char *dir, char *jobid, size_t len);
-/* tasks of the job still queued or running (0: finished), -1 if squeue fails */
-int slurm_job_active(const char *jobid);
-/* wait until no task of the job is queued or running (progress on
- * stderr); 0, or -1 after the message when squeue keeps failing */
-int slurm_wait(const char *jobid);
-/* "task JOB_N FAILED, exit code 0:9" as scontrol tells it, or "" */
-void slurm_task_state(const char *jobid, unsigned long index, char *buf, size_t len);
-
-/* cmd_sweep.c: a sweep as a data structure, for the verbs that run one
- * (sweep, reproduce) */
-#define SWEEP_MAX_VARY 16
-#define SWEEP_MAX_VALUES 64
-struct sweep_vary {
-	char *key;                      /* SECTION.KEY */
-	char *values[SWEEP_MAX_VALUES];
-	int n;
-};
-/* A named set of overrides (mmsim ablate: one per switch turned off).
- * The variants are not a product of keys: each is its own list of
- * SECTION.KEY=VALUE, applied after the common sets. */
-#define SWEEP_MAX_VARIANT_SETS 64
-struct sweep_variant {
-	const char *label;              /* for messages only: the manifest holds the sets */
-	const char *sets[SWEEP_MAX_VARIANT_SETS];
-	int nr_sets;
-};
-struct sweep_spec {
-	const char *scenario;           /* the scenario file, as given */
-	char *const *sets;              /* SECTION.KEY=VALUE common to all runs */
-	int nr_sets;
-	/* NULL, or variants: every combination of vary and seeds runs once
-	 * per variant (the variant varies slowest) */
-	const struct sweep_variant *variants;
-	int nr_variants;
-	struct sweep_vary *vary;        /* the varied keys; the last varies fastest */
-	int nr_vary;
-	unsigned long seeds;            /* seeds 1..seeds for every combination */
-	unsigned long jobs;             /* runs at a time */
-	const char *dir;                /* DIR/manifest, DIR/run-NNNN.db, DIR/sweep.db */
-	int force_new;                  /* DIR holds another sweep: move it aside, start again */
-	const struct slurm_opts *slurm; /* NULL: run here; else submit a Slurm job array */
-};
-/* Check every run, write the manifest, run the runs not yet complete,
- * merge into DIR/sweep.db; the exit code, after printing any message. */
-int sweep_execute(const struct sweep_spec *sp);
-/* mmsim run --manifest F --index N: was line N recorded (DIR/sweep.id)
- * with this binary and this resolved scenario hash?  EXIT_OK (also when
- * nothing is recorded), or EXIT_CONFIG after the message. */
-int sweep_check_line(const char *manifest, unsigned long index, const char *config_hash);
-
 /* cmd_plot.c: draw a results database (mmsim plot; mmsim reproduce) */
 struct plot_opts {
 	const char *db;                 /* the results database, opened read-only */
@@ -155,8 +89,7 @@ struct plot_opts {
 };
 /* The exit code (EXIT_OK; 65, 66, 69, 70, 73, 74), the message printed. */
 int plot_draw(const struct plot_opts *o);
-/* outfile.c: mkdir -p DIR; EXIT_CANTCREAT with the message printed */
-int make_dir(const char *dir);
+/* make_dir(): <mmsim/outfile.h> */
 
 int cmd_demo(int argc, char **argv);
 int cmd_bench(int argc, char **argv);

@@ -13,31 +13,24 @@
  *
  * Nothing here simulates: it only strings together what sweep, compare
  * and plot already do, so that the experiment is the same whichever way
- * it is run.
+ * it is run.  Its plan (the default scenario, the policies, the keys it
+ * sets itself) is the experiment layer's (sim/experiment/reproduce.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
 #include <glob.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
-#include "mmsim/policy.h"
 #include "results.h"
 
-/* The source tree this binary was built from (CMakeLists.txt defines it
- * for this file), where the default scenario lives. */
-#ifndef MMSIM_SOURCE_DIR
-#define MMSIM_SOURCE_DIR ""
-#endif
-
-#define DEFAULT_SCENARIO "configs/hugealloc.ini"
-#define DEFAULT_SEEDS 3
-#define DEFAULT_DIR "out/reproduce"
+#define DEFAULT_SCENARIO REPRODUCE_DEFAULT_SCENARIO
+#define DEFAULT_SEEDS REPRODUCE_DEFAULT_SEEDS
+#define DEFAULT_DIR REPRODUCE_DEFAULT_DIR
 
 static void usage(FILE *f)
 {
@@ -71,102 +64,6 @@ static void usage(FILE *f)
 	        "the table), 64/66/73/78 for bad usage, input, output or configuration, 74\n"
 	        "if standard output cannot be written, 75 if another sweep holds DIR.\n",
 	        DEFAULT_SEEDS, sysconf(_SC_NPROCESSORS_ONLN));
-}
-
-/* 1 if path names a readable file */
-static int readable(const char *path)
-{
-	return access(path, R_OK) == 0;
-}
-
-/* The default scenario: first in the source tree the binary was built
- * from (the path is compiled in), else - a tree moved or copied since -
- * in the executable's directory or up to three directories above it
- * (build/release/mmsim -> the tree's root).  0, or -1 with a message. */
-static int default_scenario(char *out, size_t n)
-{
-	char exe[PATH_MAX], *dir;
-	ssize_t len;
-
-	if (MMSIM_SOURCE_DIR[0]) {
-		snprintf(out, n, "%s/%s", MMSIM_SOURCE_DIR, DEFAULT_SCENARIO);
-		if (readable(out))
-			return 0;
-	}
-	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (len > 0) {
-		exe[len] = '\0';
-		dir = dirname(exe);
-		for (int up = 0; up <= 3; up++) {
-			snprintf(out, n, "%s/%s", dir, DEFAULT_SCENARIO);
-			if (readable(out))
-				return 0;
-			dir = dirname(dir);
-		}
-	}
-	error("reproduce: no default scenario: %s%s%s is missing and no %s is found above "
-	      "the executable; name the scenario file (mmsim reproduce SCENARIO)",
-	      MMSIM_SOURCE_DIR, MMSIM_SOURCE_DIR[0] ? "/" : "", DEFAULT_SCENARIO, DEFAULT_SCENARIO);
-	return -1;
-}
-
-/* reproduce chooses the policy and the seed of every run itself: an
- * override of either would make both columns the same policy or every
- * seed the same run */
-static int own_key(const char *set)
-{
-	static const char *const keys[] = { "policy.name", "run.seed", NULL };
-	size_t len = strcspn(set, "=");
-
-	for (const char *const *k = keys; *k; k++)
-		if (len == strlen(*k) && !strncmp(set, *k, len))
-			return 1;
-	return 0;
-}
-
-/* --policies P,Q,...: two or more known policies (an alias is stored as
- * its canonical name, as a run stores it), none twice; the first is the
- * baseline column.  The names are copied to static storage (the sweep's
- * values are char *) and, joined with "and", to what for the log line.
- * 0, or -1 with a message. */
-static int parse_policies(const char *arg, struct sweep_vary *v, char *what, size_t whatlen)
-{
-	static char buf[1024];
-	char *save = NULL, *tok;
-	int n = 0;
-
-	if (strlen(arg) >= sizeof(buf)) {
-		error("--policies: the list is too long");
-		return -1;
-	}
-	strcpy(buf, arg);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		const struct mm_policy_ops *ops = mm_policy_find(tok);
-		if (!ops) {
-			error("--policies: unknown policy '%s' (`mmsim list` names the policies)", tok);
-			return -1;
-		}
-		for (int i = 0; i < n; i++)
-			if (!strcmp(v->values[i], ops->name)) {
-				error("--policies: %s is named twice", ops->name);
-				return -1;
-			}
-		if (n == SWEEP_MAX_VALUES) {
-			error("--policies: more than %d policies", SWEEP_MAX_VALUES);
-			return -1;
-		}
-		v->values[n++] = (char *)ops->name;
-	}
-	if (n < 2) {
-		error("--policies '%s': two policies at least (the first is the baseline)", arg);
-		return -1;
-	}
-	v->n = n;
-	what[0] = '\0';
-	for (int i = 0; i < n; i++)
-		snprintf(what + strlen(what), whatlen - strlen(what), "%s%s", i == 0 ? "" : i == n - 1 ? " and " : ", ",
-		         v->values[i]);
-	return 0;
 }
 
 /* where the plots are: the images drawn, one a line */
@@ -216,12 +113,12 @@ int cmd_reproduce(int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case 'P':
-			if (parse_policies(optarg, &policies, names, sizeof(names)))
+			if (reproduce_policies(optarg, &policies, names, sizeof(names)))
 				return EXIT_USAGE;
 			co.baseline = policies.values[0];
 			break;
 		case 'S':
-			if (own_key(optarg)) {
+			if (reproduce_own_key(optarg)) {
 				error("--set %s: reproduce sets policy.name (--policies) and run.seed (1..N) "
 				      "itself", optarg);
 				return EXIT_USAGE;
@@ -256,9 +153,9 @@ int cmd_reproduce(int argc, char **argv)
 		jobs = 1024;
 	if (optind < argc)
 		snprintf(scenario, sizeof(scenario), "%s", argv[optind]);
-	else if (default_scenario(scenario, sizeof(scenario)))
+	else if (reproduce_default_scenario(scenario, sizeof(scenario)))
 		return EXIT_NOINPUT;
-	if (!readable(scenario)) {
+	if (access(scenario, R_OK)) {
 		error("cannot open %s: %s", scenario, strerror(errno));
 		return EXIT_NOINPUT;
 	}

@@ -1,127 +1,15 @@
-/* cmd_run.c - mmsim run: simulate one scenario into one database file. */
+/* cmd_run.c - mmsim run: simulate one scenario into one database file,
+ * or one line of a sweep's manifest (read and checked against the sweep's
+ * identity by the experiment layer, <mmsim/experiment.h>). */
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 #include "run.h"
 #include "results.h"
-
-int run_build_scenario(const char *path, char *const *sets, int nr_sets, const char *policy,
-                       const char *seed, struct scenario **out)
-{
-	struct scenario *s = scenario_new();
-	char err[1536];
-	int rc;
-
-	*out = NULL;
-	rc = scenario_load_file(s, path, err, sizeof(err));
-	if (rc) {
-		error("%s", err);
-		scenario_free(s);
-		return rc == -2 ? EXIT_NOINPUT : EXIT_CONFIG;
-	}
-	for (int i = 0; i < nr_sets; i++)
-		if (scenario_set(s, sets[i], err, sizeof(err)))
-			goto bad;
-	if (policy && scenario_set_key(s, "policy.name", policy, "--policy", err, sizeof(err)))
-		goto bad;
-	if (seed && scenario_set_key(s, "run.seed", seed, "--seed", err, sizeof(err)))
-		goto bad;
-	if (scenario_resolve(s, err, sizeof(err)))
-		goto bad;
-	*out = s;
-	return EXIT_OK;
-bad:
-	error("%s", err);
-	scenario_free(s);
-	return EXIT_CONFIG;
-}
-
-/* ------------------------------------------------------------ manifests */
-
-long manifest_count(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	long n = 0;
-	int ch, last = '\n';
-
-	if (!f)
-		return -1;
-	while ((ch = getc(f)) != EOF) {
-		if (ch == '\n')
-			n++;
-		last = ch;
-	}
-	if (last != '\n')
-		n++;
-	fclose(f);
-	return n;
-}
-
-int manifest_read(const char *path, unsigned long index, struct manifest_line *l, char *err, size_t errlen)
-{
-	FILE *f = fopen(path, "r");
-	char *line = NULL, *fields[68], *save = NULL, *dir, *tmp;
-	size_t cap = 0;
-	ssize_t len = -1;
-	int nf = 0;
-
-	memset(l, 0, sizeof(*l));
-	if (!f) {
-		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
-		return -2;
-	}
-	for (unsigned long i = 0; i < index; i++)
-		if ((len = getline(&line, &cap, f)) < 0)
-			break;
-	fclose(f);
-	if (index < 1 || len < 0) {
-		free(line);
-		snprintf(err, errlen, "%s: no line %lu", path, index);
-		return -1;
-	}
-	if (len && line[len - 1] == '\n')
-		line[--len] = 0;
-	for (char *t = strtok_r(line, "\t", &save); t && nf < 68; t = strtok_r(NULL, "\t", &save))
-		fields[nf++] = t;
-	if (nf < 3 || nf > 3 + 64) {
-		free(line);
-		snprintf(err, errlen, "%s:%lu: not SCENARIO<TAB>OUTPUT<TAB>SEED[<TAB>KEY=VALUE]...", path, index);
-		return -1;
-	}
-	l->buf = line;
-	l->scenario = fields[0];
-	l->out = fields[1];
-	l->seed = fields[2];
-	for (int i = 3; i < nf; i++)
-		l->sets[l->nr_sets++] = fields[i];
-	tmp = strdup(path);
-	dir = tmp ? dirname(tmp) : ".";
-	l->out_path = malloc(strlen(dir) + strlen(l->out) + 2);
-	if (!l->out_path) {
-		fputs("mmsim: out of memory\n", stderr);
-		abort();
-	}
-	if (l->out[0] == '/')
-		strcpy(l->out_path, l->out);
-	else
-		sprintf(l->out_path, "%s/%s", dir, l->out);
-	free(tmp);
-	return 0;
-}
-
-void manifest_line_free(struct manifest_line *l)
-{
-	free(l->buf);
-	free(l->out_path);
-	memset(l, 0, sizeof(*l));
-}
-
-/* ------------------------------------------------------------ the verb */
 
 static void usage(FILE *f)
 {
@@ -169,7 +57,7 @@ int cmd_run(int argc, char **argv)
 	struct manifest_line ml = { 0 };
 	struct scenario *s;
 	unsigned long index = 0;
-	char err[1536], sweep_id[40];
+	char err[1536], sweep_id_buf[40];
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:s:p:h", opts, NULL)) != -1) {
@@ -222,39 +110,10 @@ int cmd_run(int argc, char **argv)
 			return rc;
 		}
 		results_set_sweep_line(index);  /* merged once, whatever reruns */
-		/* the sweep's id: the manifest's content and its identity
-		 * (sweep.id beside it: the binary and every line's resolved
-		 * scenario hash, file contents included), so that every line
-		 * of one sweep, wherever it runs, carries the same id, and two
-		 * sweeps of one manifest on an edited scenario do not */
-		{
-			char idpath[PATH_MAX + 16], *copy = strdup(manifest);
-			const char *paths[2] = { manifest, idpath };
-			char *all = NULL;
-			size_t len = 0;
-
-			snprintf(idpath, sizeof(idpath), "%s/sweep.id", copy ? dirname(copy) : ".");
-			free(copy);
-			for (int k = 0; k < 2; k++) {
-				FILE *f = fopen(paths[k], "r");
-				char *text = NULL, *n;
-				size_t cap = 0;
-				ssize_t got = f ? getdelim(&text, &cap, 0, f) : -1;
-				if (f)
-					fclose(f);
-				if (got > 0 && (n = realloc(all, len + (size_t)got + 1))) {
-					all = n;
-					memcpy(all + len, text, (size_t)got);
-					len += (size_t)got;
-					all[len] = 0;
-				}
-				free(text);
-			}
-			scenario_fnv1a(all ? all : "", sweep_id);
-			free(all);
-		}
+		/* every line of one sweep, wherever it runs, carries the same id */
+		sweep_id(manifest, sweep_id_buf);
 		ro.out = ml.out_path;
-		ro.sweep_id = sweep_id;
+		ro.sweep_id = sweep_id_buf;
 		rc = run_scenario(s, &ro);
 		scenario_free(s);
 		manifest_line_free(&ml);

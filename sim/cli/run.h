@@ -1,8 +1,8 @@
 /* run.h - mmsim run: one resolved scenario simulated by the library's run
  * driver (<mmsim/run.h>), its results written to one database file (the
  * sweep runs it once per child process, since SimGrid can be initialised
- * once per process); building scenarios from the command line; sweep
- * manifests. */
+ * once per process).  (Building a scenario from the command line's
+ * overrides, and sweep manifests: <mmsim/experiment.h>.) */
 #ifndef MMSIM_CLI_RUN_H
 #define MMSIM_CLI_RUN_H
 
@@ -32,26 +32,3 @@ struct run_opts {
 int run_scenario(const struct scenario *s, const struct run_opts *o);
 
 #endif
-
-/* Build and resolve a scenario: the file, then the --set overrides in
- * order, then --policy and --seed (NULL: not given).  Returns EXIT_OK
- * with *out set, or the exit code (EXIT_NOINPUT, EXIT_CONFIG) after
- * printing the message. */
-int run_build_scenario(const char *path, char *const *sets, int nr_sets, const char *policy,
-                       const char *seed, struct scenario **out);
-
-/* Sweep manifests (DIR/manifest): one run per line, tab-separated:
- *   SCENARIO <TAB> OUTPUT <TAB> SEED [<TAB> SECTION.KEY=VALUE]...
- * SCENARIO is an absolute path, OUTPUT is relative to the manifest's
- * directory.  Lines are numbered from 1. */
-struct manifest_line {
-	char *scenario, *out, *seed;    /* point into buf */
-	char *sets[64];
-	int nr_sets;
-	char *buf;
-	char *out_path;                 /* OUTPUT joined to the manifest's directory */
-};
-int  manifest_read(const char *path, unsigned long index, struct manifest_line *l, char *err, size_t errlen);
-void manifest_line_free(struct manifest_line *l);
-/* lines in the manifest, or -1 if it cannot be read */
-long manifest_count(const char *path);

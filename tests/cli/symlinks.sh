@@ -7,7 +7,7 @@
 # created with O_EXCL | O_NOFOLLOW and renamed over its name, or created
 # afresh (a run's log); the sweep's lock is created with O_EXCL or opened
 # with O_NOFOLLOW and refused unless a regular file with one link
-# (sim/cli/outfile.h, cmd_sweep.c).  Planted as the victim's links:
+# (<mmsim/outfile.h>, sim/experiment/lock.c).  Planted as the victim's links:
 #   1. DIR/lock a symbolic link, then a hard link: the sweep is refused;
 #   2. DIR/run-0001.log, DIR/sweep.id, and the temporary files of the
 #      manifest and sweep.id (NAME.tmp.PID: planted by a shell that then

@@ -1,5 +1,5 @@
-/* test_quote.c - the quoting of text for gnuplot and sh (sim/cli/quote.c,
- * compiled in here: the cli is not in mmsim_core).  Each hostile string is
+/* test_quote.c - the quoting of text for gnuplot and sh
+ * (sim/experiment/quote.c, in mmsim_core).  Each hostile string is
  * quoted, read back by the real interpreter (gnuplot's print, sh's printf)
  * in a scratch directory, and must come back as the text (control
  * characters as spaces for gnuplot) with no command run: no file PWNED
@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <cmocka.h>
-#include "../../sim/cli/quote.c"
+#include "mmsim/quote.h"
 
 static const char *const hostile[] = {
 	"v`touch PWNED`",

@@ -1,13 +1,13 @@
 /* outfile.c - files created without following a planted link (outfile.h),
- * and the directories they go in (make_dir, cli.h). */
+ * and the directories they go in (make_dir). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "cli.h"
-#include "outfile.h"
+#include "experiment_int.h"
+#include "mmsim/outfile.h"
 
 FILE *outfile_open(struct outfile *o, const char *path, mode_t mode)
 {
@@ -16,7 +16,7 @@ FILE *outfile_open(struct outfile *o, const char *path, mode_t mode)
 	o->f = NULL;
 	o->tmp[0] = '\0';
 	if ((size_t)snprintf(o->path, sizeof(o->path), "%s", path) >= sizeof(o->path)) {
-		error("cannot create '%s': %s", path, strerror(ENAMETOOLONG));
+		exp_error("cannot create '%s': %s", path, strerror(ENAMETOOLONG));
 		return NULL;
 	}
 	/* PATH.tmp.PID, the name the commands' leftovers have always had
@@ -31,7 +31,7 @@ FILE *outfile_open(struct outfile *o, const char *path, mode_t mode)
 			break;
 	}
 	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
-		error("cannot create '%s': %s", path, strerror(errno));
+		exp_error("cannot create '%s': %s", path, strerror(errno));
 		if (fd >= 0) {
 			close(fd);
 			unlink(o->tmp);
@@ -56,7 +56,7 @@ int outfile_commit(struct outfile *o)
 	if (!e && rename(o->tmp, o->path))
 		e = errno;
 	if (e) {
-		error("cannot write '%s': %s", o->path, strerror(e));
+		exp_error("cannot write '%s': %s", o->path, strerror(e));
 		unlink(o->tmp);
 		return -1;
 	}
@@ -85,8 +85,8 @@ int make_dir(const char *dir)
 	size_t len = strlen(dir);
 
 	if (len == 0 || len >= sizeof(path)) {
-		error("cannot create '%s': bad directory name", dir);
-		return EXIT_CANTCREAT;
+		exp_error("cannot create '%s': bad directory name", dir);
+		return EX_CANTCREAT;
 	}
 	memcpy(path, dir, len + 1);
 	/* mkdir -p */
@@ -95,8 +95,8 @@ int make_dir(const char *dir)
 			char saved = *p;
 			*p = '\0';
 			if (mkdir(path, 0777) && errno != EEXIST) {
-				error("cannot create '%s': %s", path, strerror(errno));
-				return EXIT_CANTCREAT;
+				exp_error("cannot create '%s': %s", path, strerror(errno));
+				return EX_CANTCREAT;
 			}
 			*p = saved;
 			if (!saved)
@@ -105,8 +105,8 @@ int make_dir(const char *dir)
 	}
 	struct stat sb;
 	if (stat(dir, &sb) || !S_ISDIR(sb.st_mode)) {
-		error("cannot create '%s': not a directory", dir);
-		return EXIT_CANTCREAT;
+		exp_error("cannot create '%s': not a directory", dir);
+		return EX_CANTCREAT;
 	}
 	return 0;
 }

@@ -1,5 +1,5 @@
 /* quote.c - text written into gnuplot and sh source (quote.h). */
-#include "quote.h"
+#include "mmsim/quote.h"
 
 void gp_quote(FILE *f, const char *s)
 {

@@ -30,9 +30,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "cli.h"
-#include "outfile.h"
-#include "quote.h"
+#include "experiment_int.h"
+#include "mmsim/outfile.h"
+#include "mmsim/quote.h"
 
 /* Run argv (PATH lookup), collecting stdout and stderr.  Returns the
  * exit status, 127 if the command cannot be executed, 128+N if killed
@@ -157,15 +157,15 @@ int slurm_submit(const struct slurm_opts *o, const char *dir, const unsigned lon
 	const char *argv[32 + SLURM_MAX_SBATCH_ARGS];
 	char part[256], tim[256];
 	size_t textlen = 0;
-	int na = 0, st, rc = EXIT_UNAVAILABLE;
+	int na = 0, st, rc = EX_UNAVAILABLE;
 	FILE *f;
 
 	if (o->mmsim)
 		snprintf(mmsim, sizeof(mmsim), "%s", o->mmsim);
 	else if (!realpath("/proc/self/exe", mmsim)) {
-		error("cannot find this mmsim's path: %s (give the path the nodes see: --mmsim PATH)",
-		      strerror(errno));
-		return EXIT_SOFTWARE;
+		exp_error("cannot find this mmsim's path: %s (give the path the nodes see: --mmsim PATH)",
+		          strerror(errno));
+		return EX_SOFTWARE;
 	}
 	snprintf(script, sizeof(script), "%s/sweep.sbatch", dir);
 	snprintf(manifest, sizeof(manifest), "%s/manifest", dir);
@@ -175,9 +175,9 @@ int slurm_submit(const struct slurm_opts *o, const char *dir, const unsigned lon
 	list = range_list(idx, n);
 	if (!list || (o->throttle ? asprintf(&array, "--array=%s%%%lu", list, o->throttle)
 	                          : asprintf(&array, "--array=%s", list)) < 0) {
-		error("out of memory");
+		exp_error("out of memory");
 		array = NULL;
-		rc = EXIT_SOFTWARE;
+		rc = EX_SOFTWARE;
 		goto out;
 	}
 
@@ -205,8 +205,8 @@ int slurm_submit(const struct slurm_opts *o, const char *dir, const unsigned lon
 	/* the script: self-contained, with the command that submitted it */
 	f = open_memstream(&text, &textlen);
 	if (!f) {
-		error("out of memory");
-		rc = EXIT_SOFTWARE;
+		exp_error("out of memory");
+		rc = EX_SOFTWARE;
 		goto out;
 	}
 	fprintf(f, "#!/bin/sh\n"
@@ -223,7 +223,7 @@ int slurm_submit(const struct slurm_opts *o, const char *dir, const unsigned lon
 	sh_quote(f, manifest);
 	fprintf(f, " --index \"$SLURM_ARRAY_TASK_ID\"\n");
 	if (fclose(f) || write_atomic(script, text, 0755)) {
-		rc = EXIT_CANTCREAT;
+		rc = EX_CANTCREAT;
 		goto out;
 	}
 
@@ -231,18 +231,18 @@ int slurm_submit(const struct slurm_opts *o, const char *dir, const unsigned lon
 	trim(out);
 	trim(err);
 	if (st == 127 || st < 0) {
-		error("cannot run sbatch: %s (is Slurm installed on this host and in PATH?)",
-		      err[0] ? err : strerror(errno));
+		exp_error("cannot run sbatch: %s (is Slurm installed on this host and in PATH?)",
+		          err[0] ? err : strerror(errno));
 		goto out;
 	}
 	if (st != 0) {
-		error("sbatch refused the job (exit %d): %s (script %s)", st, err[0] ? err : out, script);
+		exp_error("sbatch refused the job (exit %d): %s (script %s)", st, err[0] ? err : out, script);
 		goto out;
 	}
 	/* --parsable: "JOBID" or "JOBID;CLUSTER"; warnings go to stderr */
 	out[strcspn(out, ";")] = 0;
 	if (!out[0] || strspn(out, "0123456789") != strlen(out)) {
-		error("sbatch printed no job id ('%s'; stderr '%s')", out, err);
+		exp_error("sbatch printed no job id ('%s'; stderr '%s')", out, err);
 		goto out;
 	}
 	snprintf(jobid, len, "%s", out);
@@ -254,12 +254,12 @@ int slurm_submit(const struct slurm_opts *o, const char *dir, const unsigned lon
 			 * is what matters, written alone */
 			snprintf(rec, sizeof(rec), "%s -\n", jobid);
 			if (write_atomic(jobfile, rec, 0644)) {
-				rc = EXIT_CANTCREAT;
+				rc = EX_CANTCREAT;
 				goto out;
 			}
 		}
 	}
-	rc = EXIT_OK;
+	rc = EX_OK;
 out:
 	free(list);
 	free(array);
@@ -300,7 +300,7 @@ static int queued_tasks(const char *jobid, int quiet, char *states, size_t slen)
 		if (strstr(err, "Invalid job id"))
 			return 0;
 		if (!quiet)
-			error("squeue --jobs %s failed (exit %d): %s", jobid, st, err);
+			exp_error("squeue --jobs %s failed (exit %d): %s", jobid, st, err);
 		return -1;
 	}
 	for (char *l = out; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
@@ -341,8 +341,8 @@ int slurm_wait(const char *jobid)
 		if (n < 0) {
 			/* a controller restarting: keep trying for about 5 minutes */
 			if (++failing * max_delay > 300) {
-				error("squeue has failed for minutes: the job %s may still run; wait for it "
-				      "again with mmsim sweep --collect DIR", jobid);
+				exp_error("squeue has failed for minutes: the job %s may still run; wait for it "
+				          "again with mmsim sweep --collect DIR", jobid);
 				return -1;
 			}
 		} else {
