@@ -34,21 +34,6 @@ int mmsim_parse_size(const char *s, uint64_t *bytes)
 	return 0;
 }
 
-int mmsim_parse_double(const char *s, double lo, double hi, double *out)
-{
-	char *end;
-	double v;
-
-	if (!mmsim_decimal_text(s))
-		return -1;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v >= lo && v <= hi))
-		return -1;
-	*out = v;
-	return 0;
-}
-
 int mmsim_decimal_text(const char *s)
 {
 	return *s && s[strspn(s, "0123456789+-.eE")] == '\0';
