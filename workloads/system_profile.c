@@ -118,24 +118,11 @@ static char *reader(void *stream)
 	return n < 0 ? NULL : c->buf;
 }
 
-static int parse_ulong(const char *s, unsigned long lo, unsigned long hi, unsigned long *out)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || *s == '-' || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static int parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *out)
 {
 	unsigned long v;
 
-	if (parse_ulong(s, lo, hi, &v))
+	if (mmsim_parse_ulong(s, lo, hi, &v))
 		return -1;
 	*out = (unsigned)v;
 	return 0;
@@ -168,9 +155,9 @@ static const char *parse_slab(const char *name, const char *value, struct sys_sl
 		return "PAGESPERSLAB: not a power of two (a slab is one buddy allocation)";
 	if ((unsigned long)s->objs_per_slab * s->object_size > s->pages_per_slab * SYS_PAGE_SIZE)
 		return "OBJPERSLAB objects of OBJSIZE bytes do not fit PAGESPERSLAB pages";
-	if (parse_ulong(tok[3], 0, 1ul << 28, &s->active_objs))
+	if (mmsim_parse_ulong(tok[3], 0, 1ul << 28, &s->active_objs))
 		return "ACTIVE_OBJS: not an integer in 0..2^28";
-	if (parse_ulong(tok[4], 0, 1ul << 28, &s->num_objs))
+	if (mmsim_parse_ulong(tok[4], 0, 1ul << 28, &s->num_objs))
 		return "NUM_OBJS: not an integer in 0..2^28";
 	if (s->active_objs > s->num_objs)
 		return "ACTIVE_OBJS is larger than NUM_OBJS";

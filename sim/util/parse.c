@@ -34,6 +34,19 @@ int mmsim_parse_size(const char *s, uint64_t *bytes)
 	return 0;
 }
 
+int mmsim_parse_ulong(const char *s, unsigned long lo, unsigned long hi, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || *s == '-' || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 int mmsim_decimal_text(const char *s)
 {
 	return *s && s[strspn(s, "0123456789+-.eE")] == '\0';
