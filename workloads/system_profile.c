@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "mmsim/ini.h"
+#include "mmsim/msg.h"
 #include "mmsim/param.h"
 #include "mmsim/parse.h"
 #include "system_profile.h"
@@ -32,17 +33,6 @@
 #define PROFILE_DIR "configs/system"
 #define SYS_PAGE_SIZE 4096ul
 #define MAX_SLAB_ORDER 10               /* MAX_ORDER - 1: a slab is one buddy allocation */
-
-static void msg(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void msg(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* ------------------------------------------------------------ finding it */
 
@@ -66,13 +56,13 @@ int system_profile_path(const char *name, char *out, size_t n, char *err, size_t
 	if (strchr(name, '/') || (nl > 4 && !strcmp(name + nl - 4, ".ini"))) {
 		snprintf(out, n, "%s", name);
 		if (access(out, R_OK)) {
-			msg(err, errlen, "cannot read profile %s: %s", name, strerror(errno));
+			mmsim_msg(err, errlen, "cannot read profile %s: %s", name, strerror(errno));
 			return -1;
 		}
 		return 0;
 	}
 	if (!plain_name(name)) {
-		msg(err, errlen, "'%s' is not a profile name (letters, digits, '-', '_'; or a path to an .ini file)",
+		mmsim_msg(err, errlen, "'%s' is not a profile name (letters, digits, '-', '_'; or a path to an .ini file)",
 		    name);
 		return -1;
 	}
@@ -95,7 +85,7 @@ int system_profile_path(const char *name, char *out, size_t n, char *err, size_t
 			dir = dirname(dir);
 		}
 	}
-	msg(err, errlen, "no profile '%s': no %s/%s.ini in the source tree (%s), the current directory "
+	mmsim_msg(err, errlen, "no profile '%s': no %s/%s.ini in the source tree (%s), the current directory "
 	    "or above the executable", name, PROFILE_DIR, name, MMSIM_SOURCE_DIR[0] ? MMSIM_SOURCE_DIR : "unknown");
 	return -1;
 }
@@ -128,24 +118,11 @@ static char *reader(void *stream)
 	return n < 0 ? NULL : c->buf;
 }
 
-static int parse_ulong(const char *s, unsigned long lo, unsigned long hi, unsigned long *out)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || *s == '-' || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static int parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *out)
 {
 	unsigned long v;
 
-	if (parse_ulong(s, lo, hi, &v))
+	if (mmsim_parse_ulong(s, lo, hi, &v))
 		return -1;
 	*out = (unsigned)v;
 	return 0;
@@ -178,9 +155,9 @@ static const char *parse_slab(const char *name, const char *value, struct sys_sl
 		return "PAGESPERSLAB: not a power of two (a slab is one buddy allocation)";
 	if ((unsigned long)s->objs_per_slab * s->object_size > s->pages_per_slab * SYS_PAGE_SIZE)
 		return "OBJPERSLAB objects of OBJSIZE bytes do not fit PAGESPERSLAB pages";
-	if (parse_ulong(tok[3], 0, 1ul << 28, &s->active_objs))
+	if (mmsim_parse_ulong(tok[3], 0, 1ul << 28, &s->active_objs))
 		return "ACTIVE_OBJS: not an integer in 0..2^28";
-	if (parse_ulong(tok[4], 0, 1ul << 28, &s->num_objs))
+	if (mmsim_parse_ulong(tok[4], 0, 1ul << 28, &s->num_objs))
 		return "NUM_OBJS: not an integer in 0..2^28";
 	if (s->active_objs > s->num_objs)
 		return "ACTIVE_OBJS is larger than NUM_OBJS";
@@ -234,7 +211,7 @@ static int set_churn(void *owner, const char *value, char *err, size_t errlen)
 	const char *why = parse_churn(value, owner);
 
 	if (why)
-		msg(err, errlen, "'%s': %s", value, why);
+		mmsim_msg(err, errlen, "'%s': %s", value, why);
 	return why ? -1 : 0;
 }
 
@@ -320,9 +297,9 @@ static int fail(struct pctx *c, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(m, sizeof(m), fmt, ap);
+	mmsim_vmsg(m, sizeof(m), fmt, ap);
 	va_end(ap);
-	msg(c->err, c->errlen, "%s:%d: %s", c->p->path, c->line, m);
+	mmsim_msg(c->err, c->errlen, "%s:%d: %s", c->p->path, c->line, m);
 	c->failed = true;
 	return 0;
 }
@@ -432,7 +409,7 @@ int system_profile_load(const char *name, struct system_profile **out, char *err
 
 	*out = NULL;
 	if (!p) {
-		msg(err, errlen, "out of memory");
+		mmsim_msg(err, errlen, "out of memory");
 		return -1;
 	}
 	if (system_profile_path(name, p->path, sizeof(p->path), err, errlen))
@@ -447,7 +424,7 @@ int system_profile_load(const char *name, struct system_profile **out, char *err
 	if (c.failed)
 		goto bad;
 	if (rc) {
-		msg(err, errlen, "%s:%d: syntax error (expected [SECTION] or KEY = VALUE)", p->path, rc);
+		mmsim_msg(err, errlen, "%s:%d: syntax error (expected [SECTION] or KEY = VALUE)", p->path, rc);
 		goto bad;
 	}
 	for (unsigned i = 0; i < p->nr_daemon; i++) {
@@ -456,16 +433,16 @@ int system_profile_load(const char *name, struct system_profile **out, char *err
 		unsigned free_objs = d->gem_objects - (d->gem_pinned ? 1 : 0);
 
 		if (d->gem_churn > d->gem) {
-			msg(err, errlen, "%s: [daemon.%s] gem_churn: larger than gem", p->path, d->name);
+			mmsim_msg(err, errlen, "%s: [daemon.%s] gem_churn: larger than gem", p->path, d->name);
 			goto bad;
 		}
 		if (d->gem_pinned > d->gem) {
-			msg(err, errlen, "%s: [daemon.%s] gem_pinned: larger than gem", p->path, d->name);
+			mmsim_msg(err, errlen, "%s: [daemon.%s] gem_pinned: larger than gem", p->path, d->name);
 			goto bad;
 		}
 		/* the in-use object, then the others sharing the rest */
 		if (d->gem && (free_objs > free_pages || (free_pages && !free_objs))) {
-			msg(err, errlen, "%s: [daemon.%s] gem_objects: %u cannot hold gem less gem_pinned (%lu "
+			mmsim_msg(err, errlen, "%s: [daemon.%s] gem_objects: %u cannot hold gem less gem_pinned (%lu "
 			    "pages) in objects of a page or more, beside the in-use one", p->path, d->name,
 			    d->gem_objects, free_pages);
 			goto bad;
@@ -475,12 +452,12 @@ int system_profile_load(const char *name, struct system_profile **out, char *err
 		for (unsigned j = 0; j < p->daemon[i].nr_churn; j++) {
 			const char *cache = p->daemon[i].churn[j].cache;
 			if (cache_shrinkable(cache)) {
-				msg(err, errlen, "%s: [daemon.%s] churn: '%s' objects belong to the shrinker's LRU; "
+				mmsim_msg(err, errlen, "%s: [daemon.%s] churn: '%s' objects belong to the shrinker's LRU; "
 				    "churn another cache", p->path, p->daemon[i].name, cache);
 				goto bad;
 			}
 			if (!cache_known(p, cache)) {
-				msg(err, errlen, "%s: [daemon.%s] churn: no cache '%s' in [slab] or in the model",
+				mmsim_msg(err, errlen, "%s: [daemon.%s] churn: no cache '%s' in [slab] or in the model",
 				    p->path, p->daemon[i].name, cache);
 				goto bad;
 			}

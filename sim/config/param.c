@@ -2,24 +2,13 @@
  * store per C type. */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "mmsim/msg.h"
 #include "mmsim/param.h"
 #include "mmsim/parse.h"
 
 #define PARAM_PAGE_SIZE 4096ull        /* mm_types.h's PAGE_SIZE, without its includes */
-
-static void tail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void tail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static bool ranged(const struct param *p)
 {
@@ -233,14 +222,14 @@ check:
 	if (p->check) {
 		const char *m = p->check(owner, value, buf, sizeof(buf));
 		if (m) {
-			tail(err, errlen, "'%s' %s", value, m);
+			mmsim_msg(err, errlen, "'%s' %s", value, m);
 			return -1;
 		}
 	}
 	return 0;
 bad:
 	param_expect(p, expect, sizeof(expect));
-	tail(err, errlen, "'%s' is not %s", value, expect);
+	mmsim_msg(err, errlen, "'%s' is not %s", value, expect);
 	return -1;
 }
 

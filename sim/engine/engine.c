@@ -429,8 +429,10 @@ int engine_init(struct engine *e, struct pglist_data *pgdat, const struct engine
 	engine_start_daemon(e, "kcompactd0", kcompactd_main);
 	if (e->cfg.dirty_writeback_interval > 0)
 		engine_start_daemon(e, "flush", flusher_main);
-	if (e->cfg.sample_interval > 0)
-		engine_start_daemon(e, "sampler", sampler_main);
+	if (e->cfg.sample_interval > 0 && engine_sample_every(e, e->cfg.sample_interval)) {
+		errmsg(err, errlen, "cannot start the sampler");
+		return -1;
+	}
 	return 0;
 }
 

@@ -47,7 +47,9 @@ static inline void engine_charge(double ns)
 void kswapd_main(int argc, char **argv);
 void kcompactd_main(int argc, char **argv);
 void flusher_main(int argc, char **argv);
-void sampler_main(int argc, char **argv);
+/* the sampler: engine_take_sample() at the start and every period, a
+ * periodic observer (periodic.c) */
+int engine_sample_every(struct engine *e, double period);
 /* A time series would run past mmsim_max_samples(): stop the run.  Sets
  * e->error (-E2BIG) and e->error_msg and kills every other actor; the
  * caller, a daemon, returns at once, and engine_run() returns. */

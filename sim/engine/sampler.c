@@ -1,14 +1,14 @@
-/* sampler.c - the sampler daemon actor: every cfg.sample_interval seconds
- * of virtual time, a copy of the vmstat counters (events, node stats, zone
- * stats summed over zones) is appended to e->samples.  engine_run() adds a
- * last sample at the time it stops.  Samples are taken at multiples of the
- * interval from the start, so that they line up across runs. */
+/* sampler.c - the sampler's record: a copy of the vmstat counters (events,
+ * node stats, zone stats summed over zones) appended to e->samples.  A
+ * periodic observer (periodic.c, engine_sample_every()) takes one at the
+ * start and every cfg.sample_interval seconds of virtual time from it;
+ * engine_run() adds a last one at the time it stops.  Also the bound on
+ * every time series (engine_too_many_records()). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <simgrid/actor.h>
-#include <simgrid/engine.h>
 #include "mmsim/dcache.h"
 #include "engine_internal.h"
 #include "mmsim/limits.h"
@@ -73,28 +73,4 @@ void engine_too_many_records(struct engine *e, const char *what, double period)
 	 * where it waits (P5: through C frames), and simgrid_run() returns
 	 * once the caller has returned too */
 	sg_actor_kill_all();
-}
-
-void sampler_main(int argc, char **argv)
-{
-	struct engine *e = engine_self();
-	double t0 = simgrid_get_clock();
-	unsigned long k = 0;
-
-	(void)argc;
-	(void)argv;
-	sg_actor_daemonize(sg_actor_self());
-	for (;;) {
-		/* a run of "auto" duration cannot be bounded before it starts
-		 * (scenario_resolve() bounds the others): stop here, before the
-		 * samples exhaust the host's memory and disk */
-		if (e->nr_samples >= mmsim_max_samples()) {
-			engine_too_many_records(e, "sampler", e->cfg.sample_interval);
-			return;
-		}
-		engine_take_sample(e);
-		sg_actor_sleep_until(t0 + (double)++k * e->cfg.sample_interval);
-		if (engine_stalled(e))
-			return;         /* let SimGrid see the deadlock (P6) */
-	}
 }

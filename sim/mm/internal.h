@@ -94,15 +94,14 @@ static inline bool fatal_signal_pending(const struct mm_ctx *ctx)
  * what page_is_buddy() reads: the buddy it asks about, and the one of the
  * next order up (buddy_merge_likely), are rarely in cache, and a byte per
  * pfn puts 64 pfns in a cache line where struct page puts 2 (512 KiB for
- * 2 GiB, which stays in L2).  add_to_free_list and del_page_from_free_list,
- * the only places PG_buddy changes, keep it; debug_vm checks it. */
+ * 2 GiB, which stays in L2).  __add_to_free_list and __del_page_from_free_list
+ * (page_alloc.c), the only places PG_buddy changes, keep it; debug_vm checks it. */
 static inline uint8_t buddy_tag(unsigned order, unsigned zonenum)
 {
 	return (uint8_t)(0x80u | zonenum << 4 | order);
 }
 
 /* free-list primitives (page_alloc.c) */
-void add_to_free_list(struct zone *zone, unsigned long pfn, unsigned order, int mt, bool tail);
 void del_page_from_free_list(struct zone *zone, unsigned long pfn, unsigned order);
 void move_to_free_list(struct zone *zone, unsigned long pfn, unsigned order, int mt);
 int  move_freepages_block(struct zone *zone, unsigned long pfn, int mt, int *num_movable);

@@ -63,7 +63,8 @@ static inline void account_freepages(struct zone *zone, long nr_pages, int mt)
 }
 
 /* the free-list primitives are inline here (the allocator's loops call
- * them for every page) and exported for compaction and the policies */
+ * them for every page); del_page_from_free_list is exported for
+ * compaction and the policies */
 static inline void __add_to_free_list(struct zone *zone, unsigned long pfn, unsigned order, int mt,
                                       bool tail)
 {
@@ -79,11 +80,6 @@ static inline void __add_to_free_list(struct zone *zone, unsigned long pfn, unsi
 	list_add_pfn(pgdat, (uint32_t)pfn, zone->free_area[order].free_list[mt], tail);
 	zone->free_area[order].nr_free++;
 	account_freepages(zone, 1l << order, mt);
-}
-
-void add_to_free_list(struct zone *zone, unsigned long pfn, unsigned order, int mt, bool tail)
-{
-	__add_to_free_list(zone, pfn, order, mt, tail);
 }
 
 static inline void __del_page_from_free_list(struct zone *zone, unsigned long pfn, unsigned order)

@@ -940,13 +940,6 @@ int kmem_cache_create(struct pglist_data *pgdat, const char *name, unsigned obje
 	return id;
 }
 
-const struct kmem_cache_info *kmem_cache_geometry(const struct pglist_data *pgdat, int id)
-{
-	if (!pgdat->slab || id < 0 || (unsigned)id >= pgdat->slab->nr_caches)
-		return NULL;
-	return pgdat->slab->caches[id].info;
-}
-
 static void free_slab_list(struct pglist_data *pgdat, struct mm_ctx *ctx, struct kmem_cache *s,
                            struct slab_list *l)
 {

@@ -121,7 +121,7 @@ void engine_destroy(struct engine *e);
 double engine_now(void);
 
 /* An observer on the virtual clock: fn(e, arg) at every multiple of
- * period from now (a daemon actor, like the sampler's; it ends with the
+ * period from now (a daemon actor, as the sampler is; it ends with the
  * last process).  fn runs in that actor and must not block.  Call after
  * engine_init(); at most 8 per engine; -1 on a bad argument. */
 int engine_every(struct engine *e, const char *name, double period,

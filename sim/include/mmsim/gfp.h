@@ -77,8 +77,4 @@ static inline int gfp_zone(gfp_t gfp)
 	return ZONE_NORMAL;
 }
 
-/* Parse "GFP_KERNEL|__GFP_RECLAIMABLE" (names as above); -1 and a message
- * in err on an unknown name.  Used by the command line and tests. */
-int gfp_parse(const char *s, gfp_t *out, char *err, unsigned errlen);
-
 #endif

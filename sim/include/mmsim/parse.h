@@ -1,5 +1,8 @@
-/* parse.h - the value syntax every input of mmsim shares (command line,
- * scenario files, workload and policy parameters). */
+/* parse.h - the syntax of sizes and numbers that mmsim's typed inputs
+ * share: every typed parameter (sim/config/param.c: scenario keys, --set,
+ * workload and policy parameters), the command line's sizes,
+ * MMSIM_HOST_MEMORY (limits.c) and the fields of a [system] profile's
+ * lines (workloads/system_profile.c). */
 #ifndef MMSIM_PARSE_H
 #define MMSIM_PARSE_H
 
@@ -9,8 +12,10 @@
  * 1024), optionally followed by "i" and/or "B" ("2G", "512MiB");
  * 0, or -1 if s is not one */
 int mmsim_parse_size(const char *s, uint64_t *bytes);
-/* a real number within [lo, hi]; 0, or -1 */
-int mmsim_parse_double(const char *s, double lo, double hi, double *out);
+/* an unsigned decimal integer within [lo, hi], as strtoul() reads it
+ * (leading blanks and a '+' allowed, a '-' not); 0, or -1 if s is not
+ * one */
+int mmsim_parse_ulong(const char *s, unsigned long lo, unsigned long hi, unsigned long *out);
 /* whether s is written as a decimal number may be ("0.5", "1e-9"):
  * strtod() also takes hex floats ("0x10"), inf and nan, which no input
  * of mmsim means */

@@ -59,8 +59,6 @@ int kmem_cache_create(struct pglist_data *pgdat, const char *name, unsigned obje
                       unsigned objs_per_slab, unsigned order, bool reclaimable);
 /* a cache by its /proc/slabinfo name: its id, or -1 */
 int kmem_cache_find(const struct pglist_data *pgdat, const char *name);
-/* a cache's geometry (NULL for an id that is not a cache) */
-const struct kmem_cache_info *kmem_cache_geometry(const struct pglist_data *pgdat, int id);
 
 /* kmem_cache_alloc(): an object from a partial slab, or a new slab page:
  * SLUB's allocate_slab() first tries the cache's order with the caller's

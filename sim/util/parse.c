@@ -34,16 +34,14 @@ int mmsim_parse_size(const char *s, uint64_t *bytes)
 	return 0;
 }
 
-int mmsim_parse_double(const char *s, double lo, double hi, double *out)
+int mmsim_parse_ulong(const char *s, unsigned long lo, unsigned long hi, unsigned long *out)
 {
 	char *end;
-	double v;
+	unsigned long v;
 
-	if (!mmsim_decimal_text(s))
-		return -1;
 	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v >= lo && v <= hi))
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || *s == '-' || v < lo || v > hi)
 		return -1;
 	*out = v;
 	return 0;
