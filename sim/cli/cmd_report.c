@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
-#include "outfile.h"
+#include "mmsim/outfile.h"
 #include "results.h"
 
 static void report_usage(FILE *f)

@@ -6,7 +6,7 @@
 #define MMSIM_CLI_PLOT_H
 
 #include <stdio.h>
-#include "outfile.h"
+#include "mmsim/outfile.h"
 #include "results.h"
 
 #define PLOT_MAX_POLICIES 16

@@ -8,7 +8,7 @@
 #include <sysexits.h>
 #include "cli.h"
 #include "plot.h"
-#include "quote.h"
+#include "mmsim/quote.h"
 
 static const char *const mt_names[] = {
 	"Unmovable", "Movable", "Reclaimable", "HighAtomic", "Free", "Isolate",

@@ -10,7 +10,7 @@
 #include <sysexits.h>
 #include "cli.h"
 #include "plot.h"
-#include "quote.h"
+#include "mmsim/quote.h"
 
 struct sweep_pt {
 	int pol;

@@ -22,7 +22,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "plot.h"
-#include "quote.h"
+#include "mmsim/quote.h"
 
 /* the plots/NAME.gp templates, embedded by cmake/EmbedPlots.cmake */
 struct plot_template { const char *name; const char *text; };
