@@ -38,9 +38,13 @@ SETTINGS = [
     ("sample_interval", "1", "seconds between samples (the watchdog checks at least every second)"),
     ("drop_caches", "yes", "sync and write 3 to /proc/sys/vm/drop_caches before each run"),
     ("recorder", "yes", "build through workloads/data/kbuild/recorder.c (a kbuild dataset per run)"),
+    ("trace_wakes", "yes", "count the kswapd and kcompactd wake tracepoints over each build (wakes.tsv)"),
     ("tarball", "/usr/src/linux-source-6.1.tar.xz", "the kernel source (Debian's linux-source-6.1)"),
 ]
 DEFAULTS = {k: v for k, v, _ in SETTINGS}
+# settings added after series were planned: a series.conf without one runs
+# as it was planned (its value here), not with the new default
+ADDED_LATER = {"trace_wakes": "no"}
 
 # CPU seconds of the whole x86_64 defconfig build of linux-source-6.1 (user +
 # sys), for the first estimate of a series' duration before a run has been
@@ -118,6 +122,7 @@ def check(s, ncpu):
                             % s["sample_interval"])
     for k, allowed in (("streamer", ("on", "off")), ("drop_caches", ("yes", "no")),
                        ("recorder", ("yes", "no")), ("streamer_pattern", ("seq", "random")),
+                       ("trace_wakes", ("yes", "no")),
                        ("streamer_reread", ("yes", "no")), ("streamer_layout", ("cold", "written"))):
         if s[k] not in allowed:
             raise SettingsError("%s: %r: one of %s" % (k, s[k], ", ".join(allowed)))
