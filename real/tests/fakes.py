@@ -94,6 +94,7 @@ FILES = {
     "proc/buddyinfo": "Node 0, zone      DMA      0      0      0      0      0      0      0      0      1      1      3\n",
     "proc/pagetypeinfo": "Page block order: 9\nPages per block:  512\n",
     "proc/zoneinfo": ZONEINFO,
+    "proc/stat": "cpu  3947098 251860 1548401 634761 14917 0 5990 0 0 0\ncpu0 1 2 3 4 5 0 6 0 0 0\n",
     "proc/slabinfo": "slabinfo - version: 2.1\n# name <active_objs> ...\n",
     # the harness sets madvise: the fake starts elsewhere, so restore shows
     "sys/kernel/mm/transparent_hugepage/enabled": "[always] madvise never\n",

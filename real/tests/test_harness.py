@@ -235,7 +235,7 @@ class HarnessTest(unittest.TestCase):
             self.assertEqual(prov["hugetlb.nr_hugepages"], str((6291456 - 2621440) // 2048))
             # verbatim copies of the fake files (meminfo with the series' swap on)
             meminfo = re.sub(r"(Swap(Total|Free):\s+)0", r"\g<1>65536", self.before["proc/meminfo"])
-            for name in ("vmstat", "meminfo", "buddyinfo", "pagetypeinfo", "zoneinfo"):
+            for name in ("vmstat", "meminfo", "buddyinfo", "pagetypeinfo", "zoneinfo", "stat"):
                 for when in ("before", "after"):
                     with open(os.path.join(d, "%s.%s" % (name, when))) as f:
                         self.assertEqual(f.read(), meminfo if name == "meminfo" else self.before["proc/" + name])
