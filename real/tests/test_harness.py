@@ -343,7 +343,7 @@ class HarnessTest(unittest.TestCase):
         h = self.make(settings=dict(runs="2"))
         self.assertEqual(h.run(max_runs=2), 0, "\n".join(self.out))
         self.assertEqual(sorted(os.listdir(os.path.join(self.series, "runs"))),
-                         ["0001-dm0", "0002-dm1", "0003-dm0"])
+                         ["0001-dm0", "0002-dm1", "0003-dm1"])      # abba
         self.assertEqual(rd.read_status(os.path.join(self.series, "runs", "0002-dm1")), "ok")
         # a setting that differs from the series' is an error
         from harnesslib.settings import SettingsError
@@ -489,6 +489,17 @@ class CountsTest(unittest.TestCase):
         self.assertEqual(c.totals()["mm_vmscan_wakeup_kswapd"], 3)
 
 
+class PlanTest(unittest.TestCase):
+    def test_run_orders(self):
+        from harnesslib import settings as st
+        s = dict(st.DEFAULTS, runs="3")
+        self.assertEqual([m for _, _, m in st.plan_runs(s)], ["0", "1", "1", "0", "0", "1"])
+        self.assertEqual([lab for _, lab, _ in st.plan_runs(s)], ["dm0", "dm1", "dm1", "dm0", "dm0", "dm1"])
+        s["run_order"] = "alternate"
+        self.assertEqual([m for _, _, m in st.plan_runs(s)], ["0", "1", "0", "1", "0", "1"])
+        self.assertEqual([q for q, _, _ in st.plan_runs(s)], [1, 2, 3, 4, 5, 6])
+
+
 class JournalAndCliTest(unittest.TestCase):
     def test_journal_cut_last_line_is_skipped(self):
         from harnesslib.journal import Journal, JournalExists
@@ -516,7 +527,7 @@ class JournalAndCliTest(unittest.TestCase):
                                 "--root", root.prefix, "--series", series, "--runs", "3"],
                                capture_output=True, text=True, timeout=60)
             self.assertEqual(r.returncode, 0, r.stderr)
-            self.assertIn("6 runs planned (0001-dm0, 0002-dm1, 0003-dm0, 0004-dm1, ...)", r.stdout)
+            self.assertIn("6 runs planned (0001-dm0, 0002-dm1, 0003-dm1, 0004-dm0, ...)", r.stdout)
             self.assertIn("/sys/kernel/mm/transparent_hugepage/enabled: always -> madvise", r.stdout)
             self.assertIn("nothing is changed without --change-this-machine", r.stdout)
             self.assertFalse(os.path.exists(series))
