@@ -125,5 +125,30 @@ class FoliosTest(unittest.TestCase):
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("/nonexistent/file", r.stderr)
 
+
+class RunsTableTest(unittest.TestCase):
+    """real/runs-table on the import's fixture series: the start state from
+    buddyinfo.before (free pages, and free 2 MiB blocks: order 9 counts 1,
+    order 10 counts 2) and the counters' deltas, run by run"""
+
+    def test_fixture_series(self):
+        series = os.path.join(os.path.dirname(REAL), "tests", "fixtures", "real", "series")
+        r = subprocess.run([sys.executable, os.path.join(REAL, "runs-table"), series, "pgfault"],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = [x.split("\t") for x in r.stdout.splitlines()]
+        self.assertEqual(lines[0], ["run", "status", "real_s", "user_s", "DMA32_free", "DMA32_blocks",
+                                    "Normal_free", "Normal_blocks", "pgfault"])
+        # 0001-dm0's buddyinfo.before: DMA32 0 4 2 2 1 2 0 3 3 1 753,
+        # Normal 161 5056 2040 1297 1013 402 184 49 50 7 70
+        self.assertEqual(lines[1], ["0001-dm0", "ok", "4.46", "1.23", "772848", "1507", "163993",
+                                    "147", "198149"])
+        # the invalid run has no times and no vmstat.after
+        self.assertEqual(lines[3][:4], ["0003-dm0", "invalid", "-", "-"])
+        self.assertEqual(lines[3][-1], "-")
+        r = subprocess.run([sys.executable, os.path.join(REAL, "runs-table"), "/nonexistent"],
+                           capture_output=True, text=True, timeout=60)
+        self.assertNotEqual(r.returncode, 0)
+
 if __name__ == "__main__":
     sys.exit(unittest.main())
