@@ -29,6 +29,7 @@ DEFRAG_MODE = sysctl_path("vm.defrag_mode")
 THP_ENABLED = thp_path("enabled")
 THP_DEFRAG = thp_path("defrag")
 DROP_CACHES = sysctl_path("vm.drop_caches")
+COMPACT_MEMORY = sysctl_path("vm.compact_memory")
 PANIC_ON_OOM = sysctl_path("vm.panic_on_oom")
 OVERCOMMIT_HUGEPAGES = sysctl_path("vm.nr_overcommit_hugepages")
 TRACING_ON = TRACEFS + "/tracing_on"
@@ -206,6 +207,9 @@ class Harness:
                 r.append("vm.nr_overcommit_hugepages is not 0")
             if not self.root.exists(DEFRAG_MODE):
                 r.append("this kernel has no vm.defrag_mode (Linux 6.15 and later have it)")
+            if s["compact_first"] == "yes" and not self.root.exists(COMPACT_MEMORY):
+                r.append("compact_first=yes, but this kernel has no vm.compact_memory "
+                         "(CONFIG_COMPACTION off): --compact-first no")
             if s["free_zone"] != "any" and s["free_zone"] not in [z for _, z, _, _ in self.root.zones()]:
                 r.append("free_zone %s: no such zone in /proc/zoneinfo" % s["free_zone"])
             swaps = self.root.swaps()
@@ -317,6 +321,9 @@ class Harness:
         if s["drop_caches"] == "yes":
             o.append("  %s: 3 written before each run, after sync (drops clean caches; nothing "
                      "to undo)" % DROP_CACHES)
+        if s["compact_first"] == "yes":
+            o.append("  %s: 1 written before each run's pool, after the caches are dropped "
+                     "(compacts all zones once; nothing to undo)" % COMPACT_MEMORY)
         if s["trace_wakes"] == "yes":
             for sysname, ev in EVENTS:
                 o.append("  %s: 0 -> 1 during each build, 0 after it (the events this kernel has)"
@@ -567,6 +574,12 @@ class Harness:
             self.runner.run(["sync"])
             self.journal.append(dict(op="note", text="drop_caches 3"))
             self.root.write(DROP_CACHES, "3")
+        if s["compact_first"] == "yes":
+            # the pool then takes whole free blocks from a compacted machine,
+            # and what it leaves free does not depend on how the run before
+            # (or anything else) left the zones
+            self.journal.append(dict(op="note", text="compact_memory 1"))
+            self.root.write(COMPACT_MEMORY, "1")
         swap_kb = self.size("swap") >> 10
         # oom_kill counted from before the pool's reservation: the whole run
         vm_start = self.root.vmstat()
@@ -709,7 +722,8 @@ class Harness:
         if s["streamer"] == "on":
             pairs += [("streamer." + k[len("streamer_"):], s[k]) for k, _, _ in st.SETTINGS
                       if k.startswith("streamer_")]
-        pairs += [("run.drop_caches", s["drop_caches"]), ("run.timeout", s["timeout"]),
+        pairs += [("run.drop_caches", s["drop_caches"]), ("run.compact_first", s["compact_first"]),
+                  ("run.timeout", s["timeout"]),
                   ("watchdog.min_available", s["min_available"]),
                   ("watchdog.min_swap_free", s["min_swap_free"]),
                   ("watchdog.lowest_available_kb", wd.lowest_available),

@@ -39,6 +39,8 @@ SETTINGS = [
     ("min_swap_free", "128M", "watchdog: breach when SwapFree falls below (with swap)"),
     ("sample_interval", "1", "seconds between samples (the watchdog checks at least every second)"),
     ("drop_caches", "yes", "sync and write 3 to /proc/sys/vm/drop_caches before each run"),
+    ("compact_first", "yes", "write 1 to /proc/sys/vm/compact_memory before each run's pool, so "
+     "that the free memory it leaves does not depend on the machine's history"),
     ("recorder", "yes", "build through workloads/data/kbuild/recorder.c (a kbuild dataset per run)"),
     ("trace_wakes", "yes", "count the kswapd and kcompactd wake tracepoints over each build (wakes.tsv)"),
     ("tarball", "/usr/src/linux-source-6.1.tar.xz", "the kernel source (Debian's linux-source-6.1)"),
@@ -46,7 +48,7 @@ SETTINGS = [
 DEFAULTS = {k: v for k, v, _ in SETTINGS}
 # settings added after series were planned: a series.conf without one runs
 # as it was planned (its value here), not with the new default
-ADDED_LATER = {"trace_wakes": "no", "run_order": "alternate"}
+ADDED_LATER = {"trace_wakes": "no", "run_order": "alternate", "compact_first": "no"}
 
 # CPU seconds of the whole x86_64 defconfig build of linux-source-6.1 (user +
 # sys), for the first estimate of a series' duration before a run has been
@@ -125,6 +127,7 @@ def check(s, ncpu):
     for k, allowed in (("streamer", ("on", "off")), ("drop_caches", ("yes", "no")),
                        ("recorder", ("yes", "no")), ("streamer_pattern", ("seq", "random")),
                        ("trace_wakes", ("yes", "no")), ("run_order", ("alternate", "abba")),
+                       ("compact_first", ("yes", "no")),
                        ("streamer_reread", ("yes", "no")), ("streamer_layout", ("cold", "written"))):
         if s[k] not in allowed:
             raise SettingsError("%s: %r: one of %s" % (k, s[k], ", ".join(allowed)))

@@ -81,6 +81,7 @@ FILES = {
     "proc/sys/vm/nr_hugepages": "0\n",
     "proc/sys/vm/nr_overcommit_hugepages": "0\n",
     "proc/sys/vm/drop_caches": "",
+    "proc/sys/vm/compact_memory": "",
     "proc/sys/vm/swappiness": "60\n",
     "proc/sys/vm/min_free_kbytes": "67584\n",
     "proc/sys/vm/watermark_scale_factor": "10\n",

@@ -94,8 +94,9 @@ class HarnessTest(unittest.TestCase):
             if rel in thp:
                 # a choice file: the bracketed word is the setting
                 self.assertEqual(self.root.setting("/" + rel), re.search(r"\[(.*)\]", self.before[rel]).group(1))
-            elif rel not in ("proc/sys/vm/drop_caches", "sys/kernel/tracing/trace_marker"):
-                # drop_caches and trace_marker: written to, no state
+            elif rel not in ("proc/sys/vm/drop_caches", "proc/sys/vm/compact_memory",
+                             "sys/kernel/tracing/trace_marker"):
+                # triggers, written to, no state
                 self.assertEqual(now[rel], self.before[rel], rel)
         self.assertEqual(sorted(now), sorted(self.before), "files appeared or went")
         self.assertFalse(os.path.exists(os.path.join(self.series, "swapfile")))
@@ -132,6 +133,13 @@ class HarnessTest(unittest.TestCase):
             if argv[0] != "sync":
                 self.assertIn(shlex.join(argv), plan)
         self.assertIn("/proc/sys/vm/drop_caches", plan)
+        self.assertIn("/proc/sys/vm/compact_memory", plan)
+        # compacted after the caches are dropped, before the pool
+        seq = [e["text"] if e["op"] == "note" else "spawn " + e["name"]
+               for e in entries if e["op"] in ("note", "spawn")]
+        self.assertLess(seq.index("drop_caches 3"), seq.index("compact_memory 1"))
+        self.assertLess(seq.index("compact_memory 1"), seq.index("spawn hugetlb_hold"))
+        self.assertEqual(self.root.read("/proc/sys/vm/compact_memory"), "1\n")
         self.assertIn("expected duration:", plan)
         return entries, ran
 
