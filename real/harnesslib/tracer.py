@@ -36,6 +36,8 @@ import select
 import threading
 import time
 
+from .rundir import write_atomic
+
 TRACEFS = "/sys/kernel/tracing"
 EVENTS = [("vmscan", "mm_vmscan_wakeup_kswapd"),
           ("vmscan", "mm_vmscan_kswapd_wake"),
@@ -148,12 +150,6 @@ class Counts:
         for (b, ev) in sorted(self.timeline):
             tl.append("%d\t%s\t%d\n" % (b, ev, self.timeline[(b, ev)]))
         write_atomic(os.path.join(d, "wakes-timeline.tsv"), "".join(tl))
-
-
-def write_atomic(path, text):
-    with open(path + ".tmp", "w") as f:
-        f.write(text)
-    os.rename(path + ".tmp", path)
 
 
 class Tracer(threading.Thread):
