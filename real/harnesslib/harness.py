@@ -18,6 +18,7 @@ from .journal import Journal, JournalExists
 from .pool import Pool, NR_HUGEPAGES
 from .root import sysctl_path, thp_path
 from .runner import RealRunner, TOKEN_VAR
+from .tracer import EVENTS, TRACEFS, Tracer, enable_path
 from .watchdog import Watchdog
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -28,10 +29,14 @@ DEFRAG_MODE = sysctl_path("vm.defrag_mode")
 THP_ENABLED = thp_path("enabled")
 THP_DEFRAG = thp_path("defrag")
 DROP_CACHES = sysctl_path("vm.drop_caches")
+COMPACT_MEMORY = sysctl_path("vm.compact_memory")
 PANIC_ON_OOM = sysctl_path("vm.panic_on_oom")
 OVERCOMMIT_HUGEPAGES = sysctl_path("vm.nr_overcommit_hugepages")
+TRACING_ON = TRACEFS + "/tracing_on"
 # every setting a series writes; the end check compares each with before
-CHANGED = [DEFRAG_MODE, THP_ENABLED, THP_DEFRAG, NR_HUGEPAGES]
+# (the tracefs files only where tracefs is mounted, before and after alike)
+CHANGED = [DEFRAG_MODE, THP_ENABLED, THP_DEFRAG, NR_HUGEPAGES, TRACING_ON] + \
+    [enable_path(*e) for e in EVENTS]
 PROVENANCE_SYSCTLS = ["vm.defrag_mode", "vm.swappiness", "vm.min_free_kbytes",
                       "vm.watermark_scale_factor", "vm.watermark_boost_factor"]
 TREE_NAME = "linux-source-6.1"
@@ -69,6 +74,7 @@ class Harness:
         self.pool = Pool(self)
         self.invalid = None
         self.current_dir = None
+        self.trace_events = []      # the EVENTS this kernel has, once tracefs is up
 
     # ------------------------------------------------------------ paths
     def p(self, *parts):
@@ -94,6 +100,9 @@ class Harness:
     def resolve(self):
         """the series' settings: stored ones, the command line's, defaults"""
         stored = st.load_conf(self.p("series.conf")) if os.path.exists(self.p("series.conf")) else {}
+        if stored:
+            for k, v in st.ADDED_LATER.items():
+                stored.setdefault(k, v)
         for k, v in self.cli.items():
             if k not in st.DEFAULTS:
                 raise st.SettingsError("unknown setting %r" % k)
@@ -198,6 +207,9 @@ class Harness:
                 r.append("vm.nr_overcommit_hugepages is not 0")
             if not self.root.exists(DEFRAG_MODE):
                 r.append("this kernel has no vm.defrag_mode (Linux 6.15 and later have it)")
+            if s["compact_first"] == "yes" and not self.root.exists(COMPACT_MEMORY):
+                r.append("compact_first=yes, but this kernel has no vm.compact_memory "
+                         "(CONFIG_COMPACTION off): --compact-first no")
             if s["free_zone"] != "any" and s["free_zone"] not in [z for _, z, _, _ in self.root.zones()]:
                 r.append("free_zone %s: no such zone in /proc/zoneinfo" % s["free_zone"])
             swaps = self.root.swaps()
@@ -227,18 +239,31 @@ class Harness:
                      % (d, st.fmt_size(free), st.fmt_size(need)))
         missing = [t for t in TOOLS if not self.runner.which(t)]
         missing += [h for h in HEADERS if not self.runner.has_file(h)]
+        if s["trace_wakes"] == "yes" and not self.tracefs_mounted():
+            if not self.root.exists(TRACEFS):
+                r.append("trace_wakes=yes, but this kernel has no %s (no tracefs): "
+                         "--trace-wakes no" % TRACEFS)
+            missing += [t for t in ("mount", "umount") if not self.runner.which(t)]
         if missing:
             r.append("missing: %s (apt-get install build-essential bc bison flex libelf-dev "
                      "libssl-dev util-linux)" % ", ".join(missing))
         return r
 
     def machine_state(self):
-        """what the end check compares: the settings, swap, pool, processes"""
+        """what the end check compares: the settings, swap, pool, processes,
+        tracefs mounted or not"""
         mi = self.root.meminfo()
         return dict(settings={p: self.root.setting(p) for p in CHANGED if self.root.exists(p)},
                     swaps=[list(x) for x in self.root.swaps()],
                     hugepages_total=mi.get("HugePages_Total", 0),
-                    swapfile=os.path.exists(self.p("swapfile")))
+                    swapfile=os.path.exists(self.p("swapfile")),
+                    tracefs=self.tracefs_mounted())
+
+    def tracefs_mounted(self):
+        return self.root.exists(TRACEFS + "/trace_pipe")
+
+    def mount_argv(self):
+        return ["mount", "-t", "tracefs", "nodev", self.root.path(TRACEFS)]
 
     def change(self, path, value):
         """a setting written, journaled first (old value, new value)"""
@@ -296,6 +321,14 @@ class Harness:
         if s["drop_caches"] == "yes":
             o.append("  %s: 3 written before each run, after sync (drops clean caches; nothing "
                      "to undo)" % DROP_CACHES)
+        if s["compact_first"] == "yes":
+            o.append("  %s: 1 written before each run's pool, after the caches are dropped "
+                     "(compacts all zones once; nothing to undo)" % COMPACT_MEMORY)
+        if s["trace_wakes"] == "yes":
+            for sysname, ev in EVENTS:
+                o.append("  %s: 0 -> 1 during each build, 0 after it (the events this kernel has)"
+                         % enable_path(sysname, ev))
+            o.append("  %s: 1 if it is 0" % TRACING_ON)
         if self.size("swap"):
             o.append("  swap: %s, %s, created, mkswap, swapon (never in fstab); swapoff and "
                      "removed at the end" % (self.p("swapfile"), s["swap"]))
@@ -311,6 +344,9 @@ class Harness:
         if self.size("swap"):
             for argv in self.swap_commands():
                 o.append("  " + shlex.join(argv))
+        if s["trace_wakes"] == "yes" and not self.tracefs_mounted():
+            o.append("  %s    (tracefs is not mounted)" % shlex.join(self.mount_argv()))
+            o.append("  at the end: %s" % shlex.join(["umount", self.root.path(TRACEFS)]))
         if s["streamer"] == "on" and not os.path.exists(self.p("streamer-files", ".prepared")):
             o.append("  %s    (once)" % shlex.join([self.bin("streamer"), "--prepare"] + self.streamer_args()))
         o.append("  per run: (cd %s) make clean" % self.tree())
@@ -457,10 +493,51 @@ class Harness:
             self.runner.run(mkswap, stdout=self.p("harness.log"))
             self.journal.append(dict(op="swapon", path=self.p("swapfile")))
             self.runner.run(swapon)
+        if self.s["trace_wakes"] == "yes":
+            self.prepare_tracing()
         if self.s["streamer"] == "on" and not os.path.exists(self.p("streamer-files", ".prepared")):
             os.makedirs(self.p("streamer-files"), exist_ok=True)
             self.runner.run([self.bin("streamer"), "--prepare"] + self.streamer_args())
             open(self.p("streamer-files", ".prepared"), "w").close()
+
+    def prepare_tracing(self):
+        """tracefs mounted (journaled) if it is not; the events this kernel
+        has; tracing_on 1"""
+        if not self.tracefs_mounted():
+            self.journal.append(dict(op="mount", path=TRACEFS))
+            self.runner.run(self.mount_argv())
+        self.trace_events = [e for e in EVENTS if self.root.exists(enable_path(*e))]
+        gone = [e for _, e in EVENTS if (_, e) not in self.trace_events]
+        if gone:
+            self.log("tracing: this kernel has no %s: not counted" % ", ".join(gone))
+        if self.root.exists(TRACING_ON) and self.root.setting(TRACING_ON) != "1":
+            self.change(TRACING_ON, "1")
+
+    def trace_start(self, d):
+        """the events enabled (journaled) and the reader started, with the
+        build's opening marker; None when the series does not trace"""
+        if self.s["trace_wakes"] != "yes" or not self.trace_events:
+            return None
+        for e in self.trace_events:
+            self.change(enable_path(*e), "1")
+        tracer = Tracer(self.root, os.path.basename(d))
+        tracer.start_window()
+        return tracer
+
+    def trace_stop(self, tracer, d):
+        """the closing marker, the pipe drained, the events disabled, and
+        wakes.tsv written; a tracer that failed is logged, the run stays"""
+        if tracer is None:
+            return
+        try:
+            tracer.end_window()
+        finally:
+            for e in self.trace_events:
+                if self.root.exists(enable_path(*e)) and self.root.setting(enable_path(*e)) != "0":
+                    self.change(enable_path(*e), "0")
+        tracer.counts.write(d, ["%s/%s" % e for e in self.trace_events])
+        if tracer.error:
+            self.log("tracing: %s (wakes.tsv may be short)" % tracer.error)
 
     def on_breach(self, reason):
         """the watchdog's answer: the pool shrunk first, then the run killed"""
@@ -497,6 +574,12 @@ class Harness:
             self.runner.run(["sync"])
             self.journal.append(dict(op="note", text="drop_caches 3"))
             self.root.write(DROP_CACHES, "3")
+        if s["compact_first"] == "yes":
+            # the pool then takes whole free blocks from a compacted machine,
+            # and what it leaves free does not depend on how the run before
+            # (or anything else) left the zones
+            self.journal.append(dict(op="note", text="compact_memory 1"))
+            self.root.write(COMPACT_MEMORY, "1")
         swap_kb = self.size("swap") >> 10
         # oom_kill counted from before the pool's reservation: the whole run
         vm_start = self.root.vmstat()
@@ -504,6 +587,7 @@ class Harness:
                       (self.size("min_swap_free") >> 10) if swap_kb else None, self.on_breach)
         wd.start()
         build = None
+        tracer = None
         t0 = t1 = time.monotonic()
         vm1 = vm2 = {}
         sysctls = {}
@@ -511,6 +595,7 @@ class Harness:
             # a breach at the watchdog's first check: no pool, no build
             held = self.pool.reserve(d) if not self.invalid else 0
             self.log("pool: %d huge pages held" % held)
+            tracer = self.trace_start(d)
             rd.snapshot(self.root, d, "before")
             if s["recorder"] == "yes":
                 self.kbuild_meta(d, "before")
@@ -539,6 +624,8 @@ class Harness:
             vm1 = self.root.vmstat()
             rd.snapshot(self.root, d, "after")        # the build's end
             wd.stop_samples()
+            self.trace_stop(tracer, d)
+            tracer = None
             if s["recorder"] == "yes":
                 self.kbuild_meta(d, "after")
             for name in ("thp_faulter", "streamer"):
@@ -547,6 +634,8 @@ class Harness:
             vm2 = self.root.vmstat()
         finally:
             wd.stop()
+            if tracer is not None:      # an exception before the build's end
+                self.trace_stop(tracer, d)
             with self.procs_lock:
                 left = list(self.procs.values())
             for proc in left:
@@ -627,11 +716,14 @@ class Harness:
                   ("build.command", "make -j%s all" % s["jobs"]),
                   ("build.recorder", s["recorder"]),
                   ("faulter.region", s["faulter_region"]), ("faulter.hold", s["faulter_hold"]),
-                  ("faulter.pause", s["faulter_pause"]), ("streamer", s["streamer"])]
+                  ("faulter.pause", s["faulter_pause"]), ("streamer", s["streamer"]),
+                  ("trace.wakes", s["trace_wakes"]),
+                  ("trace.events", ",".join(e for _, e in self.trace_events) or "none")]
         if s["streamer"] == "on":
             pairs += [("streamer." + k[len("streamer_"):], s[k]) for k, _, _ in st.SETTINGS
                       if k.startswith("streamer_")]
-        pairs += [("run.drop_caches", s["drop_caches"]), ("run.timeout", s["timeout"]),
+        pairs += [("run.drop_caches", s["drop_caches"]), ("run.compact_first", s["compact_first"]),
+                  ("run.timeout", s["timeout"]),
                   ("watchdog.min_available", s["min_available"]),
                   ("watchdog.min_swap_free", s["min_swap_free"]),
                   ("watchdog.lowest_available_kb", wd.lowest_available),
@@ -682,6 +774,13 @@ class Harness:
                     self.root.write(path, old)
             except OSError as e:
                 problems.append("%s: %s" % (path, e))
+        # 2b. tracefs unmounted if the series mounted it (its event enable
+        # files were written back above, while it was still mounted)
+        for e in reversed(entries):
+            if e.get("op") == "mount" and self.tracefs_mounted():
+                self.log("restore: umount %s" % e["path"])
+                if self.runner.run(["umount", self.root.path(e["path"])], check=False) != 0:
+                    problems.append("umount %s failed" % e["path"])
         # 3. swap off, then the files removed
         for e in reversed(entries):
             if e.get("op") == "swapon" and e["path"] in [p for p, _ in self.root.swaps()]:
@@ -701,11 +800,13 @@ class Harness:
             lines += ["NOT as before: " + x for x in problems]
         else:
             lines.append("machine as before: settings %s; swap devices %s; nr_hugepages %s, "
-                         "HugePages_Total %s; no swap file; no process of the series"
+                         "HugePages_Total %s; no swap file; no process of the series%s"
                          % (", ".join("%s=%s" % kv for kv in sorted(head["before"]["settings"].items())),
                             head["before"]["swaps"] or "none",
                             head["before"]["settings"].get(NR_HUGEPAGES, "?"),
-                            head["before"]["hugepages_total"]))
+                            head["before"]["hugepages_total"],
+                            "" if "tracefs" not in head["before"] else
+                            "; tracefs %s" % ("mounted" if head["before"]["tracefs"] else "not mounted")))
         with open(self.p("restore.log"), "a") as f:
             f.write("\n".join(lines) + "\n")
         for x in lines[1:]:
@@ -726,6 +827,9 @@ class Harness:
             out.append("swap devices %s, were %s" % (now["swaps"], before["swaps"]))
         if now["hugepages_total"] != before["hugepages_total"]:
             out.append("HugePages_Total %s, was %s" % (now["hugepages_total"], before["hugepages_total"]))
+        if "tracefs" in before and now["tracefs"] != before["tracefs"]:
+            out.append("tracefs %s, was %s" % (*("mounted" if x else "not mounted"
+                                                   for x in (now["tracefs"], before["tracefs"])),))
         if now["swapfile"] and not before["swapfile"]:
             out.append("%s still exists" % self.p("swapfile"))
         return out

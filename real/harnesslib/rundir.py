@@ -5,7 +5,9 @@ import os
 import shutil
 import time
 
-SNAPSHOTS = ["vmstat", "meminfo", "buddyinfo", "pagetypeinfo", "zoneinfo"]
+# stat: the CPU time of the whole machine (user, system, iowait, steal),
+# which says whether the machine itself ran slower in one run than in another
+SNAPSHOTS = ["vmstat", "meminfo", "buddyinfo", "pagetypeinfo", "zoneinfo", "stat"]
 
 
 def iso_now():

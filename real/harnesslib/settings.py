@@ -14,6 +14,8 @@ import re
 SETTINGS = [
     ("runs", "5", "runs per vm.defrag_mode setting"),
     ("modes", "0,1", "the vm.defrag_mode values, alternated run by run"),
+    ("run_order", "abba", "alternate (0,1,0,1,...) or abba (0,1,1,0,0,1,...: a steady drift of "
+     "the machine over the series falls on both settings alike)"),
     ("free", "2.5G", "free memory for the experiment: the hugetlb pool reserves the rest"),
     ("free_zone", "any", "any, or DMA32 / Normal: the zone whose memory is left free"),
     ("swap", "2G", "size of the swap file in the series directory (0: no swap)"),
@@ -37,10 +39,16 @@ SETTINGS = [
     ("min_swap_free", "128M", "watchdog: breach when SwapFree falls below (with swap)"),
     ("sample_interval", "1", "seconds between samples (the watchdog checks at least every second)"),
     ("drop_caches", "yes", "sync and write 3 to /proc/sys/vm/drop_caches before each run"),
+    ("compact_first", "yes", "write 1 to /proc/sys/vm/compact_memory before each run's pool, so "
+     "that the free memory it leaves does not depend on the machine's history"),
     ("recorder", "yes", "build through workloads/data/kbuild/recorder.c (a kbuild dataset per run)"),
+    ("trace_wakes", "yes", "count the kswapd and kcompactd wake tracepoints over each build (wakes.tsv)"),
     ("tarball", "/usr/src/linux-source-6.1.tar.xz", "the kernel source (Debian's linux-source-6.1)"),
 ]
 DEFAULTS = {k: v for k, v, _ in SETTINGS}
+# settings added after series were planned: a series.conf without one runs
+# as it was planned (its value here), not with the new default
+ADDED_LATER = {"trace_wakes": "no", "run_order": "alternate", "compact_first": "no"}
 
 # CPU seconds of the whole x86_64 defconfig build of linux-source-6.1 (user +
 # sys), for the first estimate of a series' duration before a run has been
@@ -118,6 +126,8 @@ def check(s, ncpu):
                             % s["sample_interval"])
     for k, allowed in (("streamer", ("on", "off")), ("drop_caches", ("yes", "no")),
                        ("recorder", ("yes", "no")), ("streamer_pattern", ("seq", "random")),
+                       ("trace_wakes", ("yes", "no")), ("run_order", ("alternate", "abba")),
+                       ("compact_first", ("yes", "no")),
                        ("streamer_reread", ("yes", "no")), ("streamer_layout", ("cold", "written"))):
         if s[k] not in allowed:
             raise SettingsError("%s: %r: one of %s" % (k, s[k], ", ".join(allowed)))
@@ -147,11 +157,13 @@ def save_conf(path, s):
 
 
 def plan_runs(s):
-    """[(seq, label, defrag_mode)]: the modes alternated, runs of each"""
+    """[(seq, label, defrag_mode)]: runs of each mode, the modes taken in
+    turn (alternate), or in turn and back (abba: 0,1,1,0,0,1,...)"""
     modes = s["modes"].split(",")
     out, seq = [], 1
-    for _ in range(int(s["runs"])):
-        for m in modes:
+    for i in range(int(s["runs"])):
+        for m in (modes if s.get("run_order", "alternate") == "alternate" or i % 2 == 0
+                  else modes[::-1]):
             out.append((seq, "dm" + m, m))
             seq += 1
     return out

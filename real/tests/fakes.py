@@ -9,6 +9,7 @@ killing groups is tested for real; they carry the series' token and nothing
 else of the machine is touched."""
 import os
 import re
+import shutil
 import sys
 import threading
 
@@ -17,6 +18,22 @@ sys.path.insert(0, os.path.dirname(HERE))
 
 from harnesslib.root import Root  # noqa: E402
 from harnesslib.runner import RealRunner  # noqa: E402
+from harnesslib.tracer import EVENTS, TRACEFS  # noqa: E402
+
+# what the fake trace_pipe holds once the fake tracefs is mounted: lines as
+# this machine's 6.18 kernel prints them (comm-pid, cpu, flags, timestamp)
+TRACE_PIPE = """\
+              cc1-4242    [001] d..1.  1200.000100: mm_vmscan_wakeup_kswapd: nid=0 order=0 gfp_flags=GFP_HIGHUSER_MOVABLE|__GFP_COMP
+      thp_faulter-4100    [000] d..1.  1200.500000: mm_vmscan_wakeup_kswapd: nid=0 order=9 gfp_flags=GFP_TRANSHUGE_LIGHT
+              cc1-4243    [000] d..1.  1201.000000: mm_vmscan_wakeup_kswapd: nid=0 order=0 gfp_flags=GFP_HIGHUSER_MOVABLE|__GFP_COMP
+          kswapd0-52      [001] .....  1201.000200: mm_vmscan_kswapd_wake: nid=0 order=0
+          kswapd0-52      [001] d..1.  1215.000000: mm_compaction_wakeup_kcompactd: nid=0 order=9 highest_zoneidx=Normal
+       kcompactd0-53      [000] .....  1215.000300: mm_compaction_kcompactd_wake: nid=0 order=9 highest_zoneidx=Normal
+ kworker/u4:2-77      [000] d..1.  1215.500000: mm_vmscan_wakeup_kswapd: nid=0 order=2 gfp_flags=GFP_KERNEL|__GFP_COMP|__GFP_NOWARN|__GFP_NORETRY
+      thp_faulter-4100    [000] .....  1216.000000: mm_compaction_try_to_compact_pages: order=9 gfp_mask=GFP_TRANSHUGE_LIGHT priority=2
+              cc1-4242    [001] .....  1216.100000: mm_vmscan_direct_reclaim_begin: order=2 gfp_flags=GFP_HIGHUSER_MOVABLE|__GFP_NOWARN|__GFP_NORETRY
+CPU:1 [LOST 3 EVENTS]
+"""
 
 MEMINFO = """MemTotal:        8388608 kB
 MemFree:         7000000 kB
@@ -64,6 +81,7 @@ FILES = {
     "proc/sys/vm/nr_hugepages": "0\n",
     "proc/sys/vm/nr_overcommit_hugepages": "0\n",
     "proc/sys/vm/drop_caches": "",
+    "proc/sys/vm/compact_memory": "",
     "proc/sys/vm/swappiness": "60\n",
     "proc/sys/vm/min_free_kbytes": "67584\n",
     "proc/sys/vm/watermark_scale_factor": "10\n",
@@ -77,6 +95,7 @@ FILES = {
     "proc/buddyinfo": "Node 0, zone      DMA      0      0      0      0      0      0      0      0      1      1      3\n",
     "proc/pagetypeinfo": "Page block order: 9\nPages per block:  512\n",
     "proc/zoneinfo": ZONEINFO,
+    "proc/stat": "cpu  3947098 251860 1548401 634761 14917 0 5990 0 0 0\ncpu0 1 2 3 4 5 0 6 0 0 0\n",
     "proc/slabinfo": "slabinfo - version: 2.1\n# name <active_objs> ...\n",
     # the harness sets madvise: the fake starts elsewhere, so restore shows
     "sys/kernel/mm/transparent_hugepage/enabled": "[always] madvise never\n",
@@ -93,7 +112,33 @@ def build_fake_root(d, **changes):
         os.makedirs(os.path.dirname(p), exist_ok=True)
         with open(p, "w") as f:
             f.write(text)
+    # tracefs's mount point, empty until mounted (as on this machine)
+    os.makedirs(os.path.join(d, TRACEFS.lstrip("/")), exist_ok=True)
     return Root(d)
+
+
+def mount_fake_tracefs(root, pipe_text=TRACE_PIPE):
+    """what mounting tracefs shows: the event enable files, tracing_on,
+    trace_marker, and a trace_pipe (a regular file: read to its end, the
+    reader sees no more)"""
+    t = root.path(TRACEFS)
+    for sysname, ev in EVENTS:
+        os.makedirs(os.path.join(t, "events", sysname, ev), exist_ok=True)
+        with open(os.path.join(t, "events", sysname, ev, "enable"), "w") as f:
+            f.write("0\n")
+    for name, text in (("tracing_on", "1\n"), ("trace_marker", ""), ("trace_pipe", pipe_text)):
+        with open(os.path.join(t, name), "w") as f:
+            f.write(text)
+
+
+def umount_fake_tracefs(root):
+    t = root.path(TRACEFS)
+    for n in os.listdir(t):
+        p = os.path.join(t, n)
+        if os.path.isdir(p):
+            shutil.rmtree(p)
+        else:
+            os.remove(p)
 
 
 def snapshot_tree(d):
@@ -138,7 +183,7 @@ IDLE = "trap 'exit 0' TERM; while :; do sleep 0.05; done"
 
 class FakeRunner(RealRunner):
     def __init__(self, fake_root, build_seconds=(0.3,), build_exit=0, disk_free=1 << 50,
-                 missing=(), on_spawn=None):
+                 missing=(), on_spawn=None, trace_pipe=TRACE_PIPE):
         assert not fake_root.is_real, "the fake runner is for a fake tree only"
         # the processes are real: found and killed through the real /proc
         super().__init__(Root("/"))
@@ -151,6 +196,7 @@ class FakeRunner(RealRunner):
         self.calls = []
         self.lock = threading.Lock()
         self.swap_kb = {}
+        self.trace_pipe = trace_pipe
 
     def record(self, *call):
         with self.lock:
@@ -179,6 +225,10 @@ class FakeRunner(RealRunner):
             set_meminfo(self.fake, "SwapFree", 0)
         elif name == "tar":
             os.makedirs(os.path.join(argv[2], "linux-source-6.1"), exist_ok=True)
+        elif name == "mount" and argv[-1] == self.fake.path(TRACEFS):
+            mount_fake_tracefs(self.fake, self.trace_pipe)
+        elif name == "umount" and argv[-1] == self.fake.path(TRACEFS):
+            umount_fake_tracefs(self.fake)
         if stdout:
             with open(stdout, "a") as f:
                 f.write("fake: %s\n" % " ".join(argv))

@@ -24,6 +24,7 @@ import fakes  # noqa: E402
 from harnesslib import rundir as rd  # noqa: E402
 from harnesslib.harness import Harness  # noqa: E402
 from harnesslib.runner import TOKEN_VAR  # noqa: E402
+from harnesslib.tracer import EVENTS, TRACEFS, Counts, enable_path  # noqa: E402
 
 # small and quick: one run per setting, no caches dropped in a fake tree
 FAST = dict(runs="1", swap="64M", min_swap_free="16M", timeout="60", sample_interval="0.2",
@@ -93,8 +94,11 @@ class HarnessTest(unittest.TestCase):
             if rel in thp:
                 # a choice file: the bracketed word is the setting
                 self.assertEqual(self.root.setting("/" + rel), re.search(r"\[(.*)\]", self.before[rel]).group(1))
-            elif rel != "proc/sys/vm/drop_caches":
+            elif rel not in ("proc/sys/vm/drop_caches", "proc/sys/vm/compact_memory",
+                             "sys/kernel/tracing/trace_marker"):
+                # triggers, written to, no state
                 self.assertEqual(now[rel], self.before[rel], rel)
+        self.assertEqual(sorted(now), sorted(self.before), "files appeared or went")
         self.assertFalse(os.path.exists(os.path.join(self.series, "swapfile")))
         self.assertFalse(os.path.exists(os.path.join(self.series, "journal")))
         with open(os.path.join(self.series, "restore.log")) as f:
@@ -115,7 +119,10 @@ class HarnessTest(unittest.TestCase):
         self.assertEqual(rd.read_status(os.path.join(self.series, "runs", "0001-dm0")), "ok")
         entries = self.journal_entries()
         written = {e["path"] for e in entries if e["op"] == "write"}
-        self.assertEqual(len(written), 4)
+        self.assertEqual(written, {"/proc/sys/vm/defrag_mode", "/proc/sys/vm/nr_hugepages",
+                                   "/sys/kernel/mm/transparent_hugepage/enabled",
+                                   "/sys/kernel/mm/transparent_hugepage/defrag"}
+                         | {enable_path(*e) for e in EVENTS})
         for path in written:
             self.assertIn(path, plan)
         spawned = [e for e in entries if e["op"] == "spawn"]
@@ -126,6 +133,13 @@ class HarnessTest(unittest.TestCase):
             if argv[0] != "sync":
                 self.assertIn(shlex.join(argv), plan)
         self.assertIn("/proc/sys/vm/drop_caches", plan)
+        self.assertIn("/proc/sys/vm/compact_memory", plan)
+        # compacted after the caches are dropped, before the pool
+        seq = [e["text"] if e["op"] == "note" else "spawn " + e["name"]
+               for e in entries if e["op"] in ("note", "spawn")]
+        self.assertLess(seq.index("drop_caches 3"), seq.index("compact_memory 1"))
+        self.assertLess(seq.index("compact_memory 1"), seq.index("spawn hugetlb_hold"))
+        self.assertEqual(self.root.read("/proc/sys/vm/compact_memory"), "1\n")
         self.assertIn("expected duration:", plan)
         return entries, ran
 
@@ -229,7 +243,7 @@ class HarnessTest(unittest.TestCase):
             self.assertEqual(prov["hugetlb.nr_hugepages"], str((6291456 - 2621440) // 2048))
             # verbatim copies of the fake files (meminfo with the series' swap on)
             meminfo = re.sub(r"(Swap(Total|Free):\s+)0", r"\g<1>65536", self.before["proc/meminfo"])
-            for name in ("vmstat", "meminfo", "buddyinfo", "pagetypeinfo", "zoneinfo"):
+            for name in ("vmstat", "meminfo", "buddyinfo", "pagetypeinfo", "zoneinfo", "stat"):
                 for when in ("before", "after"):
                     with open(os.path.join(d, "%s.%s" % (name, when))) as f:
                         self.assertEqual(f.read(), meminfo if name == "meminfo" else self.before["proc/" + name])
@@ -245,12 +259,88 @@ class HarnessTest(unittest.TestCase):
                                                         "2000", "1000", "6291456", "65536"])
             with open(os.path.join(d, "faulter.log")) as f:
                 self.assertIn("total cycles=", f.read())
+            self.assertEqual(prov["trace.wakes"], "yes")
+            self.assertEqual(prov["trace.events"], ",".join(e for _, e in EVENTS))
+            self.assert_wakes(d)
         self.assert_restored()
+        # tracefs was mounted for the series and is unmounted after it
+        ran = [c[1] for c in self.runner.calls if c[0] == "run"]
+        self.assertIn(["mount", "-t", "tracefs", "nodev", self.root.path(TRACEFS)], ran)
+        self.assertIn(["umount", self.root.path(TRACEFS)], ran)
+        self.assertFalse(os.path.exists(self.root.path(TRACEFS + "/trace_pipe")))
+        # each event enabled during each build, disabled after it: 0,1,0,1,0
+        for sysname, ev in EVENTS:
+            news = [e["new"] for e in self.journal_entries()
+                    if e["op"] == "write" and e["path"] == enable_path(sysname, ev)]
+            self.assertEqual(news, ["1", "0", "1", "0"], ev)
         # complete runs are skipped: nothing left to run
         self.out.clear()
         h = self.make()
         self.assertEqual(h.run(), 0)
         self.assertIn("every run is complete", "\n".join(self.out))
+
+    def assert_wakes(self, d):
+        """wakes.tsv and wakes-timeline.tsv of fakes.TRACE_PIPE, exactly"""
+        with open(os.path.join(d, "wakes.tsv")) as f:
+            lines = f.read().splitlines()
+        self.assertEqual(lines[1], "# enabled: " + " ".join("%s/%s" % e for e in EVENTS))
+        self.assertEqual(lines[2], "# lines 10, lost_events 3, unparsed 0, markers none")
+        self.assertEqual(lines[3:], [
+            "event\torder\tdetail\ttask\tcount",
+            "mm_compaction_kcompactd_wake\t9\tNormal\tkcompactd0\t1",
+            "mm_compaction_try_to_compact_pages\t9\tGFP_TRANSHUGE_LIGHT;priority=2\tthp_faulter\t1",
+            "mm_compaction_wakeup_kcompactd\t9\tNormal\tkswapd0\t1",
+            "mm_vmscan_direct_reclaim_begin\t2\tGFP_HIGHUSER_MOVABLE|__GFP_NOWARN|__GFP_NORETRY\tcc1\t1",
+            "mm_vmscan_kswapd_wake\t0\t-\tkswapd0\t1",
+            "mm_vmscan_wakeup_kswapd\t0\tGFP_HIGHUSER_MOVABLE|__GFP_COMP\tcc1\t2",
+            "mm_vmscan_wakeup_kswapd\t2\tGFP_KERNEL|__GFP_COMP|__GFP_NOWARN|__GFP_NORETRY\tkworker\t1",
+            "mm_vmscan_wakeup_kswapd\t9\tGFP_TRANSHUGE_LIGHT\tthp_faulter\t1"])
+        with open(os.path.join(d, "wakes-timeline.tsv")) as f:
+            self.assertEqual(f.read().splitlines(), [
+                "t\tevent\tcount",
+                "0\tmm_vmscan_kswapd_wake\t1", "0\tmm_vmscan_wakeup_kswapd\t3",
+                "10\tmm_compaction_kcompactd_wake\t1", "10\tmm_compaction_try_to_compact_pages\t1",
+                "10\tmm_compaction_wakeup_kcompactd\t1", "10\tmm_vmscan_direct_reclaim_begin\t1",
+                "10\tmm_vmscan_wakeup_kswapd\t1"])
+
+    def test_tracefs_already_mounted_is_left_mounted(self):
+        fakes.mount_fake_tracefs(self.root)
+        self.before = fakes.snapshot_tree(self.root.prefix)
+        h = self.make(settings=dict(modes="1"))
+        self.assertEqual(h.run(), 0, "\n".join(self.out))
+        ran = [c[1][0] for c in self.runner.calls if c[0] == "run"]
+        self.assertNotIn("mount", ran)
+        self.assertNotIn("umount", ran)
+        # the enable files written back to 0, tracefs still mounted
+        self.assert_restored()
+        self.assertTrue(os.path.exists(self.root.path(TRACEFS + "/trace_pipe")))
+        self.assert_wakes(os.path.join(self.series, "runs", "0001-dm1"))
+
+    def test_series_planned_before_tracing_runs_without_it(self):
+        # a series.conf written before trace_wakes existed: run as planned
+        os.makedirs(self.series)
+        from harnesslib import settings as st
+        conf = dict(st.DEFAULTS, **FAST)
+        conf["jobs"] = "6"
+        with open(os.path.join(self.series, "series.conf"), "w") as f:
+            f.writelines("%s=%s\n" % (k, v) for k, v in conf.items() if k != "trace_wakes")
+        h = self.make(settings=dict(trace_wakes=None))
+        self.assertEqual(h.run(max_runs=1), 0, "\n".join(self.out))
+        d = os.path.join(self.series, "runs", "0001-dm0")
+        self.assertEqual(rd.read_provenance(d)["trace.wakes"], "no")
+        self.assertFalse(os.path.exists(os.path.join(d, "wakes.tsv")))
+        self.assertNotIn("mount", [c[1][0] for c in self.runner.calls if c[0] == "run"])
+        self.assert_restored()
+        # and asking it to trace is the error a changed setting is
+        from harnesslib.settings import SettingsError
+        with self.assertRaises(SettingsError):
+            self.make(settings=dict(trace_wakes="yes")).run()
+
+    def test_refuses_tracing_without_tracefs(self):
+        os.rmdir(self.root.path(TRACEFS))
+        self.before = fakes.snapshot_tree(self.root.prefix)
+        self.assert_refused(self.make(), "no /sys/kernel/tracing")
+        self.assertEqual(self.make(settings=dict(trace_wakes="no")).run(max_runs=1), 0, "\n".join(self.out))
 
     def test_resume_runs_one_at_a_time(self):
         h = self.make(settings=dict(runs="2"))
@@ -261,7 +351,7 @@ class HarnessTest(unittest.TestCase):
         h = self.make(settings=dict(runs="2"))
         self.assertEqual(h.run(max_runs=2), 0, "\n".join(self.out))
         self.assertEqual(sorted(os.listdir(os.path.join(self.series, "runs"))),
-                         ["0001-dm0", "0002-dm1", "0003-dm0"])
+                         ["0001-dm0", "0002-dm1", "0003-dm1"])      # abba
         self.assertEqual(rd.read_status(os.path.join(self.series, "runs", "0002-dm1")), "ok")
         # a setting that differs from the series' is an error
         from harnesslib.settings import SettingsError
@@ -382,6 +472,42 @@ h.run()
         self.assertEqual(rd.read_status(os.path.join(self.series, "runs", "0001-dm0")), "ok")
 
 
+class CountsTest(unittest.TestCase):
+    """the trace_pipe reader's counting between the harness's markers"""
+
+    def test_markers_open_and_close_the_window(self):
+        c = Counts("0003-dm0")
+        for line in [
+            "   cc1-1 [000] d..1.  90.000000: mm_vmscan_wakeup_kswapd: nid=0 order=0 gfp_flags=GFP_KERNEL",
+            "  python3-9 [001] .....  100.000000: tracing_mark_write: mmsim-harness start 0003-dm0",
+            "   cc1-1 [000] d..1.  105.000000: mm_vmscan_wakeup_kswapd: nid=0 order=3 gfp_flags=GFP_KERNEL",
+            "   ld-2 (    2) [000] d..1.  112.500000: mm_vmscan_wakeup_kswapd: nid=0 order=3 gfp_flags=GFP_KERNEL",
+            "   cc1-1 [000] d..1.  113.000000: mm_page_alloc: page=0 pfn=0x1 order=0",
+            "  python3-9 [001] .....  120.000000: tracing_mark_write: mmsim-harness end 0003-dm0",
+            "   cc1-1 [000] d..1.  121.000000: mm_vmscan_wakeup_kswapd: nid=0 order=3 gfp_flags=GFP_KERNEL",
+            "garbage"]:
+            c.feed(line)
+        # the event before the opening marker is the enable's edge, counted;
+        # after the closing one nothing; other events ignored
+        self.assertEqual(c.by_key, {("mm_vmscan_wakeup_kswapd", "0", "GFP_KERNEL", "cc1"): 1,
+                                    ("mm_vmscan_wakeup_kswapd", "3", "GFP_KERNEL", "cc1"): 1,
+                                    ("mm_vmscan_wakeup_kswapd", "3", "GFP_KERNEL", "ld"): 1})
+        self.assertEqual(c.timeline, {(0, "mm_vmscan_wakeup_kswapd"): 2, (10, "mm_vmscan_wakeup_kswapd"): 1})
+        self.assertEqual((c.t0, c.closed, c.unparsed, c.lines), (100.0, True, 1, 8))
+        self.assertEqual(c.totals()["mm_vmscan_wakeup_kswapd"], 3)
+
+
+class PlanTest(unittest.TestCase):
+    def test_run_orders(self):
+        from harnesslib import settings as st
+        s = dict(st.DEFAULTS, runs="3")
+        self.assertEqual([m for _, _, m in st.plan_runs(s)], ["0", "1", "1", "0", "0", "1"])
+        self.assertEqual([lab for _, lab, _ in st.plan_runs(s)], ["dm0", "dm1", "dm1", "dm0", "dm0", "dm1"])
+        s["run_order"] = "alternate"
+        self.assertEqual([m for _, _, m in st.plan_runs(s)], ["0", "1", "0", "1", "0", "1"])
+        self.assertEqual([q for q, _, _ in st.plan_runs(s)], [1, 2, 3, 4, 5, 6])
+
+
 class JournalAndCliTest(unittest.TestCase):
     def test_journal_cut_last_line_is_skipped(self):
         from harnesslib.journal import Journal, JournalExists
@@ -409,7 +535,7 @@ class JournalAndCliTest(unittest.TestCase):
                                 "--root", root.prefix, "--series", series, "--runs", "3"],
                                capture_output=True, text=True, timeout=60)
             self.assertEqual(r.returncode, 0, r.stderr)
-            self.assertIn("6 runs planned (0001-dm0, 0002-dm1, 0003-dm0, 0004-dm1, ...)", r.stdout)
+            self.assertIn("6 runs planned (0001-dm0, 0002-dm1, 0003-dm1, 0004-dm0, ...)", r.stdout)
             self.assertIn("/sys/kernel/mm/transparent_hugepage/enabled: always -> madvise", r.stdout)
             self.assertIn("nothing is changed without --change-this-machine", r.stdout)
             self.assertFalse(os.path.exists(series))

@@ -84,5 +84,71 @@ class ProgramsTest(unittest.TestCase):
             self.assertEqual(r.returncode, 2, args)
 
 
+
+class FoliosTest(unittest.TestCase):
+    """real/folios on a file of its own: every cached page is counted once,
+    as order-0 or as part of a large folio; a file with no cached page
+    has none"""
+
+    @unittest.skipUnless(os.access("/proc/kpageflags", os.R_OK), "needs root (/proc/kpageflags)")
+    def test_cached_pages_add_up(self):
+        # on disk, not tmpfs: a page cache that fadvise can drop
+        with tempfile.TemporaryDirectory(prefix="mmsim-folios-", dir="/var/tmp") as d:
+            path = os.path.join(d, "data")
+            with open(path, "wb") as f:
+                f.write(os.urandom(1 << 20))
+            with open(path, "rb") as f:         # in the page cache now
+                f.read()
+            r = subprocess.run([sys.executable, os.path.join(REAL, "folios"), path],
+                               capture_output=True, text=True, timeout=60)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            head, row = r.stdout.splitlines()
+            self.assertEqual(head.split("\t")[:5], ["file", "resident", "mapped", "order0", "large_pages"])
+            c = row.split("\t")
+            resident, mapped, order0, large = map(int, c[1:5])
+            self.assertEqual(resident, 256)     # just written and read: all of it cached
+            self.assertEqual(mapped, resident)
+            self.assertEqual(order0 + large, mapped)
+            # dropped from the cache: nothing resident, nothing counted
+            fd = os.open(path, os.O_RDONLY)
+            os.fsync(fd)
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+            os.close(fd)
+            r = subprocess.run([sys.executable, os.path.join(REAL, "folios"), path],
+                               capture_output=True, text=True, timeout=60)
+            self.assertEqual(r.stdout.splitlines()[1].split("\t")[1:5], ["0", "0", "0", "0"])
+
+    @unittest.skipUnless(os.access("/proc/kpageflags", os.R_OK), "needs root (/proc/kpageflags)")
+    def test_missing_file_is_an_error(self):
+        r = subprocess.run([sys.executable, os.path.join(REAL, "folios"), "/nonexistent/file"],
+                           capture_output=True, text=True, timeout=60)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("/nonexistent/file", r.stderr)
+
+
+class RunsTableTest(unittest.TestCase):
+    """real/runs-table on the import's fixture series: the start state from
+    buddyinfo.before (free pages, and free 2 MiB blocks: order 9 counts 1,
+    order 10 counts 2) and the counters' deltas, run by run"""
+
+    def test_fixture_series(self):
+        series = os.path.join(os.path.dirname(REAL), "tests", "fixtures", "real", "series")
+        r = subprocess.run([sys.executable, os.path.join(REAL, "runs-table"), series, "pgfault"],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = [x.split("\t") for x in r.stdout.splitlines()]
+        self.assertEqual(lines[0], ["run", "status", "real_s", "user_s", "DMA32_free", "DMA32_blocks",
+                                    "Normal_free", "Normal_blocks", "pgfault"])
+        # 0001-dm0's buddyinfo.before: DMA32 0 4 2 2 1 2 0 3 3 1 753,
+        # Normal 161 5056 2040 1297 1013 402 184 49 50 7 70
+        self.assertEqual(lines[1], ["0001-dm0", "ok", "4.46", "1.23", "772848", "1507", "163993",
+                                    "147", "198149"])
+        # the invalid run has no times and no vmstat.after
+        self.assertEqual(lines[3][:4], ["0003-dm0", "invalid", "-", "-"])
+        self.assertEqual(lines[3][-1], "-")
+        r = subprocess.run([sys.executable, os.path.join(REAL, "runs-table"), "/nonexistent"],
+                           capture_output=True, text=True, timeout=60)
+        self.assertNotEqual(r.returncode, 0)
+
 if __name__ == "__main__":
     sys.exit(unittest.main())
