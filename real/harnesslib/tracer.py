@@ -69,8 +69,8 @@ def comm_class(task):
 
 def detail_of(event, fields):
     """the gfp flags of a request (with the compaction priority), or the
-    highest zone kcompactd is to compact (printed as classzone_idx before
-    Linux 6.3)"""
+    highest zone kcompactd is to compact (6.1 and 6.18 print it as
+    classzone_idx; highest_zoneidx is its field's name)"""
     if event in ("mm_vmscan_wakeup_kswapd", "mm_vmscan_direct_reclaim_begin"):
         return fields.get("gfp_flags", "?")
     if event == "mm_compaction_try_to_compact_pages":
