@@ -808,6 +808,13 @@ void wakeup_kswapd(struct zone *zone, gfp_t gfp, int order, enum zone_type highe
 		pgdat->kswapd_highest_zoneidx = highest_zoneidx;
 	if (pgdat->kswapd_order < order)
 		pgdat->kswapd_order = order;
+	/* kswapd at work (not on its wait queue, !waitqueue_active()): it
+	 * reads the request just recorded before it sleeps.  The kernel
+	 * returns here, before it looks at the node's balance: a balanced
+	 * node wakes no kcompactd while kswapd works.  Without a host there
+	 * is no kswapd: every request goes on. */
+	if (mm_host_op(pgdat, kswapd_wake) && !pgdat->kswapd_sleeping)
+		return;
 	/* hopeless, or balanced and not boosted: there may be plenty of free
 	 * memory, too fragmented for the order: kcompactd may help */
 	if (pgdat->kswapd_failures >= MAX_RECLAIM_RETRIES ||

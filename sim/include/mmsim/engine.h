@@ -87,7 +87,6 @@ struct engine {
 	struct sample *samples;
 	size_t nr_samples, cap_samples;
 	void *kswapd_sem, *kcompactd_sem;           /* sg_sem_t */
-	bool kswapd_awake;
 	unsigned long kswapd_runs, kswapd_order0_runs;     /* balance_pgdat runs; of them at order 0 */
 	double kswapd_cpu_ns, flusher_cpu_ns, kcompactd_cpu_ns;
 	double last_exit;                           /* virtual time the last process ended */

@@ -248,7 +248,10 @@ struct pglist_data {
 	/* kswapd requests (wakeup_kswapd); the host's kswapd sleeps on them */
 	int kswapd_order;
 	enum zone_type kswapd_highest_zoneidx;   /* MAX_NR_ZONES: none pending */
-	unsigned long kswapd_wakeups;            /* wake requests recorded */
+	unsigned long kswapd_wakeups;            /* wakes of a sleeping kswapd (the
+	                                          * trace point mm_vmscan_wakeup_kswapd) */
+	bool kswapd_sleeping;           /* on its wait queue (waitqueue_active);
+	                                 * the host keeps it */
 
 	/* kcompactd requests (wakeup_kcompactd); the host's kcompactd sleeps on them */
 	int kcompactd_max_order;
