@@ -98,6 +98,7 @@ static int kswapd_balance(struct engine *e, struct mm_ctx *ctx, int order,
 	balance_pgdat_begin(pgdat, &r, order, highest_zoneidx);
 	e->kswapd_runs++;
 	e->kswapd_order0_runs += order == 0;
+	count_trace_event(pgdat, TRACE_KSWAPD_WAKE, order);
 	while (!r.done) {
 		ctx->kernel_ns = 0;
 		ctx->io_wait_ns = 0;

@@ -1350,6 +1350,7 @@ enum compact_result try_to_compact_pages(struct pglist_data *pgdat, struct mm_ct
 	/* compaction migrates pages, which may need I/O */
 	if (!(gfp & __GFP_IO))
 		return COMPACT_SKIPPED;
+	count_trace_event(pgdat, TRACE_TRY_TO_COMPACT_PAGES, (int)order);
 	for (int zi = (int)ac->highest_zoneidx; zi >= 0; zi--) {
 		struct zone *zone = &pgdat->node_zones[zi];
 		enum compact_result status;
@@ -1415,6 +1416,7 @@ void wakeup_kcompactd(struct pglist_data *pgdat, int order, enum zone_type highe
 		return;
 	if (!kcompactd_node_suitable(pgdat))
 		return;
+	count_trace_event(pgdat, TRACE_WAKEUP_KCOMPACTD, order);
 	{
 		/* a wake-up is a SimGrid simcall: other actors may run before
 		 * this one resumes, and leave their context current */
@@ -1432,6 +1434,7 @@ void kcompactd_do_work(struct pglist_data *pgdat, struct mm_ctx *ctx)
 
 	mm_set_current(ctx);            /* current is kcompactd */
 	count_vm_events(pgdat, KCOMPACTD_WAKE, 1);
+	count_trace_event(pgdat, TRACE_KCOMPACTD_WAKE, order);
 	for (int zi = 0; zi <= (int)highest_zoneidx; zi++) {
 		struct zone *zone = &pgdat->node_zones[zi];
 		struct compact_control cc = {

@@ -737,6 +737,7 @@ unsigned long try_to_free_pages(struct pglist_data *pgdat, struct mm_ctx *ctx, u
 	unsigned saved = ctx->flags;
 	unsigned long nr;
 
+	count_trace_event(pgdat, TRACE_DIRECT_RECLAIM_BEGIN, (int)order);
 	ctx->flags |= PF_MEMALLOC;
 	nr = do_try_to_free_pages(pgdat, &sc);
 	ctx->flags = saved;
@@ -825,6 +826,7 @@ void wakeup_kswapd(struct zone *zone, gfp_t gfp, int order, enum zone_type highe
 		return;
 	}
 	pgdat->kswapd_wakeups++;
+	count_trace_event(pgdat, TRACE_WAKEUP_KSWAPD, order);
 	if (mm_host_op(pgdat, kswapd_wake)) {
 		/* a wake-up is a SimGrid simcall: other actors may run before
 		 * this one resumes, and leave their context current */

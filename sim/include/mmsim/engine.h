@@ -74,6 +74,8 @@ struct sample {
 	long zone_stat[NR_VM_ZONE_STAT_ITEMS];      /* summed over zones */
 	/* /proc/sys/fs/dentry-state and inode-state, by SAMPLE_FS_* */
 	long fs_stat[NR_SAMPLE_FS];
+	/* the tracepoints' counts by order (mmzone.h, enum mm_trace_event) */
+	unsigned long trace_events[NR_MM_TRACE_EVENTS][MAX_ORDER];
 };
 
 /* the counters now, as the sampler records them (zone counters summed) */
