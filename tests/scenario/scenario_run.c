@@ -152,10 +152,10 @@ static int child(void *arg)
 	r->stored_pageoutrun = query_ll(rdb, "SELECT value FROM vmstat WHERE name = 'pageoutrun'");
 	r->stored_kcompactd_wake = query_ll(rdb, "SELECT value FROM vmstat WHERE name = 'compact_daemon_wake'");
 	r->stored_kswapd_wake = query_d(rdb, "SELECT sum(value) FROM metrics"
-	                                " WHERE name LIKE 'mm_vmscan_kswapd_wake_order%'");
+	                                " WHERE name GLOB 'mm_vmscan_kswapd_wake_order[0-9]*'");
 	r->stored_kcompactd_trace = query_d(rdb, "SELECT sum(value) FROM metrics"
-	                                    " WHERE name LIKE 'mm_compaction_kcompactd_wake_order%'");
-	r->stored_trace_rows = query_d(rdb, "SELECT count(*) FROM metrics WHERE name LIKE '%_order%'");
+	                                    " WHERE name GLOB 'mm_compaction_kcompactd_wake_order[0-9]*'");
+	r->stored_trace_rows = query_d(rdb, "SELECT count(*) FROM metrics WHERE name GLOB 'mm_*_order[0-9]*'");
 	if (sqlite3_prepare_v2(rdb, "SELECT status FROM runs", -1, &st, NULL) == SQLITE_OK &&
 	    sqlite3_step(st) == SQLITE_ROW)
 		snprintf(r->stored_status, sizeof(r->stored_status), "%s", sqlite3_column_text(st, 0));
