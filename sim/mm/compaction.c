@@ -1483,9 +1483,11 @@ bool should_proactive_compact_node(struct pglist_data *pgdat)
 	return fragmentation_score_node(pgdat) > fragmentation_score_wmark(pgdat, false);
 }
 
-bool proactive_compact_node(struct pglist_data *pgdat, struct mm_ctx *ctx)
+/* compact_node(): every zone compacted whole (order -1), by kcompactd's
+ * proactive compaction (MIGRATE_SYNC_LIGHT) or by a write of
+ * vm.compact_memory (MIGRATE_SYNC) */
+static void compact_node(struct pglist_data *pgdat, struct mm_ctx *ctx, bool proactive)
 {
-	unsigned prev_score = fragmentation_score_node(pgdat);
 	struct mm_ctx *saved = mm_current();
 
 	mm_set_current(ctx);
@@ -1496,23 +1498,36 @@ bool proactive_compact_node(struct pglist_data *pgdat, struct mm_ctx *ctx)
 			.ctx = ctx,
 			.order = -1,
 			.highest_zoneidx = MAX_NR_ZONES - 1,
-			.mode = MIGRATE_SYNC_LIGHT,
+			.mode = proactive ? MIGRATE_SYNC_LIGHT : MIGRATE_SYNC,
 			.ignore_skip_hint = true,
 			.whole_zone = true,
 			.gfp_mask = GFP_KERNEL,
-			.proactive_compaction = true,
+			.proactive_compaction = proactive,
 		};
 
 		if (!populated_zone(zone))
 			continue;
 		compact_zone(&cc, NULL);
 		/* compact_zone() counted the scan in compact_*_scanned; the
-		 * daemon counters take it only from v6.3 on */
-		if (mm_policy_has(pgdat->policy, MMF_PROACTIVE_COMPACT_COUNTS_DAEMON)) {
+		 * daemon counters take proactive compaction's only from v6.3 on */
+		if (proactive && mm_policy_has(pgdat->policy, MMF_PROACTIVE_COMPACT_COUNTS_DAEMON)) {
 			count_vm_events(pgdat, KCOMPACTD_MIGRATE_SCANNED, cc.total_migrate_scanned);
 			count_vm_events(pgdat, KCOMPACTD_FREE_SCANNED, cc.total_free_scanned);
 		}
 	}
 	mm_set_current(saved);
+}
+
+bool proactive_compact_node(struct pglist_data *pgdat, struct mm_ctx *ctx)
+{
+	unsigned prev_score = fragmentation_score_node(pgdat);
+
+	compact_node(pgdat, ctx, true);
 	return fragmentation_score_node(pgdat) >= prev_score;
+}
+
+void compact_nodes(struct pglist_data *pgdat, struct mm_ctx *ctx)
+{
+	if (pgdat->config_compaction)
+		compact_node(pgdat, ctx, false);
 }
