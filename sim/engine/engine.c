@@ -102,7 +102,7 @@ static double engine_clock(const struct pglist_data *pgdat)
  * a token only when kswapd is asleep on it (pgdat->kswapd_sleeping), so
  * tokens never pile up while it works; a request made while it is awake
  * waits in pgdat->kswapd_order/kswapd_highest_zoneidx, which kswapd reads
- * before it goes to sleep (wakeup_kswapd() does not call this then). */
+ * before it goes to sleep. */
 static void engine_kswapd_wake(struct pglist_data *pgdat)
 {
 	struct engine *e = pgdat->host;

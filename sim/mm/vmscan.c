@@ -809,13 +809,10 @@ void wakeup_kswapd(struct zone *zone, gfp_t gfp, int order, enum zone_type highe
 		pgdat->kswapd_highest_zoneidx = highest_zoneidx;
 	if (pgdat->kswapd_order < order)
 		pgdat->kswapd_order = order;
-	/* kswapd at work (not on its wait queue, !waitqueue_active()): it
-	 * reads the request just recorded before it sleeps.  The kernel
-	 * returns here, before it looks at the node's balance: a balanced
-	 * node wakes no kcompactd while kswapd works.  Without a host there
-	 * is no kswapd: every request goes on. */
-	if (mm_host_op(pgdat, kswapd_wake) && !pgdat->kswapd_sleeping)
-		return;
+	/* Not modelled yet: the kernel returns here while kswapd works (not
+	 * on its wait queue, !waitqueue_active()), before it looks at the
+	 * node's balance, so a balanced node wakes no kcompactd then; the
+	 * model goes on to the balance test (docs/model.md, "Compaction"). */
 	/* hopeless, or balanced and not boosted: there may be plenty of free
 	 * memory, too fragmented for the order: kcompactd may help */
 	if (pgdat->kswapd_failures >= MAX_RECLAIM_RETRIES ||
@@ -826,7 +823,9 @@ void wakeup_kswapd(struct zone *zone, gfp_t gfp, int order, enum zone_type highe
 		return;
 	}
 	pgdat->kswapd_wakeups++;
-	count_trace_event(pgdat, TRACE_WAKEUP_KSWAPD, order);
+	/* mm_vmscan_wakeup_kswapd fires only for a kswapd that sleeps */
+	if (!mm_host_op(pgdat, kswapd_wake) || pgdat->kswapd_sleeping)
+		count_trace_event(pgdat, TRACE_WAKEUP_KSWAPD, order);
 	if (mm_host_op(pgdat, kswapd_wake)) {
 		/* a wake-up is a SimGrid simcall: other actors may run before
 		 * this one resumes, and leave their context current */
