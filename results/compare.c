@@ -199,10 +199,15 @@ static int load_run(struct compare *c, const char *run_id, int real, double v[SR
 		v[s] = real || s == SRC_NR_FREE_PAGES_MEDIAN ? NAN : 0;
 	sqlite3_bind_text(st, 1, run_id, -1, SQLITE_TRANSIENT);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int s = results_src_find((const char *)sqlite3_column_text(st, 1),
-		                         sqlite3_column_int(st, 0));
-		if (s >= 0)
+		const char *name = (const char *)sqlite3_column_text(st, 1);
+		int vmstat = sqlite3_column_int(st, 0);
+		int s = results_src_find(name, vmstat);
+		if (s >= 0) {
 			v[s] = sqlite3_column_double(st, 2);
+		} else if (!vmstat && (s = results_src_bucket(name)) >= 0) {
+			/* a tracepoint at one order: its range's sum */
+			v[s] = (isnan(v[s]) ? 0 : v[s]) + sqlite3_column_double(st, 2);
+		}
 	}
 	sqlite3_reset(st);
 	if (rc != SQLITE_DONE) {

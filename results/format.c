@@ -452,7 +452,7 @@ void results_metrics_print(FILE *out)
 			fprintf(out, "  when the denominator is 0: %s\n", m->zero_den);
 		if (m->kernel)
 			fprintf(out, "  kernel   %s\n", m->kernel);
-		if (m->group == RESULTS_ROWS_CADENCE)
-			fputs("  printed  with --extra-rows cadence\n", out);
+		if (m->group)
+			fprintf(out, "  printed  with --extra-rows %s\n", results_rows_group_name(m->group));
 	}
 }

@@ -608,6 +608,100 @@ out:
 	return rc;
 }
 
+/* wakes.tsv (real/README.md): the harness's counts of six tracepoints
+ * over the build, by event, order, detail (gfp flags, zone) and task.
+ * Stored summed by event and order as the simulator stores its own:
+ * metrics <tracepoint>_order<N>, every event and order, zeros included.
+ * A run without the file (a series that did not trace) has none. */
+static const char *const trace_events[] = {
+	"mm_vmscan_wakeup_kswapd", "mm_vmscan_kswapd_wake", "mm_compaction_wakeup_kcompactd",
+	"mm_compaction_kcompactd_wake", "mm_vmscan_direct_reclaim_begin",
+	"mm_compaction_try_to_compact_pages",
+};
+#define NR_TRACE_EVENTS (sizeof(trace_events) / sizeof(trace_events[0]))
+#define TRACE_ORDERS 11                 /* orders 0..10, the model's MAX_ORDER */
+
+static int wakes_read(struct ctx *c, struct results_db *db, const char *id, const char *dir)
+{
+	static const char *const header = "event\torder\tdetail\ttask\tcount";
+	char path[PATH_MAX], *text = NULL, *line;
+	unsigned long long count[NR_TRACE_EVENTS][TRACE_ORDERS] = { { 0 } };
+	struct lines l;
+	int rc = -1, seen_header = 0;
+
+	if (join(c, path, sizeof(path), dir, "wakes.tsv") || read_text(c, path, 0, &text))
+		return -1;
+	if (!text)
+		return 0;
+	l = (struct lines){ text, 0 };
+	while ((line = next_line(&l))) {
+		char *f[5], *tab;
+		size_t nf = 0, ev;
+		unsigned long long order, n;
+
+		if (line[0] == '#')
+			continue;
+		if (!seen_header) {
+			if (strcmp(line, header)) {
+				fail(c, IMPORT_BADINPUT, "%s:%u: expected the header '%s'", path, l.no,
+				     "event<TAB>order<TAB>detail<TAB>task<TAB>count");
+				goto out;
+			}
+			seen_header = 1;
+			continue;
+		}
+		for (char *x = line; x && nf < 5; x = tab ? tab + 1 : NULL) {
+			if ((tab = strchr(x, '\t')))
+				*tab = '\0';
+			f[nf++] = x;
+			if (nf == 5 && tab) {
+				fail(c, IMPORT_BADINPUT, "%s:%u: more than 5 fields", path, l.no);
+				goto out;
+			}
+		}
+		if (nf != 5) {
+			fail(c, IMPORT_BADINPUT, "%s:%u: %zu fields, expected event, order, detail, task, count",
+			     path, l.no, nf);
+			goto out;
+		}
+		for (ev = 0; ev < NR_TRACE_EVENTS && strcmp(f[0], trace_events[ev]); ev++)
+			;
+		if (ev == NR_TRACE_EVENTS) {
+			fail(c, IMPORT_BADINPUT, "%s:%u: event: '%s' is not one of the harness's tracepoints",
+			     path, l.no, f[0]);
+			goto out;
+		}
+		if (parse_count(f[1], &order) || order >= TRACE_ORDERS) {
+			fail(c, IMPORT_BADINPUT, "%s:%u: order: '%s' is not an order 0..%d", path, l.no, f[1],
+			     TRACE_ORDERS - 1);
+			goto out;
+		}
+		if (parse_count(f[4], &n)) {
+			fail(c, IMPORT_BADINPUT, "%s:%u: count: '%s' is not a count", path, l.no, f[4]);
+			goto out;
+		}
+		count[ev][order] += n;
+	}
+	if (!seen_header) {
+		fail(c, IMPORT_BADINPUT, "%s: no header line (event<TAB>order<TAB>detail<TAB>task<TAB>count)",
+		     path);
+		goto out;
+	}
+	for (size_t ev = 0; ev < NR_TRACE_EVENTS; ev++)
+		for (int o = 0; o < TRACE_ORDERS; o++) {
+			char name[80];
+			snprintf(name, sizeof(name), "%s_order%d", trace_events[ev], o);
+			if (results_add_metric(db, id, name, (double)count[ev][o])) {
+				fail(c, IMPORT_CANTCREAT, "%s", results_errmsg(db));
+				goto out;
+			}
+		}
+	rc = 0;
+out:
+	free(text);
+	return rc;
+}
+
 /* ------------------------------------------------------------------ */
 /* one run */
 
@@ -774,7 +868,7 @@ static int import_run(struct ctx *c, struct results_db *db, const char *dir,
 				goto out;
 			}
 	}
-	if (samples_read(c, db, id, dir, 0))
+	if (samples_read(c, db, id, dir, 0) || wakes_read(c, db, id, dir))
 		goto out;
 	for (const char *const *f = snapshot_files; *f; f++) {
 		char sp[PATH_MAX], *text = NULL;

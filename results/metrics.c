@@ -8,6 +8,7 @@
  * the rows here; none has a formula of its own.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <strings.h>
 #include <string.h>
 
@@ -15,6 +16,11 @@
 
 const char *const results_src_name[SRC_NR] = {
 	"real_time", "user_time", "system_time", "nr_free_pages_median",
+	/* sums over orders: no metric has these names (results_src_bucket) */
+	"mm_vmscan_wakeup_kswapd_order0", "mm_vmscan_wakeup_kswapd_order1-8",
+	"mm_vmscan_wakeup_kswapd_order9-10", "mm_vmscan_kswapd_wake_order1-10",
+	"mm_compaction_wakeup_kcompactd_order1-10", "mm_vmscan_direct_reclaim_begin_order1-10",
+	"mm_compaction_try_to_compact_pages_order1-8", "mm_compaction_try_to_compact_pages_order9-10",
 	"thp_fault_alloc", "thp_fault_fallback",
 	"compact_stall", "compact_fail", "compact_success",
 	"compact_daemon_migrate_scanned", "compact_daemon_free_scanned",
@@ -73,6 +79,14 @@ SRC(high_wmark_quickly, SRC_KSWAPD_HIGH_WMARK_HIT_QUICKLY)
 SRC(kcompactd_wake, SRC_COMPACT_DAEMON_WAKE)
 SRC(kswapd_inodesteal, SRC_KSWAPD_INODESTEAL)
 SRC(free_median, SRC_NR_FREE_PAGES_MEDIAN)
+SRC(wakeup_kswapd_o0, SRC_WAKEUP_KSWAPD_O0)
+SRC(wakeup_kswapd_o1_8, SRC_WAKEUP_KSWAPD_O1_8)
+SRC(wakeup_kswapd_o9_10, SRC_WAKEUP_KSWAPD_O9_10)
+SRC(kswapd_wake_o1_10, SRC_KSWAPD_WAKE_O1_10)
+SRC(wakeup_kcompactd, SRC_WAKEUP_KCOMPACTD)
+SRC(direct_reclaim_o1_10, SRC_DIRECT_RECLAIM_O1_10)
+SRC(compact_o1_8, SRC_TRY_TO_COMPACT_O1_8)
+SRC(compact_o9_10, SRC_TRY_TO_COMPACT_O9_10)
 #undef SRC
 
 static double thp_fail_rate(const double *v)
@@ -191,11 +205,90 @@ const struct results_metric results_metrics[RESULTS_NR_METRICS] = {
 	  "v6.2 on a 64-bit kernel keeps an inode that has page cache off the inode LRU "
 	  "(mapping_shrinkable()), so this is 0 there, as in the model", kswapd_inodesteal,
 	  RESULTS_ROWS_CADENCE },
+	/* the wakes: who woke kswapd and kcompactd, and who stalled, by order
+	 * (--extra-rows wakes); a real run counts them with the harness's
+	 * --trace-wakes (wakes.tsv), the model where the kernel fires the
+	 * tracepoints (enum mm_trace_event); n/a for a real run without */
+	{ "mm_vmscan_wakeup_kswapd order 0", "events",
+	  "mm_vmscan_wakeup_kswapd at order 0 (wakeup_kswapd() woke a sleeping kswapd)", NULL, NULL,
+	  wakeup_kswapd_o0, RESULTS_ROWS_WAKES },
+	{ "mm_vmscan_wakeup_kswapd order 1-8", "events",
+	  "mm_vmscan_wakeup_kswapd at orders 1 to 8 (slab pages, kmalloc, page-cache folios, ...)",
+	  NULL, NULL, wakeup_kswapd_o1_8, RESULTS_ROWS_WAKES },
+	{ "mm_vmscan_wakeup_kswapd order 9-10", "events",
+	  "mm_vmscan_wakeup_kswapd at orders 9 and 10 (THP, the huge page pool)", NULL, NULL,
+	  wakeup_kswapd_o9_10, RESULTS_ROWS_WAKES },
+	{ "mm_vmscan_kswapd_wake order 1-10", "events",
+	  "mm_vmscan_kswapd_wake at orders above 0 (balance_pgdat() runs for a high order)", NULL, NULL,
+	  kswapd_wake_o1_10, RESULTS_ROWS_WAKES },
+	{ "mm_compaction_wakeup_kcompactd", "events",
+	  "mm_compaction_wakeup_kcompactd, all orders (a sleeping kcompactd woken, "
+	  "kcompactd_node_suitable() passed)", NULL, NULL, wakeup_kcompactd, RESULTS_ROWS_WAKES },
+	{ "mm_vmscan_direct_reclaim_begin order 1-10", "events",
+	  "mm_vmscan_direct_reclaim_begin at orders above 0 (tasks in direct reclaim for a high order)",
+	  NULL, NULL, direct_reclaim_o1_10, RESULTS_ROWS_WAKES },
+	{ "mm_compaction_try_to_compact_pages order 1-8", "events",
+	  "mm_compaction_try_to_compact_pages at orders 1 to 8 (direct compaction below THP)", NULL,
+	  NULL, compact_o1_8, RESULTS_ROWS_WAKES },
+	{ "mm_compaction_try_to_compact_pages order 9-10", "events",
+	  "mm_compaction_try_to_compact_pages at orders 9 and 10 (direct compaction for THP)", NULL,
+	  NULL, compact_o9_10, RESULTS_ROWS_WAKES },
 };
 
 unsigned results_rows_group(const char *name)
 {
-	return name && !strcmp(name, "cadence") ? RESULTS_ROWS_CADENCE : 0;
+	if (name && !strcmp(name, "cadence"))
+		return RESULTS_ROWS_CADENCE;
+	if (name && !strcmp(name, "wakes"))
+		return RESULTS_ROWS_WAKES;
+	return 0;
+}
+
+const char *results_rows_group_name(unsigned group)
+{
+	return group == RESULTS_ROWS_CADENCE ? "cadence" : group == RESULTS_ROWS_WAKES ? "wakes" : NULL;
+}
+
+/* The rows by range of orders: which source a tracepoint's order adds to.
+ * kswapd at order 0 is the common case, woken by its own row; a
+ * balance_pgdat() at order 0 is pageoutrun's; kcompactd_do_work() is
+ * compact_daemon_wake's; compaction at order 0 does not happen. */
+int results_src_bucket(const char *name)
+{
+	static const struct {
+		const char *event;
+		int lo[3], hi[3], src[3];
+	} b[] = {
+		{ "mm_vmscan_wakeup_kswapd", { 0, 1, 9 }, { 0, 8, 10 },
+		  { SRC_WAKEUP_KSWAPD_O0, SRC_WAKEUP_KSWAPD_O1_8, SRC_WAKEUP_KSWAPD_O9_10 } },
+		{ "mm_vmscan_kswapd_wake", { 1, 1, 1 }, { 10, 0, 0 }, { SRC_KSWAPD_WAKE_O1_10, -1, -1 } },
+		{ "mm_compaction_wakeup_kcompactd", { 0, 1, 1 }, { 10, 0, 0 }, { SRC_WAKEUP_KCOMPACTD, -1, -1 } },
+		{ "mm_vmscan_direct_reclaim_begin", { 1, 1, 1 }, { 10, 0, 0 },
+		  { SRC_DIRECT_RECLAIM_O1_10, -1, -1 } },
+		{ "mm_compaction_try_to_compact_pages", { 1, 9, 1 }, { 8, 10, 0 },
+		  { SRC_TRY_TO_COMPACT_O1_8, SRC_TRY_TO_COMPACT_O9_10, -1 } },
+	};
+
+	for (size_t i = 0; name && i < sizeof(b) / sizeof(b[0]); i++) {
+		size_t len = strlen(b[i].event);
+		const char *n;
+		char *end;
+		long order;
+
+		if (strncmp(name, b[i].event, len) || strncmp(name + len, "_order", 6))
+			continue;
+		n = name + len + 6;
+		if (*n < '0' || *n > '9')
+			return -1;
+		order = strtol(n, &end, 10);
+		if (*end)
+			return -1;
+		for (int k = 0; k < 3; k++)
+			if (b[i].src[k] >= 0 && order >= b[i].lo[k] && order <= b[i].hi[k])
+				return b[i].src[k];
+		return -1;
+	}
+	return -1;
 }
 
 double results_metric_value(size_t m, const double *v)

@@ -16,6 +16,12 @@
 /* what a run provides: workload metrics, then /proc/vmstat counters */
 enum results_src {
 	SRC_REAL_TIME, SRC_USER_TIME, SRC_SYSTEM_TIME, SRC_NR_FREE_PAGES_MEDIAN,
+	/* the tracepoints real/harness counts (RESULTS_ROWS_WAKES): each the
+	 * sum of the metrics <tracepoint>_order<N> over a range of orders
+	 * (results_src_bucket) */
+	SRC_WAKEUP_KSWAPD_O0, SRC_WAKEUP_KSWAPD_O1_8, SRC_WAKEUP_KSWAPD_O9_10,
+	SRC_KSWAPD_WAKE_O1_10, SRC_WAKEUP_KCOMPACTD, SRC_DIRECT_RECLAIM_O1_10,
+	SRC_TRY_TO_COMPACT_O1_8, SRC_TRY_TO_COMPACT_O9_10,
 	SRC_NR_METRIC,
 	SRC_THP_FAULT_ALLOC = SRC_NR_METRIC, SRC_THP_FAULT_FALLBACK,
 	SRC_COMPACT_STALL, SRC_COMPACT_FAIL, SRC_COMPACT_SUCCESS,
@@ -50,15 +56,18 @@ struct results_metric {
 /* groups of rows beyond the cover letter's, printed on request
  * (mmsim compare --extra-rows NAME) */
 #define RESULTS_ROWS_CADENCE 1u         /* "cadence": how often kswapd and kcompactd ran */
+#define RESULTS_ROWS_WAKES 2u           /* "wakes": who woke them, and who stalled, by order */
 
 extern const struct results_metric results_metrics[];
 /* the cover letter's 25 rows, then the groups' */
-#define RESULTS_NR_METRICS 31
+#define RESULTS_NR_METRICS 39
 
 /* is row m printed when the groups extra_rows are asked for? */
 static inline int results_metric_shown(size_t m, unsigned extra_rows);
-/* the group named name ("cadence"), or 0 */
+/* the group named name ("cadence", "wakes"), or 0 */
 unsigned results_rows_group(const char *name);
+/* the group's name, for messages and --list-metrics */
+const char *results_rows_group_name(unsigned group);
 
 /* the row's value for one run (or one iteration) whose sources are v;
  * NaN where the run did not measure it (Real time of a build that the
@@ -68,6 +77,9 @@ double results_metric_value(size_t m, const double *v);
 int results_metric_find(const char *name);
 /* source index of a metrics name (vmstat 0) or vmstat name (vmstat 1), or -1 */
 int results_src_find(const char *name, int vmstat);
+/* the source a metric <tracepoint>_order<N> adds to, or -1 (not one, or
+ * an order no row counts) */
+int results_src_bucket(const char *name);
 
 static inline int results_metric_shown(size_t m, unsigned extra_rows)
 {

@@ -11,7 +11,7 @@ static void compare_usage(FILE *f)
 {
 	fprintf(f, "usage: mmsim compare DB [--by KEY] [--baseline NAME] [--where SQL] [--spread]\n"
 	           "                     [--iteration-spread] [--stats] [--format FMT]\n"
-	           "                     [--extra-rows cadence] [--allow-mixed]\n"
+	           "                     [--extra-rows cadence|wakes] [--allow-mixed]\n"
 	           "       mmsim compare --list-metrics\n\n"
 	           "Prints the RFC cover letter's table from a results database (a run file\n"
 	           "or a merged one): for each row the mean over the runs of each column and\n"
@@ -44,7 +44,11 @@ static void compare_usage(FILE *f)
 	           "  --extra-rows cadence  after the cover letter's rows, how often kswapd and\n"
 	           "                        kcompactd ran: pageoutrun, kswapd_low_wmark_hit_quickly,\n"
 	           "                        kswapd_high_wmark_hit_quickly, compact_daemon_wake,\n"
-	           "                        kswapd_inodesteal\n"
+	           "                        kswapd_inodesteal (repeat the option for both)\n"
+	           "  --extra-rows wakes    who woke kswapd and kcompactd, and who stalled, by\n"
+	           "                        order: the tracepoints real/harness counts\n"
+	           "                        (mm_vmscan_wakeup_kswapd, ...); n/a for a real run\n"
+	           "                        that did not trace\n"
 	           "  --allow-mixed         average a column's runs even when they ran different\n"
 	           "                        scenarios (by default such a column is an error that\n"
 	           "                        names the key they differ in: beside the seed and the\n"
@@ -89,7 +93,7 @@ int cmd_compare(int argc, char **argv)
 		case 'M': o.allow_mixed = 1; break;
 		case 'x':
 			if (!(o.extra_rows |= results_rows_group(optarg))) {
-				error("compare: unknown --extra-rows '%s' (valid: cadence)", optarg);
+				error("compare: unknown --extra-rows '%s' (valid: cadence, wakes)", optarg);
 				return EXIT_USAGE;
 			}
 			break;

@@ -27,7 +27,7 @@
 static void report_usage(FILE *f)
 {
 	fprintf(f, "usage: mmsim report DB -o DIR [--by KEY] [--baseline NAME] [--where SQL]\n"
-	           "                    [--extra-rows cadence] [--allow-mixed]\n\n"
+	           "                    [--extra-rows cadence|wakes] [--allow-mixed]\n\n"
 	           "Writes DIR/report.html, a static page (no server, no network, no script)\n"
 	           "with the compare table and its statistics (mean, sd, 95%% interval over\n"
 	           "seeds, Welch's t-test against the baseline; significant changes marked\n"
@@ -253,7 +253,7 @@ int cmd_report(int argc, char **argv)
 		case 'M': co.allow_mixed = 1; break;
 		case 'x':
 			if (!(co.extra_rows |= results_rows_group(optarg))) {
-				error("report: unknown --extra-rows '%s' (valid: cadence)", optarg);
+				error("report: unknown --extra-rows '%s' (valid: cadence, wakes)", optarg);
 				return EXIT_USAGE;
 			}
 			break;

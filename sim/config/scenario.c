@@ -131,6 +131,9 @@ static const struct key_desc keys[] = {
 	{ "run", { "drop_caches", PARAM_INT, NULL, 0, 3, "0", "vm.drop_caches written before each iteration "
 	  "but the first, after the build's make clean (real/harness writes 3 before each run, after sync; "
 	  "0: nothing)", CFG(drop_caches) } },
+	{ "run", { "compact_memory", PARAM_BOOL, NULL, 0, 0, "no", "vm.compact_memory written before each "
+	  "iteration but the first, after drop_caches and before the huge page pool (real/harness "
+	  "--compact-first): every zone compacted whole, once", CFG(compact_memory) } },
 	{ "run", { "nr_hugepages", PARAM_INT, "pages", 0, 1e9, "0", "vm.nr_hugepages set before each iteration "
 	  "but the first, after drop_caches, and 0 at its end: the 2 MiB pool real/harness holds during a run "
 	  "to size the experiment's free memory (0: no pool)", CFG(nr_hugepages) } },

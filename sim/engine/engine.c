@@ -99,17 +99,17 @@ static double engine_clock(const struct pglist_data *pgdat)
 
 /* kswapd_wake: called by wakeup_kswapd() from an allocation path,
  * inside whichever actor allocates.  It never blocks.  The semaphore gets
- * a token only when kswapd is asleep on it (awake is false), so tokens
- * never pile up while it works; a request made while it is awake waits in
- * pgdat->kswapd_order/kswapd_highest_zoneidx, which kswapd reads before
- * it goes to sleep. */
+ * a token only when kswapd is asleep on it (pgdat->kswapd_sleeping), so
+ * tokens never pile up while it works; a request made while it is awake
+ * waits in pgdat->kswapd_order/kswapd_highest_zoneidx, which kswapd reads
+ * before it goes to sleep. */
 static void engine_kswapd_wake(struct pglist_data *pgdat)
 {
 	struct engine *e = pgdat->host;
 
-	if (e->kswapd_awake)
+	if (!pgdat->kswapd_sleeping)
 		return;
-	e->kswapd_awake = true;
+	pgdat->kswapd_sleeping = false;
 	sg_sem_release(e->kswapd_sem);
 }
 
@@ -418,7 +418,7 @@ int engine_init(struct engine *e, struct pglist_data *pgdat, const struct engine
 	eng.e = e;
 	e->kswapd_sem = sg_sem_init(0);
 	e->kcompactd_sem = sg_sem_init(0);
-	e->kswapd_awake = false;
+	pgdat->kswapd_sleeping = true;  /* until its actor first runs */
 
 	pgdat->host_ops = &engine_host_ops;
 	pgdat->host = e;

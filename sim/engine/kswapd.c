@@ -10,14 +10,15 @@
  * per run would free the whole run's pages at one instant and hide its
  * CPU time from the processes that wait for it.
  *
- * Sleeping and waking.  kswapd sleeps on a semaphore.  e->kswapd_awake is
- * the model of "kswapd is not on its wait queue": the wake notifier
- * (engine_kswapd_wake, called from wakeup_kswapd() in an allocating actor)
- * releases the semaphore only when kswapd is asleep, and sets the flag
- * first, so the semaphore never holds more than the one token that wakes
- * it.  A request made while kswapd is awake is not lost: wakeup_kswapd()
- * records it in pgdat->kswapd_order/kswapd_highest_zoneidx, and kswapd
- * looks at those before it sleeps, as the kernel's kswapd does.
+ * Sleeping and waking.  kswapd sleeps on a semaphore.
+ * pgdat->kswapd_sleeping is the model of "kswapd is on its wait queue"
+ * (waitqueue_active): the wake notifier (engine_kswapd_wake, called from
+ * wakeup_kswapd() in an allocating actor) releases the semaphore only when
+ * kswapd sleeps, and clears the flag first, so the semaphore never holds
+ * more than the one token that wakes it.  A request made while kswapd is
+ * awake is not lost: wakeup_kswapd() records it in
+ * pgdat->kswapd_order/kswapd_highest_zoneidx, and kswapd looks at those
+ * before it sleeps, as the kernel's kswapd does.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,10 +61,10 @@ static void kswapd_try_to_sleep(struct engine *e, int alloc_order, int reclaim_o
 		 * and kcompactd gets the order kswapd reclaimed for */
 		reset_isolation_suitable(pgdat);
 		wakeup_kcompactd(pgdat, alloc_order, highest_zoneidx);
-		e->kswapd_awake = false;
+		pgdat->kswapd_sleeping = true;
 		if (sg_sem_acquire_timeout(e->kswapd_sem, KSWAPD_NAP_S) == 0) {
 			woken = true;
-		} else if (e->kswapd_awake) {
+		} else if (!pgdat->kswapd_sleeping) {
 			/* a wake came as the timeout fired: its token is in the
 			 * semaphore; take it now, or it would wake us later */
 			sg_sem_acquire(e->kswapd_sem);
@@ -76,10 +77,10 @@ static void kswapd_try_to_sleep(struct engine *e, int alloc_order, int reclaim_o
 		}
 	}
 	if (!woken && prepare_kswapd_sleep(pgdat, reclaim_order, highest_zoneidx)) {
-		e->kswapd_awake = false;
-		sg_sem_acquire(e->kswapd_sem);  /* the waker set kswapd_awake */
+		pgdat->kswapd_sleeping = true;
+		sg_sem_acquire(e->kswapd_sem);  /* the waker cleared kswapd_sleeping */
 	} else {
-		e->kswapd_awake = true;
+		pgdat->kswapd_sleeping = false;
 		count_vm_events(pgdat, woken ? KSWAPD_LOW_WMARK_HIT_QUICKLY
 		                             : KSWAPD_HIGH_WMARK_HIT_QUICKLY, 1);
 	}
@@ -97,6 +98,7 @@ static int kswapd_balance(struct engine *e, struct mm_ctx *ctx, int order,
 	balance_pgdat_begin(pgdat, &r, order, highest_zoneidx);
 	e->kswapd_runs++;
 	e->kswapd_order0_runs += order == 0;
+	count_trace_event(pgdat, TRACE_KSWAPD_WAKE, order);
 	while (!r.done) {
 		ctx->kernel_ns = 0;
 		ctx->io_wait_ns = 0;

@@ -1350,6 +1350,7 @@ enum compact_result try_to_compact_pages(struct pglist_data *pgdat, struct mm_ct
 	/* compaction migrates pages, which may need I/O */
 	if (!(gfp & __GFP_IO))
 		return COMPACT_SKIPPED;
+	count_trace_event(pgdat, TRACE_TRY_TO_COMPACT_PAGES, (int)order);
 	for (int zi = (int)ac->highest_zoneidx; zi >= 0; zi--) {
 		struct zone *zone = &pgdat->node_zones[zi];
 		enum compact_result status;
@@ -1415,6 +1416,7 @@ void wakeup_kcompactd(struct pglist_data *pgdat, int order, enum zone_type highe
 		return;
 	if (!kcompactd_node_suitable(pgdat))
 		return;
+	count_trace_event(pgdat, TRACE_WAKEUP_KCOMPACTD, order);
 	{
 		/* a wake-up is a SimGrid simcall: other actors may run before
 		 * this one resumes, and leave their context current */
@@ -1432,6 +1434,7 @@ void kcompactd_do_work(struct pglist_data *pgdat, struct mm_ctx *ctx)
 
 	mm_set_current(ctx);            /* current is kcompactd */
 	count_vm_events(pgdat, KCOMPACTD_WAKE, 1);
+	count_trace_event(pgdat, TRACE_KCOMPACTD_WAKE, order);
 	for (int zi = 0; zi <= (int)highest_zoneidx; zi++) {
 		struct zone *zone = &pgdat->node_zones[zi];
 		struct compact_control cc = {
@@ -1480,9 +1483,11 @@ bool should_proactive_compact_node(struct pglist_data *pgdat)
 	return fragmentation_score_node(pgdat) > fragmentation_score_wmark(pgdat, false);
 }
 
-bool proactive_compact_node(struct pglist_data *pgdat, struct mm_ctx *ctx)
+/* compact_node(): every zone compacted whole (order -1), by kcompactd's
+ * proactive compaction (MIGRATE_SYNC_LIGHT) or by a write of
+ * vm.compact_memory (MIGRATE_SYNC) */
+static void compact_node(struct pglist_data *pgdat, struct mm_ctx *ctx, bool proactive)
 {
-	unsigned prev_score = fragmentation_score_node(pgdat);
 	struct mm_ctx *saved = mm_current();
 
 	mm_set_current(ctx);
@@ -1493,23 +1498,36 @@ bool proactive_compact_node(struct pglist_data *pgdat, struct mm_ctx *ctx)
 			.ctx = ctx,
 			.order = -1,
 			.highest_zoneidx = MAX_NR_ZONES - 1,
-			.mode = MIGRATE_SYNC_LIGHT,
+			.mode = proactive ? MIGRATE_SYNC_LIGHT : MIGRATE_SYNC,
 			.ignore_skip_hint = true,
 			.whole_zone = true,
 			.gfp_mask = GFP_KERNEL,
-			.proactive_compaction = true,
+			.proactive_compaction = proactive,
 		};
 
 		if (!populated_zone(zone))
 			continue;
 		compact_zone(&cc, NULL);
 		/* compact_zone() counted the scan in compact_*_scanned; the
-		 * daemon counters take it only from v6.3 on */
-		if (mm_policy_has(pgdat->policy, MMF_PROACTIVE_COMPACT_COUNTS_DAEMON)) {
+		 * daemon counters take proactive compaction's only from v6.3 on */
+		if (proactive && mm_policy_has(pgdat->policy, MMF_PROACTIVE_COMPACT_COUNTS_DAEMON)) {
 			count_vm_events(pgdat, KCOMPACTD_MIGRATE_SCANNED, cc.total_migrate_scanned);
 			count_vm_events(pgdat, KCOMPACTD_FREE_SCANNED, cc.total_free_scanned);
 		}
 	}
 	mm_set_current(saved);
+}
+
+bool proactive_compact_node(struct pglist_data *pgdat, struct mm_ctx *ctx)
+{
+	unsigned prev_score = fragmentation_score_node(pgdat);
+
+	compact_node(pgdat, ctx, true);
 	return fragmentation_score_node(pgdat) >= prev_score;
+}
+
+void compact_nodes(struct pglist_data *pgdat, struct mm_ctx *ctx)
+{
+	if (pgdat->config_compaction)
+		compact_node(pgdat, ctx, false);
 }

@@ -737,6 +737,7 @@ unsigned long try_to_free_pages(struct pglist_data *pgdat, struct mm_ctx *ctx, u
 	unsigned saved = ctx->flags;
 	unsigned long nr;
 
+	count_trace_event(pgdat, TRACE_DIRECT_RECLAIM_BEGIN, (int)order);
 	ctx->flags |= PF_MEMALLOC;
 	nr = do_try_to_free_pages(pgdat, &sc);
 	ctx->flags = saved;
@@ -808,6 +809,10 @@ void wakeup_kswapd(struct zone *zone, gfp_t gfp, int order, enum zone_type highe
 		pgdat->kswapd_highest_zoneidx = highest_zoneidx;
 	if (pgdat->kswapd_order < order)
 		pgdat->kswapd_order = order;
+	/* Not modelled yet: the kernel returns here while kswapd works (not
+	 * on its wait queue, !waitqueue_active()), before it looks at the
+	 * node's balance, so a balanced node wakes no kcompactd then; the
+	 * model goes on to the balance test (docs/model.md, "Compaction"). */
 	/* hopeless, or balanced and not boosted: there may be plenty of free
 	 * memory, too fragmented for the order: kcompactd may help */
 	if (pgdat->kswapd_failures >= MAX_RECLAIM_RETRIES ||
@@ -818,6 +823,9 @@ void wakeup_kswapd(struct zone *zone, gfp_t gfp, int order, enum zone_type highe
 		return;
 	}
 	pgdat->kswapd_wakeups++;
+	/* mm_vmscan_wakeup_kswapd fires only for a kswapd that sleeps */
+	if (!mm_host_op(pgdat, kswapd_wake) || pgdat->kswapd_sleeping)
+		count_trace_event(pgdat, TRACE_WAKEUP_KSWAPD, order);
 	if (mm_host_op(pgdat, kswapd_wake)) {
 		/* a wake-up is a SimGrid simcall: other actors may run before
 		 * this one resumes, and leave their context current */

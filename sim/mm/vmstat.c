@@ -16,6 +16,15 @@ const char *const vm_event_names[NR_VM_EVENT_ITEMS] = {
 #include "mmsim/vmstat_items.def"
 };
 
+const char *const mm_trace_event_names[NR_MM_TRACE_EVENTS] = {
+	[TRACE_WAKEUP_KSWAPD] = "mm_vmscan_wakeup_kswapd",
+	[TRACE_KSWAPD_WAKE] = "mm_vmscan_kswapd_wake",
+	[TRACE_WAKEUP_KCOMPACTD] = "mm_compaction_wakeup_kcompactd",
+	[TRACE_KCOMPACTD_WAKE] = "mm_compaction_kcompactd_wake",
+	[TRACE_DIRECT_RECLAIM_BEGIN] = "mm_vmscan_direct_reclaim_begin",
+	[TRACE_TRY_TO_COMPACT_PAGES] = "mm_compaction_try_to_compact_pages",
+};
+
 const char *const migratetype_names[MIGRATE_TYPES] = {
 	[MIGRATE_UNMOVABLE] = "Unmovable",
 	[MIGRATE_MOVABLE] = "Movable",

@@ -135,6 +135,20 @@ static int store(const struct run *r, struct results_db *db, const struct run_re
 			if (results_add_metric(db, id, m[i].name, m[i].value))
 				return -1;
 	}
+	/* the tracepoints real/harness counts (its wakes.tsv), over the
+	 * measured window, by order: <tracepoint>_order<N>, zeros included,
+	 * as `mmsim import` stores a real run's */
+	{
+		const struct run_window *w = &r->whole;
+		char name[80];
+		for (int ev = 0; ev < NR_MM_TRACE_EVENTS; ev++)
+			for (int o = 0; o < MAX_ORDER; o++) {
+				snprintf(name, sizeof(name), "%s_order%d", mm_trace_event_names[ev], o);
+				if (results_add_metric(db, id, name,
+				                       (double)(w->end.trace_events[ev][o] - w->start.trace_events[ev][o])))
+					return -1;
+			}
+	}
 	/* mm_page_alloc_extfrag, tallied over the whole run (a trace, not a
 	 * /proc counter): how often and from where allocations fell back */
 	{

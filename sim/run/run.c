@@ -149,8 +149,8 @@ static void release_pool(struct run *r)
 }
 
 /* What real/harness does between two runs, after the build's make clean
- * (the measured workloads' restart): vm.drop_caches, then the huge page
- * pool reserved again.  The harness's sync before drop_caches is not
+ * (the measured workloads' restart): vm.drop_caches, vm.compact_memory
+ * (--compact-first), then the huge page pool reserved again.  The harness's sync before drop_caches is not
  * modelled: dirty page cache stays (make clean has unlinked the build's
  * outputs, most of it).  The time it takes is charged to no process: it
  * is outside the measured windows, as the harness's is. */
@@ -160,9 +160,11 @@ static bool between_iterations(struct run *r)
 
 	if (r->cfg->drop_caches)
 		drop_caches(&r->pgdat, &ctx, r->cfg->drop_caches);
+	if (r->cfg->compact_memory)
+		compact_nodes(&r->pgdat, &ctx);
 	if (r->cfg->nr_hugepages)
 		r->hugetlb_pool = set_max_huge_pages(&r->pgdat, &ctx, r->cfg->nr_hugepages);
-	return r->cfg->drop_caches || r->cfg->nr_hugepages;
+	return r->cfg->drop_caches || r->cfg->compact_memory || r->cfg->nr_hugepages;
 }
 
 /* Every measured workload finished iteration r->iteration.  The next

@@ -66,7 +66,7 @@ endif()
 set(GOLDEN_EXPECT_STDERR "mmsim: compare: policy real:v6_15: 1 of its 2 runs left out, status 'failed' (watchdog breach: MemAvailable below the limit, group killed)\n")
 golden_compare(import-compare.txt compare "${W}/all.db" --baseline real:v6_15 --extra-rows cadence --spread)
 unset(GOLDEN_EXPECT_STDERR)
-golden_expect_error(64 "unknown --extra-rows 'cadance' (valid: cadence)" compare "${W}/all.db" --extra-rows cadance)
+golden_expect_error(64 "unknown --extra-rows 'cadance' (valid: cadence, wakes)" compare "${W}/all.db" --extra-rows cadance)
 
 # ---- report and plot take the real columns
 mmsim_run(r report "${W}/all.db" -o "${W}/report" --baseline real:v6_15 --extra-rows cadence)

@@ -39,6 +39,9 @@ struct result {
 	double stored_max_t;                    /* samples */
 	long stored_at_end;                     /* samples rows at t = sim_seconds, one name */
 	long long stored_pgfree;                /* vmstat */
+	long long stored_pageoutrun, stored_kcompactd_wake;     /* vmstat */
+	/* metrics: the tracepoints' sums over orders, and how many rows */
+	double stored_kswapd_wake, stored_kcompactd_trace, stored_trace_rows;
 	char stored_status[16];
 	long long stored_iterations;            /* rows of iteration_vmstat for pgfree (-1: no table) */
 	long long stored_iter_pgfree[MAX_ITER], stored_iter_pgpgin[MAX_ITER];
@@ -146,6 +149,13 @@ static int child(void *arg)
 		r->stored_at_end = (long)query_ll(rdb, sql);
 	}
 	r->stored_pgfree = query_ll(rdb, "SELECT value FROM vmstat WHERE name = 'pgfree'");
+	r->stored_pageoutrun = query_ll(rdb, "SELECT value FROM vmstat WHERE name = 'pageoutrun'");
+	r->stored_kcompactd_wake = query_ll(rdb, "SELECT value FROM vmstat WHERE name = 'compact_daemon_wake'");
+	r->stored_kswapd_wake = query_d(rdb, "SELECT sum(value) FROM metrics"
+	                                " WHERE name GLOB 'mm_vmscan_kswapd_wake_order[0-9]*'");
+	r->stored_kcompactd_trace = query_d(rdb, "SELECT sum(value) FROM metrics"
+	                                    " WHERE name GLOB 'mm_compaction_kcompactd_wake_order[0-9]*'");
+	r->stored_trace_rows = query_d(rdb, "SELECT count(*) FROM metrics WHERE name GLOB 'mm_*_order[0-9]*'");
 	if (sqlite3_prepare_v2(rdb, "SELECT status FROM runs", -1, &st, NULL) == SQLITE_OK &&
 	    sqlite3_step(st) == SQLITE_ROW)
 		snprintf(r->stored_status, sizeof(r->stored_status), "%s", sqlite3_column_text(st, 0));
@@ -230,6 +240,26 @@ static void test_measured_window(void **state)
 	assert_true(r->last_census_t < r->sim_seconds);
 	/* without a duration, no sample is past the end */
 	assert_true(r->stored_max_t <= r->sim_seconds);
+}
+
+/* The tracepoints the model counts (real/harness's wakes.tsv), stored over
+ * the measured window: kswapd traces each balance_pgdat() it begins
+ * (pageoutrun counts them), kcompactd each kcompactd_do_work()
+ * (compact_daemon_wake); every event and order is stored, as the import
+ * stores a real run's.  512 MiB and a 256 MiB faulter, so that kswapd and
+ * kcompactd have work (639 and 9 runs at seed 1). */
+static void test_trace_counts(void **state)
+{
+	static const char *const sets[] = { "machine.ram=512M", "workload.thp_faulter.region=256M", NULL };
+	struct result *r = run(small, sets);
+	(void)state;
+
+	assert_string_equal(r->stored_status, "ok");
+	assert_true(r->stored_pageoutrun > 0);
+	assert_true(r->stored_kcompactd_wake > 0);
+	assert_true(r->stored_kswapd_wake == (double)r->stored_pageoutrun);
+	assert_true(r->stored_kcompactd_trace == (double)r->stored_kcompactd_wake);
+	assert_true(r->stored_trace_rows == NR_MM_TRACE_EVENTS * MAX_ORDER);
 }
 
 /* With [run] duration past the build's end, the run ends when its last
@@ -337,6 +367,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_measured_window),
+		cmocka_unit_test(test_trace_counts),
 		cmocka_unit_test(test_sample_clipping),
 		cmocka_unit_test(test_failed_build_status),
 		cmocka_unit_test(test_two_iterations),

@@ -652,6 +652,33 @@ static void test_proactive_compaction_is_not_daemon_work(void **state)
 	proactive_counts("vanilla", true);
 }
 
+/* echo 1 > /proc/sys/vm/compact_memory (compact_nodes()): the fragmented
+ * zone compacted whole, synchronously, once: free pageblocks appear where
+ * there were none, the pages stay mapped where their ptes say, and the
+ * scan is no daemon's work even where proactive compaction's is. */
+static void test_compact_memory_makes_free_blocks(void **state)
+{
+	struct fragmented f;
+	struct pglist_data *pgdat;
+	struct mm_ctx ctx = { .cpu = 0 };
+	unsigned long blocks = 0;
+	(void)state;
+
+	build(&f, "v6_15");
+	pgdat = &f.m->pgdat;
+	assert_true(mm_policy_has(pgdat->policy, MMF_PROACTIVE_COMPACT_COUNTS_DAEMON));
+	compact_nodes(pgdat, &ctx);
+	for (unsigned o = pageblock_order; o < MAX_ORDER; o++)
+		blocks += dma32(&f)->free_area[o].nr_free << (o - pageblock_order);
+	assert_true(blocks >= 2);
+	assert_true(pgdat->vm_events[PGMIGRATE_SUCCESS] > 0);
+	assert_int_equal(pgdat->vm_events[KCOMPACTD_MIGRATE_SCANNED], 0);
+	assert_int_equal(pgdat->vm_events[KCOMPACTD_FREE_SCANNED], 0);
+	assert_int_equal(pgdat->vm_events[KCOMPACTD_WAKE], 0);
+	assert_rmap(&f);
+	tl_destroy(f.m);
+}
+
 /* CONFIG_NUMA's THP fault (vma_alloc_folio): a pinned page in every block,
  * so every compaction fails.  The local-node attempt alone
  * (__GFP_THISNODE | __GFP_NORETRY) compacts async, reclaims once, compacts
@@ -745,6 +772,7 @@ int main(void)
 		cmocka_unit_test(test_skipped_pages_count_as_scanned_from_6_12),
 		cmocka_unit_test_teardown(test_no_compaction_without_config, tl_teardown),
 		cmocka_unit_test_teardown(test_proactive_compaction_is_not_daemon_work, tl_teardown),
+		cmocka_unit_test_teardown(test_compact_memory_makes_free_blocks, tl_teardown),
 		cmocka_unit_test_teardown(test_thisnode_noretry_attempt_is_async_only, tl_teardown),
 		cmocka_unit_test_teardown(test_numa_thp_fault_makes_two_attempts, tl_teardown),
 	};

@@ -5,6 +5,7 @@
  * zones, and the percent column's formats. */
 #include <math.h>
 #include "tresults.h"
+#include "metrics.h"
 
 struct counter {
 	const char *name;
@@ -618,6 +619,36 @@ static void test_formats(void **state)
 	free(t);
 }
 
+/* The wake rows' sources: a tracepoint's metric at one order adds to
+ * its range's source; the orders no row counts, and names that only look
+ * like one, add to none. */
+static void test_src_bucket(void **state)
+{
+	(void)state;
+	assert_int_equal(results_src_bucket("mm_vmscan_wakeup_kswapd_order0"), SRC_WAKEUP_KSWAPD_O0);
+	assert_int_equal(results_src_bucket("mm_vmscan_wakeup_kswapd_order1"), SRC_WAKEUP_KSWAPD_O1_8);
+	assert_int_equal(results_src_bucket("mm_vmscan_wakeup_kswapd_order8"), SRC_WAKEUP_KSWAPD_O1_8);
+	assert_int_equal(results_src_bucket("mm_vmscan_wakeup_kswapd_order9"), SRC_WAKEUP_KSWAPD_O9_10);
+	assert_int_equal(results_src_bucket("mm_vmscan_wakeup_kswapd_order10"), SRC_WAKEUP_KSWAPD_O9_10);
+	assert_int_equal(results_src_bucket("mm_vmscan_wakeup_kswapd_order11"), -1);
+	assert_int_equal(results_src_bucket("mm_vmscan_kswapd_wake_order0"), -1);
+	assert_int_equal(results_src_bucket("mm_vmscan_kswapd_wake_order3"), SRC_KSWAPD_WAKE_O1_10);
+	assert_int_equal(results_src_bucket("mm_compaction_wakeup_kcompactd_order0"), SRC_WAKEUP_KCOMPACTD);
+	assert_int_equal(results_src_bucket("mm_compaction_wakeup_kcompactd_order9"), SRC_WAKEUP_KCOMPACTD);
+	assert_int_equal(results_src_bucket("mm_compaction_kcompactd_wake_order9"), -1);
+	assert_int_equal(results_src_bucket("mm_vmscan_direct_reclaim_begin_order0"), -1);
+	assert_int_equal(results_src_bucket("mm_vmscan_direct_reclaim_begin_order2"), SRC_DIRECT_RECLAIM_O1_10);
+	assert_int_equal(results_src_bucket("mm_compaction_try_to_compact_pages_order3"), SRC_TRY_TO_COMPACT_O1_8);
+	assert_int_equal(results_src_bucket("mm_compaction_try_to_compact_pages_order9"), SRC_TRY_TO_COMPACT_O9_10);
+	assert_int_equal(results_src_bucket("mm_vmscan_wakeup_kswapd_order"), -1);
+	assert_int_equal(results_src_bucket("mm_vmscan_wakeup_kswapd_order3x"), -1);
+	assert_int_equal(results_src_bucket("mm_vmscan_wakeup_kswapd_order-1"), -1);
+	assert_int_equal(results_src_bucket("mm_vmscan_wakeup_kswapd"), -1);
+	assert_int_equal(results_src_bucket("pageoutrun"), -1);
+	assert_int_equal(results_rows_group("wakes"), RESULTS_ROWS_WAKES);
+	assert_string_equal(results_rows_group_name(RESULTS_ROWS_WAKES), "wakes");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -633,6 +664,7 @@ int main(void)
 		cmocka_unit_test(test_zero_denominator),
 		cmocka_unit_test(test_cut_short),
 		cmocka_unit_test(test_formats),
+		cmocka_unit_test(test_src_bucket),
 	};
 	return cmocka_run_group_tests(tests, setup, tr_teardown);
 }

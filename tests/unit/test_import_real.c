@@ -475,6 +475,68 @@ static void test_messages(void **state)
 	assert_false(tr_exists(db));
 }
 
+/* wakes.tsv: the harness's tracepoint counts, summed by event and order
+ * into metrics <tracepoint>_order<N> (every event and order, zeros
+ * included, as the simulator stores its own); a malformed line is refused
+ * naming the file, the line and the field */
+#define WAKES_HEAD "# real/harness: tracepoint counts over the build\n" \
+	"# lines 9, lost_events 0, unparsed 0, markers both\n" \
+	"event\torder\tdetail\ttask\tcount\n"
+
+static void test_wakes(void **state)
+{
+	const char *dir = copy_run(RUN1, "run"), *db = tr_path("run.db");
+	struct import_summary sum;
+	char path[512], err[1024], want[1024];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/wakes.tsv", dir);
+	tr_write_file(path, WAKES_HEAD
+	              "mm_vmscan_wakeup_kswapd\t0\tGFP_HIGHUSER_MOVABLE|__GFP_COMP\tcc1\t40\n"
+	              "mm_vmscan_wakeup_kswapd\t0\tGFP_KERNEL\tkworker\t2\n"
+	              "mm_vmscan_wakeup_kswapd\t3\tGFP_KERNEL|__GFP_NORETRY\tcc1\t7\n"
+	              "mm_compaction_wakeup_kcompactd\t9\tNormal\tkswapd0\t5\n"
+	              "mm_compaction_try_to_compact_pages\t9\tGFP_TRANSHUGE_LIGHT;priority=2\tthp_faulter\t11\n");
+	assert_int_equal(import(dir, db, &sum, err, sizeof(err)), IMPORT_OK);
+	assert_true(tr_real(db, "SELECT value FROM metrics WHERE run_id = '" ID1 "'"
+	                    " AND name = 'mm_vmscan_wakeup_kswapd_order0'") == 42);
+	assert_true(tr_real(db, "SELECT value FROM metrics WHERE run_id = '" ID1 "'"
+	                    " AND name = 'mm_vmscan_wakeup_kswapd_order3'") == 7);
+	assert_true(tr_real(db, "SELECT value FROM metrics WHERE run_id = '" ID1 "'"
+	                    " AND name = 'mm_compaction_wakeup_kcompactd_order9'") == 5);
+	assert_true(tr_real(db, "SELECT value FROM metrics WHERE run_id = '" ID1 "'"
+	                    " AND name = 'mm_compaction_try_to_compact_pages_order9'") == 11);
+	assert_true(tr_real(db, "SELECT value FROM metrics WHERE run_id = '" ID1 "'"
+	                    " AND name = 'mm_vmscan_kswapd_wake_order10'") == 0);
+	assert_int_equal(tr_int(db, "SELECT count(*) FROM metrics WHERE run_id = '" ID1 "'"
+	                        " AND name GLOB 'mm_*_order[0-9]*'"), 6 * 11);
+	remove(db);
+
+	/* an order the model does not have */
+	tr_write_file(path, WAKES_HEAD "mm_vmscan_wakeup_kswapd\t11\tGFP_KERNEL\tcc1\t1\n");
+	assert_int_equal(import(dir, db, &sum, err, sizeof(err)), IMPORT_BADINPUT);
+	snprintf(want, sizeof(want), "%s:4: order: '11' is not an order 0..10", path);
+	assert_string_equal(err, want);
+	/* an event the harness does not trace */
+	tr_write_file(path, WAKES_HEAD "mm_page_alloc\t0\t-\tcc1\t1\n");
+	assert_int_equal(import(dir, db, &sum, err, sizeof(err)), IMPORT_BADINPUT);
+	snprintf(want, sizeof(want), "%s:4: event: 'mm_page_alloc' is not one of the harness's tracepoints",
+	         path);
+	assert_string_equal(err, want);
+	/* a count that is not one */
+	tr_write_file(path, WAKES_HEAD "mm_vmscan_wakeup_kswapd\t0\tGFP_KERNEL\tcc1\tmany\n");
+	assert_int_equal(import(dir, db, &sum, err, sizeof(err)), IMPORT_BADINPUT);
+	snprintf(want, sizeof(want), "%s:4: count: 'many' is not a count", path);
+	assert_string_equal(err, want);
+	/* no header */
+	tr_write_file(path, "mm_vmscan_wakeup_kswapd\t0\tGFP_KERNEL\tcc1\t1\n");
+	assert_int_equal(import(dir, db, &sum, err, sizeof(err)), IMPORT_BADINPUT);
+	snprintf(want, sizeof(want), "%s:1: expected the header 'event<TAB>order<TAB>detail<TAB>task<TAB>count'",
+	         path);
+	assert_string_equal(err, want);
+	assert_false(tr_exists(db));
+}
+
 /* compare: the real runs of a policy are the column real:POLICY, the
  * baseline if asked; a counter the real kernel lacks is n/a, not 0 */
 static void test_compare_columns(void **state)
@@ -586,6 +648,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_idempotent, tr_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_malformed, tr_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_messages, tr_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_wakes, tr_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compare_columns, tr_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_schema_v2, tr_setup, teardown),
 	};

@@ -74,6 +74,8 @@ struct sample {
 	long zone_stat[NR_VM_ZONE_STAT_ITEMS];      /* summed over zones */
 	/* /proc/sys/fs/dentry-state and inode-state, by SAMPLE_FS_* */
 	long fs_stat[NR_SAMPLE_FS];
+	/* the tracepoints' counts by order (mmzone.h, enum mm_trace_event) */
+	unsigned long trace_events[NR_MM_TRACE_EVENTS][MAX_ORDER];
 };
 
 /* the counters now, as the sampler records them (zone counters summed) */
@@ -87,7 +89,6 @@ struct engine {
 	struct sample *samples;
 	size_t nr_samples, cap_samples;
 	void *kswapd_sem, *kcompactd_sem;           /* sg_sem_t */
-	bool kswapd_awake;
 	unsigned long kswapd_runs, kswapd_order0_runs;     /* balance_pgdat runs; of them at order 0 */
 	double kswapd_cpu_ns, flusher_cpu_ns, kcompactd_cpu_ns;
 	double last_exit;                           /* virtual time the last process ended */

@@ -104,6 +104,9 @@ void drain_all_pages(struct pglist_data *pgdat);
  * unmapped page cache, 2 the shrinkers' objects, 3 both; returns the page
  * cache pages dropped */
 unsigned long drop_caches(struct pglist_data *pgdat, struct mm_ctx *ctx, int mode);
+/* echo 1 > /proc/sys/vm/compact_memory (compaction.c, compact_nodes()):
+ * every zone of the node compacted whole, synchronously */
+void compact_nodes(struct pglist_data *pgdat, struct mm_ctx *ctx);
 
 bool zone_watermark_ok(struct pglist_data *pgdat, struct zone *z, unsigned order,
                        unsigned long mark, enum zone_type highest_zoneidx,

@@ -35,11 +35,12 @@ struct mm_host_ops {
 	double (*clock)(const struct pglist_data *pgdat);
 
 	/* wakeup_kswapd() recorded a request (pgdat->kswapd_order,
-	 * kswapd_highest_zoneidx) on a node that is not balanced: wake the
-	 * kswapd daemon if it sleeps.  Called from an allocating context;
-	 * must not block (a request made while kswapd works stays in the
-	 * node, which kswapd reads before it sleeps).  NULL: the request is
-	 * only recorded (pgdat->kswapd_wakeups counts it). */
+	 * kswapd_highest_zoneidx) on a node that is not balanced: wake
+	 * kswapd if it sleeps (pgdat->kswapd_sleeping, which the host keeps).
+	 * Called from an allocating context; must not block (a request made
+	 * while kswapd works stays in the node, which kswapd reads before it
+	 * sleeps).  NULL: no kswapd; the request is only recorded
+	 * (pgdat->kswapd_wakeups counts it). */
 	void (*kswapd_wake)(struct pglist_data *pgdat);
 
 	/* wakeup_kcompactd() recorded work (pgdat->kcompactd_max_order,

@@ -45,6 +45,19 @@ enum vm_event_item {
 	NR_VM_EVENT_ITEMS
 };
 
+/* Tracepoints the real harness counts (real/README.md, wakes.tsv), counted
+ * here by order where the kernel fires them: who asked kswapd and
+ * kcompactd, and who stalled, which /proc/vmstat does not say. */
+enum mm_trace_event {
+	TRACE_WAKEUP_KSWAPD,            /* mm_vmscan_wakeup_kswapd: a sleeping kswapd woken */
+	TRACE_KSWAPD_WAKE,              /* mm_vmscan_kswapd_wake: balance_pgdat() begins */
+	TRACE_WAKEUP_KCOMPACTD,         /* mm_compaction_wakeup_kcompactd: a sleeping kcompactd woken */
+	TRACE_KCOMPACTD_WAKE,           /* mm_compaction_kcompactd_wake: kcompactd_do_work() begins */
+	TRACE_DIRECT_RECLAIM_BEGIN,     /* mm_vmscan_direct_reclaim_begin */
+	TRACE_TRY_TO_COMPACT_PAGES,     /* mm_compaction_try_to_compact_pages */
+	NR_MM_TRACE_EVENTS
+};
+
 /* zone->flags bits */
 enum zone_flags {
 	ZONE_BOOSTED_WATERMARK,         /* boost_watermark() asked for a kswapd wake */
@@ -248,7 +261,11 @@ struct pglist_data {
 	/* kswapd requests (wakeup_kswapd); the host's kswapd sleeps on them */
 	int kswapd_order;
 	enum zone_type kswapd_highest_zoneidx;   /* MAX_NR_ZONES: none pending */
-	unsigned long kswapd_wakeups;            /* wake requests recorded */
+	unsigned long kswapd_wakeups;            /* wakes of a sleeping kswapd (the
+	                                          * trace point mm_vmscan_wakeup_kswapd) */
+	unsigned long trace_events[NR_MM_TRACE_EVENTS][MAX_ORDER];  /* by order */
+	bool kswapd_sleeping;           /* on its wait queue (waitqueue_active);
+	                                 * the host keeps it */
 
 	/* kcompactd requests (wakeup_kcompactd); the host's kcompactd sleeps on them */
 	int kcompactd_max_order;
@@ -374,5 +391,13 @@ extern const char *const zone_names[MAX_NR_ZONES];
 extern const char *const zone_stat_names[NR_VM_ZONE_STAT_ITEMS];
 extern const char *const node_stat_names[NR_VM_NODE_STAT_ITEMS];
 extern const char *const vm_event_names[NR_VM_EVENT_ITEMS];
+/* the tracepoints' names: mm_vmscan_wakeup_kswapd, ... */
+extern const char *const mm_trace_event_names[NR_MM_TRACE_EVENTS];
+
+static inline void count_trace_event(struct pglist_data *pgdat, enum mm_trace_event ev, int order)
+{
+	if (order >= 0 && order < MAX_ORDER)
+		pgdat->trace_events[ev][order]++;
+}
 
 #endif

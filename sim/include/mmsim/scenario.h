@@ -53,6 +53,7 @@ struct scenario_config {
 	unsigned iterations;            /* the measured workloads run this many times (1) */
 	unsigned warmup;                /* and this many times before, unrecorded (0) */
 	int drop_caches;                /* vm.drop_caches before each iteration but the first (0: none) */
+	bool compact_memory;            /* vm.compact_memory after it, before the pool */
 	unsigned long nr_hugepages;     /* the huge page pool held during each iteration but the first */
 	double duration;                /* seconds; 0: auto (until the measured workloads end) */
 	double quantum, sample_interval, census_interval;   /* seconds; intervals 0: off */
