@@ -54,7 +54,15 @@ int lock_dir(const char *dir)
 	}
 	if (fcntl(fd, F_SETLK, &fl)) {
 		int e = errno;
-		n = pread(fd, owner, sizeof(owner) - 1, 0);
+		/* the holder writes its line just after it takes the lock: a
+		 * sweep started at the same moment can read the file before
+		 * that, empty; give the line half a second to come */
+		for (int tries = 0; tries < 50; tries++) {
+			n = pread(fd, owner, sizeof(owner) - 1, 0);
+			if ((e != EACCES && e != EAGAIN) || (n > 0 && memchr(owner, '\n', (size_t)n)))
+				break;
+			usleep(10000);
+		}
 		owner[n > 0 ? n : 0] = 0;
 		owner[strcspn(owner, "\n")] = 0;
 		close(fd);
