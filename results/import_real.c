@@ -613,19 +613,12 @@ out:
  * Stored summed by event and order as the simulator stores its own:
  * metrics <tracepoint>_order<N>, every event and order, zeros included.
  * A run without the file (a series that did not trace) has none. */
-static const char *const trace_events[] = {
-	"mm_vmscan_wakeup_kswapd", "mm_vmscan_kswapd_wake", "mm_compaction_wakeup_kcompactd",
-	"mm_compaction_kcompactd_wake", "mm_vmscan_direct_reclaim_begin",
-	"mm_compaction_try_to_compact_pages",
-};
-#define NR_TRACE_EVENTS (sizeof(trace_events) / sizeof(trace_events[0]))
-#define TRACE_ORDERS 11                 /* orders 0..10, the model's MAX_ORDER */
 
 static int wakes_read(struct ctx *c, struct results_db *db, const char *id, const char *dir)
 {
 	static const char *const header = "event\torder\tdetail\ttask\tcount";
 	char path[PATH_MAX], *text = NULL, *line;
-	unsigned long long count[NR_TRACE_EVENTS][TRACE_ORDERS] = { { 0 } };
+	unsigned long long count[RESULTS_NR_TRACE_EVENTS][RESULTS_TRACE_ORDERS] = { { 0 } };
 	struct lines l;
 	int rc = -1, seen_header = 0;
 
@@ -664,16 +657,16 @@ static int wakes_read(struct ctx *c, struct results_db *db, const char *id, cons
 			     path, l.no, nf);
 			goto out;
 		}
-		for (ev = 0; ev < NR_TRACE_EVENTS && strcmp(f[0], trace_events[ev]); ev++)
+		for (ev = 0; ev < RESULTS_NR_TRACE_EVENTS && strcmp(f[0], results_trace_events[ev]); ev++)
 			;
-		if (ev == NR_TRACE_EVENTS) {
+		if (ev == RESULTS_NR_TRACE_EVENTS) {
 			fail(c, IMPORT_BADINPUT, "%s:%u: event: '%s' is not one of the harness's tracepoints",
 			     path, l.no, f[0]);
 			goto out;
 		}
-		if (parse_count(f[1], &order) || order >= TRACE_ORDERS) {
+		if (parse_count(f[1], &order) || order >= RESULTS_TRACE_ORDERS) {
 			fail(c, IMPORT_BADINPUT, "%s:%u: order: '%s' is not an order 0..%d", path, l.no, f[1],
-			     TRACE_ORDERS - 1);
+			     RESULTS_TRACE_ORDERS - 1);
 			goto out;
 		}
 		if (parse_count(f[4], &n)) {
@@ -687,10 +680,10 @@ static int wakes_read(struct ctx *c, struct results_db *db, const char *id, cons
 		     path);
 		goto out;
 	}
-	for (size_t ev = 0; ev < NR_TRACE_EVENTS; ev++)
-		for (int o = 0; o < TRACE_ORDERS; o++) {
+	for (size_t ev = 0; ev < RESULTS_NR_TRACE_EVENTS; ev++)
+		for (int o = 0; o < RESULTS_TRACE_ORDERS; o++) {
 			char name[80];
-			snprintf(name, sizeof(name), "%s_order%d", trace_events[ev], o);
+			snprintf(name, sizeof(name), "%s_order%d", results_trace_events[ev], o);
 			if (results_add_metric(db, id, name, (double)count[ev][o])) {
 				fail(c, IMPORT_CANTCREAT, "%s", results_errmsg(db));
 				goto out;

@@ -249,6 +249,12 @@ const char *results_rows_group_name(unsigned group)
 	return group == RESULTS_ROWS_CADENCE ? "cadence" : group == RESULTS_ROWS_WAKES ? "wakes" : NULL;
 }
 
+const char *const results_trace_events[RESULTS_NR_TRACE_EVENTS] = {
+	"mm_vmscan_wakeup_kswapd", "mm_vmscan_kswapd_wake", "mm_compaction_wakeup_kcompactd",
+	"mm_compaction_kcompactd_wake", "mm_vmscan_direct_reclaim_begin",
+	"mm_compaction_try_to_compact_pages",
+};
+
 /* The rows by range of orders: which source a tracepoint's order adds to.
  * kswapd at order 0 is the common case, woken by its own row; a
  * balance_pgdat() at order 0 is pageoutrun's; kcompactd_do_work() is

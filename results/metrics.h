@@ -80,6 +80,12 @@ int results_src_find(const char *name, int vmstat);
 /* the source a metric <tracepoint>_order<N> adds to, or -1 (not one, or
  * an order no row counts) */
 int results_src_bucket(const char *name);
+/* the tracepoints real/harness counts (its wakes.tsv), in the model's
+ * order (enum mm_trace_event), stored as <tracepoint>_order<N>, N from 0
+ * to RESULTS_TRACE_ORDERS - 1 */
+#define RESULTS_NR_TRACE_EVENTS 6
+#define RESULTS_TRACE_ORDERS 11         /* orders 0..10, the model's MAX_ORDER */
+extern const char *const results_trace_events[RESULTS_NR_TRACE_EVENTS];
 
 static inline int results_metric_shown(size_t m, unsigned extra_rows)
 {

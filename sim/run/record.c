@@ -135,6 +135,10 @@ static int store(const struct run *r, struct results_db *db, const struct run_re
 			if (results_add_metric(db, id, m[i].name, m[i].value))
 				return -1;
 	}
+	/* the metrics the import makes of a real run's wakes.tsv, by the same
+	 * names: the two lists are one (results/metrics.c) */
+	_Static_assert(RESULTS_NR_TRACE_EVENTS == NR_MM_TRACE_EVENTS && RESULTS_TRACE_ORDERS == MAX_ORDER,
+	               "results_trace_events and enum mm_trace_event differ");
 	/* the tracepoints real/harness counts (its wakes.tsv), over the
 	 * measured window, by order: <tracepoint>_order<N>, zeros included,
 	 * as `mmsim import` stores a real run's */

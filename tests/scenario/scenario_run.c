@@ -260,6 +260,9 @@ static void test_trace_counts(void **state)
 	assert_true(r->stored_kswapd_wake == (double)r->stored_pageoutrun);
 	assert_true(r->stored_kcompactd_trace == (double)r->stored_kcompactd_wake);
 	assert_true(r->stored_trace_rows == NR_MM_TRACE_EVENTS * MAX_ORDER);
+	/* the model's names are the import's, event for event */
+	for (int ev = 0; ev < NR_MM_TRACE_EVENTS; ev++)
+		assert_string_equal(mm_trace_event_names[ev], results_trace_events[ev]);
 }
 
 /* With [run] duration past the build's end, the run ends when its last
