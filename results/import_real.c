@@ -355,8 +355,11 @@ bad:
 	for (size_t i = 1; i < *n; i++)
 		if (!strcmp(v[i].name, v[i - 1].name)) {
 			unsigned no = v[i].line > v[i - 1].line ? v[i].line : v[i - 1].line;
+			/* the message before the free: the name points into buf,
+			 * but v is where it is found */
+			fail(c, IMPORT_BADINPUT, "%s:%u: %s: given twice", path, no, v[i].name);
 			free(v);
-			return fail(c, IMPORT_BADINPUT, "%s:%u: %s: given twice", path, no, v[i].name);
+			return -1;
 		}
 	*out = v;
 	return 0;

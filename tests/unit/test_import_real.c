@@ -467,6 +467,11 @@ static void test_messages(void **state)
 		         " %s/vmstat.before: a counter cannot go backwards", dir, no, b[k].v, dir);
 	}
 	assert_string_equal(err, want);
+	/* a counter given twice: named, after the counters were freed (the
+	 * ASan pass checks the message is read before the free) */
+	edit(dir, "vmstat.after", "\npgmajfault 0\n", "\npgfault 1\n");
+	assert_int_equal(import(dir, db, &sum, err, sizeof(err)), IMPORT_BADINPUT);
+	assert_non_null(strstr(err, ": pgfault: given twice"));
 	/* a directory that is neither */
 	assert_int_equal(import(tr_dir, db, &sum, err, sizeof(err)), IMPORT_NOINPUT);
 	snprintf(want, sizeof(want), "%s: neither a run directory (no provenance) nor a series"
