@@ -809,10 +809,12 @@ void wakeup_kswapd(struct zone *zone, gfp_t gfp, int order, enum zone_type highe
 		pgdat->kswapd_highest_zoneidx = highest_zoneidx;
 	if (pgdat->kswapd_order < order)
 		pgdat->kswapd_order = order;
-	/* Not modelled yet: the kernel returns here while kswapd works (not
-	 * on its wait queue, !waitqueue_active()), before it looks at the
-	 * node's balance, so a balanced node wakes no kcompactd then; the
-	 * model goes on to the balance test (docs/model.md, "Compaction"). */
+	/* kswapd at work (not on its wait queue: !waitqueue_active()) reads
+	 * the order and zone just recorded before it sleeps; nothing more is
+	 * done here, not even the balance test that may wake kcompactd.  A
+	 * pgdat without a host has no kswapd actor: it is always "asleep". */
+	if (mm_host_op(pgdat, kswapd_wake) && !pgdat->kswapd_sleeping)
+		return;
 	/* hopeless, or balanced and not boosted: there may be plenty of free
 	 * memory, too fragmented for the order: kcompactd may help */
 	if (pgdat->kswapd_failures >= MAX_RECLAIM_RETRIES ||
@@ -823,9 +825,7 @@ void wakeup_kswapd(struct zone *zone, gfp_t gfp, int order, enum zone_type highe
 		return;
 	}
 	pgdat->kswapd_wakeups++;
-	/* mm_vmscan_wakeup_kswapd fires only for a kswapd that sleeps */
-	if (!mm_host_op(pgdat, kswapd_wake) || pgdat->kswapd_sleeping)
-		count_trace_event(pgdat, TRACE_WAKEUP_KSWAPD, order);
+	count_trace_event(pgdat, TRACE_WAKEUP_KSWAPD, order);
 	if (mm_host_op(pgdat, kswapd_wake)) {
 		/* a wake-up is a SimGrid simcall: other actors may run before
 		 * this one resumes, and leave their context current */

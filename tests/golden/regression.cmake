@@ -17,10 +17,10 @@
 #
 # The directions asserted on this scenario, both the cover letter's:
 # Compact migrate scanned daemon % is higher for hugealloc_rfc than for
-# vanilla (99.44 against 0.17 when recorded; the cover letter 1.32 ->
+# vanilla (95.10 against 0.17 when recorded; the cover letter 1.32 ->
 # 59.18): the RFC's kcompactd does the compaction vanilla's allocating
 # tasks do themselves; and THP fault fail rate % is lower for
-# hugealloc_rfc (0.42 against 13.55; the cover letter 9.80 -> 1.98).
+# hugealloc_rfc (0.49 against 13.55; the cover letter 9.80 -> 1.98).
 # Both hold on seeds 1-4 (`mmsim sweep configs/mini.ini --vary
 # policy.name=vanilla,hugealloc_rfc --seeds 4 -j 1 -o DIR`, then
 # `mmsim compare DIR/sweep.db --spread`, at the commit that keeps the

@@ -242,11 +242,12 @@ static void test_write_over_shadow_is_no_refault(void **state)
  * PG_workingset, and counts as the IO cost of reclaiming its type: a
  * page each in v6.2, SWAP_CLUSTER_MAX each from 6.12 on
  * (MMF_LRU_COST_ROTATIONS), which also counts rotations */
-/* wakeup_kswapd() on a node below its watermarks: the request is recorded
- * and the host asked to wake kswapd; the tracepoint
- * mm_vmscan_wakeup_kswapd (trace_events[TRACE_WAKEUP_KSWAPD]) counts it
- * only when kswapd sleeps, as the kernel fires it only past its
- * waitqueue_active() test. */
+/* wakeup_kswapd() records the request (order, zone) always; past its
+ * waitqueue_active() test (kswapd sleeping) it asks the host to wake
+ * kswapd on a node below its watermarks, and the tracepoint
+ * mm_vmscan_wakeup_kswapd (trace_events[TRACE_WAKEUP_KSWAPD]) counts it.
+ * While kswapd works it returns before the balance test: the host is not
+ * called, nothing is traced, and a balanced node wakes no kcompactd. */
 static unsigned long fake_kswapd_wakes;
 
 static void fake_kswapd_wake(struct pglist_data *pgdat)
@@ -257,7 +258,7 @@ static void fake_kswapd_wake(struct pglist_data *pgdat)
 
 static const struct mm_host_ops kswapd_host = { .kswapd_wake = fake_kswapd_wake };
 
-static void test_wakeup_kswapd_traced_only_when_asleep(void **state)
+static void test_wakeup_kswapd_returns_while_kswapd_works(void **state)
 {
 	struct vm_sysctl s = tl_sysctl();
 	struct machine *m;
@@ -275,13 +276,39 @@ static void test_wakeup_kswapd_traced_only_when_asleep(void **state)
 	wakeup_kswapd(tl_zone(m, ZONE_DMA32), GFP_NOWAIT, 3, ZONE_DMA32);
 	assert_int_equal(pgdat->kswapd_order, 3);
 	assert_int_equal(pgdat->kswapd_highest_zoneidx, ZONE_DMA32);
-	assert_int_equal(fake_kswapd_wakes, 1);
+	assert_int_equal(fake_kswapd_wakes, 0);
+	assert_int_equal(pgdat->kswapd_wakeups, 0);
 	assert_int_equal(pgdat->trace_events[TRACE_WAKEUP_KSWAPD][3], 0);
 
 	pgdat->kswapd_sleeping = true;
 	wakeup_kswapd(tl_zone(m, ZONE_DMA32), GFP_NOWAIT, 3, ZONE_DMA32);
-	assert_int_equal(fake_kswapd_wakes, 2);
+	assert_int_equal(fake_kswapd_wakes, 1);
 	assert_int_equal(pgdat->trace_events[TRACE_WAKEUP_KSWAPD][3], 1);
+	pgdat->host_ops = NULL;
+}
+
+static void test_wakeup_kswapd_balanced_wakes_kcompactd_only_if_asleep(void **state)
+{
+	struct vm_sysctl s = tl_sysctl();
+	struct machine *m;
+	struct pglist_data *pgdat;
+	(void)state;
+
+	m = tl_boot_dma32("vanilla", NULL, 16, &s);
+	pgdat = &m->pgdat;
+	assert_true(pgdat_balanced(pgdat, 0, ZONE_DMA32));
+	pgdat->host_ops = &kswapd_host;
+	fake_kswapd_wakes = 0;
+
+	pgdat->kswapd_sleeping = false;
+	wakeup_kswapd(tl_zone(m, ZONE_DMA32), GFP_NOWAIT, 2, ZONE_DMA32);
+	assert_int_equal(pgdat->kcompactd_max_order, 0);
+	assert_int_equal(pgdat->kswapd_order, 2);
+
+	pgdat->kswapd_sleeping = true;
+	wakeup_kswapd(tl_zone(m, ZONE_DMA32), GFP_NOWAIT, 2, ZONE_DMA32);
+	assert_int_equal(pgdat->kcompactd_max_order, 2);
+	assert_int_equal(fake_kswapd_wakes, 0);    /* balanced: kswapd not woken */
 	pgdat->host_ops = NULL;
 }
 
@@ -526,7 +553,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_allocstall_counts_each_pass, tl_teardown),
 		cmocka_unit_test_teardown(test_write_over_shadow_is_no_refault, tl_teardown),
 		cmocka_unit_test_teardown(test_refault_restores_only_the_workingset, tl_teardown),
-		cmocka_unit_test_teardown(test_wakeup_kswapd_traced_only_when_asleep, tl_teardown),
+		cmocka_unit_test_teardown(test_wakeup_kswapd_returns_while_kswapd_works, tl_teardown),
+		cmocka_unit_test_teardown(test_wakeup_kswapd_balanced_wakes_kcompactd_only_if_asleep, tl_teardown),
 		cmocka_unit_test_teardown(test_unmap_frees_written_swap_cache, tl_teardown),
 		cmocka_unit_test_teardown(test_pass_frees_its_completed_writes, tl_teardown),
 	};
