@@ -222,33 +222,32 @@ static const char *check_log_file(const void *owner, const char *value, char *bu
 	return ((const struct sys_daemon *)owner)->log_file < SYS_PAGE_SIZE ? "is smaller than a page (4K)" : NULL;
 }
 
-#define TIB16 (16.0 * (1ull << 40))
 #define D(field) PARAM_AT(struct sys_daemon, field)
 #define K(field) PARAM_AT(struct system_profile, field)
 
 /* [daemon.NAME]: one entry per key (mmsim/param.h); a daemon starts from
  * the defaults */
 static const struct param daemon_params[] = {
-	{ "anon", PARAM_SIZE, "bytes", 0, TIB16, "0", "anonymous memory (smaps Anonymous)", D(anon) },
-	{ "file", PARAM_SIZE, "bytes", 0, TIB16, "0", "mapped file pages: its binary and libraries (RssFile)",
+	{ "anon", PARAM_SIZE, "bytes", 0, PARAM_SIZE_MAX, "0", "anonymous memory (smaps Anonymous)", D(anon) },
+	{ "file", PARAM_SIZE, "bytes", 0, PARAM_SIZE_MAX, "0", "mapped file pages: its binary and libraries (RssFile)",
 	  D(file) },
-	{ "cache", PARAM_SIZE, "bytes", 0, TIB16, "0", "other page cache it keeps (files it reads)", D(cache) },
-	{ "page_tables", PARAM_SIZE, "bytes", 0, TIB16, "0", "page tables (VmPTE)", D(page_tables) },
-	{ "gem", PARAM_SIZE, "bytes", 0, TIB16, "0", "GPU buffer objects it holds (i915 GEM shmem pages)",
+	{ "cache", PARAM_SIZE, "bytes", 0, PARAM_SIZE_MAX, "0", "other page cache it keeps (files it reads)", D(cache) },
+	{ "page_tables", PARAM_SIZE, "bytes", 0, PARAM_SIZE_MAX, "0", "page tables (VmPTE)", D(page_tables) },
+	{ "gem", PARAM_SIZE, "bytes", 0, PARAM_SIZE_MAX, "0", "GPU buffer objects it holds (i915 GEM shmem pages)",
 	  D(gem) },
 	{ "gem_objects", PARAM_INT, NULL, 1, 1000000, "1", "how many objects they are (the in-use one included)",
 	  D(gem_objects) },
-	{ "gem_pinned", PARAM_SIZE, "bytes", 0, TIB16, "0", "of them in use: one object i915's shrinker passes over",
+	{ "gem_pinned", PARAM_SIZE, "bytes", 0, PARAM_SIZE_MAX, "0", "of them in use: one object i915's shrinker passes over",
 	  D(gem_pinned) },
-	{ "gem_churn", PARAM_SIZE, "bytes", 0, TIB16, "0", "of them, freed and allocated again per wake-up",
+	{ "gem_churn", PARAM_SIZE, "bytes", 0, PARAM_SIZE_MAX, "0", "of them, freed and allocated again per wake-up",
 	  D(gem_churn) },
 	{ "threads", PARAM_INT, NULL, 1, 100000, "1", "threads: one kernel stack each", D(threads) },
 	{ "interval", PARAM_DOUBLE, "seconds", PARAM_PERIOD_FLOOR, 1e6, "5", "between wake-ups (0: never wakes)",
 	  D(interval), .flags = PARAM_OR_ZERO },
 	{ "cpu", PARAM_DOUBLE, "seconds", 0, 10, "0.0002", "CPU per wake-up", D(cpu) },
 	{ "touch", PARAM_DOUBLE, NULL, 0, 1, "0.1", "share of its anonymous memory used per wake-up", D(touch) },
-	{ "log", PARAM_SIZE, "bytes per second", 0, TIB16, "0", "appended to its log file", D(log) },
-	{ "log_file", PARAM_SIZE, "bytes", 0, TIB16, "64M", "the log's size before it wraps (rotation)",
+	{ "log", PARAM_SIZE, "bytes per second", 0, PARAM_SIZE_MAX, "0", "appended to its log file", D(log) },
+	{ "log_file", PARAM_SIZE, "bytes", 0, PARAM_SIZE_MAX, "64M", "the log's size before it wraps (rotation)",
 	  D(log_file), .check = check_log_file },
 	{ "churn", PARAM_CUSTOM, NULL, 0, 0, "", "CACHE:COUNT[, ...]: objects allocated at a wake-up, freed at "
 	  "the next", .store = PARAM_ST_NONE, .set = set_churn },
@@ -259,9 +258,9 @@ static const struct param daemon_params[] = {
 static const struct param kernel_params[] = {
 	{ "kernel_threads", PARAM_INT, NULL, 0, 1000000, "0", "kthreads: one 16 KiB stack each",
 	  K(kernel_threads) },
-	{ "vmalloc", PARAM_SIZE, "bytes", 0, TIB16, "0", "VmallocUsed less the stacks", K(vmalloc) },
-	{ "percpu", PARAM_SIZE, "bytes", 0, TIB16, "0", "Percpu", K(percpu) },
-	{ "kmalloc_large", PARAM_SIZE, "bytes", 0, TIB16, "0", "SUnreclaim less the unreclaimable caches' slabs",
+	{ "vmalloc", PARAM_SIZE, "bytes", 0, PARAM_SIZE_MAX, "0", "VmallocUsed less the stacks", K(vmalloc) },
+	{ "percpu", PARAM_SIZE, "bytes", 0, PARAM_SIZE_MAX, "0", "Percpu", K(percpu) },
+	{ "kmalloc_large", PARAM_SIZE, "bytes", 0, PARAM_SIZE_MAX, "0", "SUnreclaim less the unreclaimable caches' slabs",
 	  K(kmalloc_large) },
 	{ NULL },
 };

@@ -194,7 +194,7 @@ int cmd_plot(int argc, char **argv)
 				o.svg = strcmp(optarg, "png") != 0;
 			} else {
 				error("plot: unknown format '%s' (valid: png, svg, both)", optarg);
-				return EXIT_USAGE;
+				return EX_USAGE;
 			}
 			break;
 		case 'm':
@@ -211,22 +211,22 @@ int cmd_plot(int argc, char **argv)
 			break;
 		case 'h':
 			plot_usage(stdout);
-			return EXIT_OK;
+			return EX_OK;
 		default:
 			plot_usage(stderr);
-			return EXIT_USAGE;
+			return EX_USAGE;
 		}
 	}
 	if (optind < argc && !o.db)
 		o.db = argv[optind++];
 	if (optind < argc) {
 		error("plot: unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
+		return EX_USAGE;
 	}
 	if (!o.db || !o.dir) {
 		error("plot: %s", !o.db ? "no database given (mmsim plot DB -o DIR)"
 		                             : "no output directory given (-o DIR)");
-		return EXIT_USAGE;
+		return EX_USAGE;
 	}
 	return plot_draw(&o);
 }
@@ -261,7 +261,7 @@ int plot_draw(const struct plot_opts *o)
 			goto out;
 		}
 		error("plot: no run '%s' in '%s'", run, c.db_path);
-		rc = EXIT_USAGE;
+		rc = EX_USAGE;
 		goto out;
 	}
 	/* the sweep's metric, checked before anything is drawn, so that a
