@@ -7,10 +7,13 @@
 
 int cmd_list(int argc, char **argv)
 {
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		FILE *f = argc < 2 ? stderr : stdout;
-		fprintf(f, "usage: mmsim list policies|workloads\n");
-		return argc < 2 ? EX_USAGE : EX_OK;
+	if (argc < 2) {
+		error("list: no list given (valid: policies, workloads)");
+		return EX_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		printf("usage: mmsim list policies|workloads\n");
+		return EX_OK;
 	}
 	if (!strcmp(argv[1], "workloads")) {
 		for (int i = 0; workload_table[i]; i++) {

@@ -79,8 +79,12 @@ int cmd_show(int argc, char **argv)
 			return EX_USAGE;
 		}
 	}
-	if (optind != argc - 1) {
-		show_usage(stderr);
+	if (optind == argc) {
+		error("show: no file given (valid: pagetypeinfo, buddyinfo, vmstat, zoneinfo, census)");
+		return EX_USAGE;
+	}
+	if (optind < argc - 1) {
+		error("show: unexpected argument '%s'", argv[optind + 1]);
 		return EX_USAGE;
 	}
 	file = argv[optind];

@@ -94,7 +94,7 @@ static int dispatch(int argc, char **argv)
 				char *args[] = { argv[2], "--help", NULL };
 				return v->fn(2, args);
 			}
-		error("no such command '%s'", argv[2]);
+		error("help: '%s' is not an mmsim command (see 'mmsim --help')", argv[2]);
 		return EX_USAGE;
 	}
 	for (const struct verb *v = verbs; v->name; v++)
