@@ -177,7 +177,7 @@ int cmd_ablate(int argc, char **argv)
 	for (int i = 0; i < nr_sets; i++) {
 		const char *why = ablate_own_key(&sw, sets[i]);
 		if (why) {
-			error("--set %s: %s", sets[i], why);
+			error("ablate: --set %s: %s", sets[i], why);
 			rc = EX_USAGE;
 			goto out;
 		}
