@@ -296,7 +296,6 @@ int cmd_bench(int argc, char **argv)
 			m.swap = 4ull << 30;
 		return bench_pressure(&m, seconds);
 	}
-	printf("%-10s %18s %18s %18s\n", "policy", "order-0 pairs/s", "mixed 0-3 pairs/s", "order-9 pairs/s");
 	for (int i = 0; mm_policy_table[i]; i++) {
 		struct pglist_data pgdat;
 		struct mm_policy *policy;
@@ -304,6 +303,11 @@ int cmd_bench(int argc, char **argv)
 
 		if (machine_opts_boot(&m, mm_policy_table[i]->name, &pgdat, &policy))
 			return EX_CONFIG;
+		/* the header once the machine is known to boot: a refused
+		 * --ram or --swap prints nothing on stdout */
+		if (i == 0)
+			printf("%-10s %18s %18s %18s\n", "policy", "order-0 pairs/s", "mixed 0-3 pairs/s",
+			       "order-9 pairs/s");
 		o0 = bench_fixed(&pgdat, GFP_KERNEL, 0, pairs);
 		mixed = bench_mixed(&pgdat, pairs / 4, 1);
 		o9 = bench_fixed(&pgdat, GFP_TRANSHUGE_LIGHT, 9, pairs / 40);
