@@ -249,7 +249,7 @@ int plot_draw(const struct plot_opts *o)
 	/* 66 if DB does not exist, 65 if it is not a results database */
 	rc = results_reader_open(&c.r, c.db_path, RESULTS_READ_SERIES, err, sizeof(err));
 	if (rc) {
-		error("%s", err);
+		error("plot: %s", err);
 		return rc == -2 ? EX_NOINPUT : EX_DATAERR;
 	}
 	rc = read_policies(&c);
@@ -260,7 +260,7 @@ int plot_draw(const struct plot_opts *o)
 			rc = plot_read_fail(&c);
 			goto out;
 		}
-		error("plot: no run '%s' in '%s'", run, c.db_path);
+		error("plot: no run '%s' in %s", run, c.db_path);
 		rc = EX_USAGE;
 		goto out;
 	}
@@ -272,7 +272,7 @@ int plot_draw(const struct plot_opts *o)
 	}
 	if (v.src == RESULTS_VALUE_NONE && any) {
 		error("plot: unknown metric '%s' (a compare row such as '%s', or a name in the "
-		      "vmstat or metrics table of '%s')", metric, DEFAULT_METRIC, c.db_path);
+		      "vmstat or metrics table of %s)", metric, DEFAULT_METRIC, c.db_path);
 		rc = EX_USAGE;
 		goto out;
 	}
