@@ -367,6 +367,14 @@ static int handler(void *user, const char *section, const char *key, const char 
 			return fail(c, "unknown key '%s' in [%s] (valid: %s)", key, section, names);
 		if (why)
 			return fail(c, "[%s] %s: %s", section, key, why);
+		if (!strcmp(key, "gem_objects"))
+			d->line_gem_objects = c->line;
+		else if (!strcmp(key, "gem_pinned"))
+			d->line_gem_pinned = c->line;
+		else if (!strcmp(key, "gem_churn"))
+			d->line_gem_churn = c->line;
+		else if (!strcmp(key, "churn"))
+			d->line_churn = c->line;
 		return 1;
 	}
 	if (!*section)
@@ -400,10 +408,21 @@ static bool cache_shrinkable(const char *name)
 	return !strcmp(name, "dentry") || !strcmp(name, "ext4_inode_cache");
 }
 
+/* "PATH:LINE" of a key the profile set, "PATH" for a default */
+static const char *at_line(const struct system_profile *p, int line, char *buf, size_t len)
+{
+	if (line)
+		snprintf(buf, len, "%s:%d", p->path, line);
+	else
+		snprintf(buf, len, "%s", p->path);
+	return buf;
+}
+
 int system_profile_load(const char *name, struct system_profile **out, char *err, size_t errlen)
 {
 	struct system_profile *p = calloc(1, sizeof(*p));
 	struct pctx c = { .p = p, .err = err, .errlen = errlen };
+	char at[sizeof(p->path) + 16];
 	int rc;
 
 	*out = NULL;
@@ -432,17 +451,20 @@ int system_profile_load(const char *name, struct system_profile **out, char *err
 		unsigned free_objs = d->gem_objects - (d->gem_pinned ? 1 : 0);
 
 		if (d->gem_churn > d->gem) {
-			mmsim_msg(err, errlen, "%s: [daemon.%s] gem_churn: larger than gem", p->path, d->name);
+			mmsim_msg(err, errlen, "%s: [daemon.%s] gem_churn: larger than gem",
+			          at_line(p, d->line_gem_churn, at, sizeof(at)), d->name);
 			goto bad;
 		}
 		if (d->gem_pinned > d->gem) {
-			mmsim_msg(err, errlen, "%s: [daemon.%s] gem_pinned: larger than gem", p->path, d->name);
+			mmsim_msg(err, errlen, "%s: [daemon.%s] gem_pinned: larger than gem",
+			          at_line(p, d->line_gem_pinned, at, sizeof(at)), d->name);
 			goto bad;
 		}
 		/* the in-use object, then the others sharing the rest */
 		if (d->gem && (free_objs > free_pages || (free_pages && !free_objs))) {
 			mmsim_msg(err, errlen, "%s: [daemon.%s] gem_objects: %u cannot hold gem less gem_pinned (%lu "
-			    "pages) in objects of a page or more, beside the in-use one", p->path, d->name,
+			    "pages) in objects of a page or more, beside the in-use one",
+			    at_line(p, d->line_gem_objects, at, sizeof(at)), d->name,
 			    d->gem_objects, free_pages);
 			goto bad;
 		}
@@ -452,12 +474,13 @@ int system_profile_load(const char *name, struct system_profile **out, char *err
 			const char *cache = p->daemon[i].churn[j].cache;
 			if (cache_shrinkable(cache)) {
 				mmsim_msg(err, errlen, "%s: [daemon.%s] churn: '%s' objects belong to the shrinker's LRU; "
-				    "churn another cache", p->path, p->daemon[i].name, cache);
+				    "churn another cache", at_line(p, p->daemon[i].line_churn, at, sizeof(at)),
+				    p->daemon[i].name, cache);
 				goto bad;
 			}
 			if (!cache_known(p, cache)) {
 				mmsim_msg(err, errlen, "%s: [daemon.%s] churn: no cache '%s' in [slab] or in the model",
-				    p->path, p->daemon[i].name, cache);
+				    at_line(p, p->daemon[i].line_churn, at, sizeof(at)), p->daemon[i].name, cache);
 				goto bad;
 			}
 		}

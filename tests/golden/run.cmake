@@ -16,27 +16,14 @@ golden_compare(run-dump-smoke.txt run ${SMOKE} --dump-config)
 golden_compare(run-dump-smoke-hugealloc_rfc.txt run ${SMOKE} --dump-config --policy hygiene --seed 5
 	--set vm.watermark_scale_factor=200 --set hygiene.no_fallback=no)
 
-# expect_exact(RC MESSAGE ARGS...): exit RC, stderr is exactly
-# "mmsim: error: MESSAGE\n", stdout empty, nothing at ${OUT}.
+# expect_exact(RC MESSAGE ARGS...): golden_expect_error of "mmsim: error:
+# MESSAGE" (exit RC, stdout empty, the whole stderr), nothing at ${OUT}
 function(expect_exact rc message)
-	string(REPLACE ";" " " shown "${ARGN}")
-	set(before ${GOLDEN_FAILURES})
-	mmsim_run(r ${ARGN})
-	if(NOT r_RC STREQUAL "${rc}")
-		golden_fail("mmsim ${shown}: exit '${r_RC}', expected ${rc}; stderr: ${r_ERR}")
-	endif()
-	if(NOT r_ERR STREQUAL "mmsim: error: ${message}\n")
-		golden_fail("mmsim ${shown}: stderr\n  '${r_ERR}'\nexpected\n  'mmsim: error: ${message}'")
-	endif()
-	if(NOT r_OUT STREQUAL "")
-		golden_fail("mmsim ${shown}: printed on stdout: '${r_OUT}'")
-	endif()
+	golden_expect_error(${rc} "mmsim: error: ${message}" ${ARGN})
 	if(EXISTS "${OUT}")
+		string(REPLACE ";" " " shown "${ARGN}")
 		golden_fail("mmsim ${shown}: left ${OUT} behind")
 		file(REMOVE "${OUT}")
-	endif()
-	if(GOLDEN_FAILURES EQUAL before)
-		message(STATUS "ok (${r_RC}): mmsim ${shown}: ${message}")
 	endif()
 	set(GOLDEN_FAILURES ${GOLDEN_FAILURES} PARENT_SCOPE)
 endfunction()
