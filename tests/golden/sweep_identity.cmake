@@ -117,24 +117,25 @@ else()
 	message(STATUS "ok (75): the second sweep on one directory is refused; 3 runs for 3 lines")
 endif()
 
-# ---- keys a sweep cannot take: 64, before anything is written
+# ---- keys a sweep cannot take: 64, before anything is written; each
+# case "ARGS|MESSAGE", the message pinned whole (golden_expect_error)
 set(D3 "${W}/bad")
 file(REMOVE_RECURSE "${D3}")
 foreach(case
-		"--vary;vm.swappiness=10;--vary;vm.swappiness=20|is varied twice"
-		"--vary;thp_faulter.region=64M;--vary;workload.thp_faulter.region=32M|is varied twice"
-		"--vary;run.seed=1,2;--seeds;2|run.seed cannot be varied"
-		"--set;run.seed=3|run.seed cannot be set"
-		"--vary;vm.swappiness=10,20;--set;vm.swappiness=30|is also set"
-		"--vary;vm.swappiness=10,10|given twice")
-	string(REPLACE "|" ";" parts "${case}")
-	list(GET parts -1 want)
-	list(REMOVE_AT parts -1)
-	mmsim_run(r sweep "${SRC}/configs/smoke.ini" ${parts} -o "${D3}")
-	if(NOT r_RC STREQUAL "64" OR NOT r_ERR MATCHES "${want}" OR EXISTS "${D3}")
-		golden_fail("sweep ${parts}: exit '${r_RC}', '${r_ERR}' (expected 64, '${want}')")
-	else()
-		message(STATUS "ok (64): sweep ${parts}: ${r_ERR}")
+		"--vary;vm.swappiness=10;--vary;vm.swappiness=20|--vary vm.swappiness: the key is varied twice (--vary vm.swappiness too): give its values in one --vary KEY=V1,V2,..."
+		"--vary;thp_faulter.region=64M;--vary;workload.thp_faulter.region=32M|--vary workload.thp_faulter.region: the key is varied twice (--vary thp_faulter.region too): give its values in one --vary KEY=V1,V2,..."
+		"--vary;run.seed=1,2;--seeds;2|--vary run.seed: a sweep's seeds are --seeds N (seeds 1..N for every combination); run.seed cannot be varied"
+		"--set;run.seed=3|--set run.seed=3: a sweep's seeds are --seeds N (seeds 1..N); run.seed cannot be set"
+		"--vary;vm.swappiness=10,20;--set;vm.swappiness=30|--vary vm.swappiness: the key is also set (--set vm.swappiness=30): one would override the other"
+		"--vary;vm.swappiness=10,10|--vary vm.swappiness: the value '10' is given twice")
+	string(FIND "${case}" "|" bar)
+	string(SUBSTRING "${case}" 0 ${bar} parts)
+	math(EXPR bar "${bar} + 1")
+	string(SUBSTRING "${case}" ${bar} -1 want)
+	golden_expect_error(64 "mmsim: error: ${want}" sweep "${SRC}/configs/smoke.ini" ${parts} -o "${D3}")
+	if(EXISTS "${D3}")
+		golden_fail("sweep ${parts}: wrote ${D3}")
+		file(REMOVE_RECURSE "${D3}")
 	endif()
 endforeach()
 
