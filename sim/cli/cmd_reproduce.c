@@ -119,8 +119,8 @@ int cmd_reproduce(int argc, char **argv)
 			break;
 		case 'S':
 			if (reproduce_own_key(optarg)) {
-				error("--set %s: reproduce sets policy.name (--policies) and run.seed (1..N) "
-				      "itself", optarg);
+				error("reproduce: --set %s: policy.name (--policies) and run.seed (1..N) are "
+				      "set by reproduce", optarg);
 				return EX_USAGE;
 			}
 			if (add_set(sets, &nr_sets, optarg))
