@@ -266,8 +266,9 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	if (argc - optind != 1 || !dir) {
-		error("report: %s", argc - optind != 1 ? "one database (mmsim report DB -o DIR)"
-		                                       : "no output directory given (-o DIR)");
+		error("report: %s", optind == argc ? "no database given (mmsim report DB -o DIR)"
+		                    : argc - optind > 1 ? "one database only (mmsim report DB -o DIR)"
+		                    : "no output directory given (-o DIR)");
 		return EX_USAGE;
 	}
 	db = argv[optind];

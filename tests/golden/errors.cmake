@@ -110,6 +110,48 @@ golden_expect_error(64 "mmsim: error: list: no list given (valid: policies, work
 # `mmsim` alone: 64, the usage (what --help prints) on stderr
 golden_expect_error(64 "${MMSIM_HELP}")
 
+# ---- the other verbs' refusals of their arguments, before any input is
+# read: 64 bad usage, 66 a missing database, 78 a bad value
+golden_help(RUN_HELP run)
+golden_expect_error(64 "mmsim: error: run: no scenario file given\n${RUN_HELP}" run)
+golden_expect_error(64 "mmsim: error: run: one scenario file, not 'b.ini' too\n${RUN_HELP}"
+	run a.ini b.ini -o x.db)
+golden_expect_error(64 "mmsim: error: --manifest FILE --index N takes no scenario, -o, --set, --seed or --policy (the manifest line has them)"
+	run --manifest m --index 1 a.ini)
+golden_expect_error(78 "mmsim: error: --check-every: 'x' is not a number" run a.ini --check-every x -o x.db)
+golden_expect_error(64 "mmsim: error: --vary: 'swappiness' is not KEY=V1,V2,..."
+	sweep a.ini --vary swappiness -o sw)
+golden_expect_error(64 "mmsim: error: --vary: 'vm.swappiness=' is not KEY=V1,V2,..."
+	sweep a.ini --vary vm.swappiness= -o sw)
+golden_expect_error(64 "mmsim: error: --mmsim: 'rel/mmsim' is not an absolute path (the path the nodes see)"
+	sweep a.ini --mmsim rel/mmsim -o sw)
+golden_expect_error(64 "mmsim: error: --partition, --time, --sbatch-arg, --mmsim and --no-wait go with --slurm"
+	sweep a.ini --partition p -o sw)
+golden_expect_error(64 "mmsim: error: sweep --collect DIR takes no scenario, -o, --vary, --set, --slurm or --force-new (DIR has them)"
+	sweep --collect sw a.ini)
+golden_expect_error(64 "mmsim: error: report: no database given (mmsim report DB -o DIR)" report)
+golden_expect_error(64 "mmsim: error: report: one database only (mmsim report DB -o DIR)"
+	report a.db b.db -o r)
+golden_expect_error(64 "mmsim: error: report: no output directory given (-o DIR)" report a.db)
+golden_expect_error(66 "mmsim: error: report: missing.db: No such file or directory" report missing.db -o r)
+golden_expect_error(64 "mmsim: error: report: unknown --extra-rows 'cadance' (valid: cadence, wakes)"
+	report missing.db -o r --extra-rows cadance)
+golden_expect_error(64 "mmsim: error: compare: unknown format 'xml' (valid: text, csv, json, html, values)"
+	compare --format xml missing.db)
+golden_expect_error(64 "mmsim: error: compare: one database only" compare a.db b.db)
+golden_expect_error(78 "mmsim: error: --pairs: '1' is not a number of at least 64" bench --pairs 1)
+golden_expect_error(78 "mmsim: error: --seconds: 'x' is not a duration in seconds" bench --seconds x)
+golden_expect_error(78 "mmsim: error: --swap: '12Q' is not a size (e.g. 2G, 512M)" bench --swap 12Q)
+golden_expect_error(78 "mmsim: error: --swap: '12Q' is not a size (e.g. 2G, 512M)" demo --swap 12Q)
+golden_expect_error(78 "mmsim: error: --set: 'vm.swappiness' is not KEY=VALUE" demo --set vm.swappiness)
+golden_expect_error(78 "mmsim: error: --set: unknown key 'nosection' (see 'mmsim help demo')"
+	demo --set nosection=1)
+foreach(f x.db sw r)
+	if(EXISTS "${f}")
+		golden_fail("a refused command wrote ${f}")
+	endif()
+endforeach()
+
 # ---- help and version: 0, on stdout
 expect_ok("^usage: mmsim .*Exit codes: 0 success, 64 bad usage, 65 bad database, 66 missing input,\n70 internal error or invariant violation, 73 cannot create the output,\n74 cannot write the output \\(standard output included\\), 75 busy \\(another\nsweep on the directory\\), 78 bad configuration value" --help)
 expect_ok("^mmsim 0\\.1\\.0[ \n]" --version)
