@@ -92,12 +92,13 @@ static int check_series(struct results_reader *r, char *err, size_t errlen)
 		version = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	if (version < 0) {
-		snprintf(err, errlen, "'%s' is not a results database: %s", r->path, sqlite3_errmsg(r->db));
+		results_seterr(err, errlen, r->path, "not an mmsim results database (%s)",
+		               sqlite3_errmsg(r->db));
 		return -1;
 	}
 	if (version < 1 || version > RESULTS_SCHEMA_VERSION) {
-		snprintf(err, errlen, "'%s' is not a results database of this mmsim (schema version %d,"
-		         " expected 1..%d)", r->path, version, RESULTS_SCHEMA_VERSION);
+		results_seterr(err, errlen, r->path, "not an mmsim results database (schema version %d,"
+		               " expected 1..%d)", version, RESULTS_SCHEMA_VERSION);
 		return -1;
 	}
 	for (int i = 0; tables[i]; i++) {
@@ -108,8 +109,8 @@ static int check_series(struct results_reader *r, char *err, size_t errlen)
 			return -1;
 		}
 		if (!has) {
-			snprintf(err, errlen, "'%s' is not a results database: no table '%s'", r->path,
-			         tables[i]);
+			results_seterr(err, errlen, r->path, "not an mmsim results database (no table '%s')",
+			               tables[i]);
 			return -1;
 		}
 	}
@@ -126,11 +127,11 @@ int results_reader_open(struct results_reader **out, const char *path, enum resu
 	*out = NULL;
 	if (check == RESULTS_READ_SERIES) {
 		if (stat(path, &sb)) {
-			snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+			results_seterr(err, errlen, path, "%s", strerror(errno));
 			return -2;
 		}
 		if (!S_ISREG(sb.st_mode)) {
-			snprintf(err, errlen, "'%s' is not a results database (not a regular file)", path);
+			results_seterr(err, errlen, path, "not an mmsim results database (not a regular file)");
 			return -1;
 		}
 	}
@@ -143,10 +144,7 @@ int results_reader_open(struct results_reader **out, const char *path, enum resu
 	if (sqlite3_open_v2(path, &r->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
 		const char *why = r->db ? sqlite3_errmsg(r->db) : "out of memory";
 
-		if (check == RESULTS_READ_SERIES)
-			snprintf(err, errlen, "cannot open '%s': %s", path, why);
-		else
-			results_seterr(err, errlen, path, "%s", why);
+		results_seterr(err, errlen, path, "%s", why);
 		rc = -2;
 		goto fail;
 	}

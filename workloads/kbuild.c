@@ -62,7 +62,6 @@ static const char *const kb_cache_choices[] = { "cold", "warm", NULL };
 static const char *const kb_cpu_choices[] = { "chain", "whole", NULL };
 
 #define KB(field) PARAM_AT(struct kbuild, field)
-#define TIB16 (16.0 * (1ull << 40))
 
 /* The parameters: one entry each (mmsim/param.h): name, kind, unit,
  * range, default, help, field; .scale converts the text's unit to the
@@ -80,7 +79,7 @@ static const struct param kbuild_params[] = {
 	{ "user_time_mean", PARAM_DOUBLE, "seconds", 0, 1e4, "0.4", "mean CPU seconds of one compile unit "
 	  "(lognormal)", KB(user_mean), .flags = PARAM_GT_MIN, .scale = 1e9 },
 	{ "user_time_sigma", PARAM_DOUBLE, NULL, 0, 3, "1.0", "lognormal sigma of a unit's CPU time", KB(user_sigma) },
-	{ "rss_mean", PARAM_PAGES, "bytes", 4096, TIB16, "90M", "mean peak anonymous memory of a compile unit "
+	{ "rss_mean", PARAM_PAGES, "bytes", 4096, PARAM_SIZE_MAX, "90M", "mean peak anonymous memory of a compile unit "
 	  "(lognormal)", KB(rss_mean) },
 	{ "rss_sigma", PARAM_DOUBLE, NULL, 0, 3, "0.45", "lognormal sigma of a unit's peak anonymous memory",
 	  KB(rss_sigma) },
@@ -104,7 +103,7 @@ static const struct param kbuild_params[] = {
 	  .flags = PARAM_GT_MIN },
 	{ "vmas", PARAM_INT, NULL, 0, 65536, "60", "vm_area_structs an exec'ed job maps beyond fork's (binary, "
 	  "libraries, stack)", KB(vmas) },
-	{ "make_rss", PARAM_PAGES, "bytes", 0, TIB16, "32M", "make's anonymous memory", KB(make_rss) },
+	{ "make_rss", PARAM_PAGES, "bytes", 0, PARAM_SIZE_MAX, "32M", "make's anonymous memory", KB(make_rss) },
 	{ "make_target_ms", PARAM_DOUBLE, "milliseconds", 0, 1e6, "2", "make's CPU milliseconds per job it "
 	  "starts (rules, recipe, fork+exec)", KB(make_target_ns), .scale = 1e6 },
 	{ "poll", PARAM_DOUBLE, "seconds", PARAM_PERIOD_FLOOR, 10, "wait", "what make does when it has nothing "
@@ -113,12 +112,12 @@ static const struct param kbuild_params[] = {
 	{ "archives", PARAM_INT, NULL, 0, 100000, "16", "ar steps (built-in.a), each naming (stat, no read) its "
 	  "share of the objects", KB(archives) },
 	{ "ar_time", PARAM_DOUBLE, "seconds", 0, 1e4, "0.05", "CPU seconds of one ar step", KB(ar_ns), .scale = 1e9 },
-	{ "ar_rss", PARAM_PAGES, "bytes", 0, TIB16, "8M", "anonymous memory of one ar step", KB(ar_rss) },
+	{ "ar_rss", PARAM_PAGES, "bytes", 0, PARAM_SIZE_MAX, "8M", "anonymous memory of one ar step", KB(ar_rss) },
 	{ "link_time", PARAM_DOUBLE, "seconds", 0, 1e5, "20", "CPU seconds of the final link (ld passes, "
 	  "kallsyms, modpost)", KB(link_ns), .scale = 1e9 },
-	{ "link_rss", PARAM_PAGES, "bytes", 0, TIB16, "400M", "peak anonymous memory of the final link",
+	{ "link_rss", PARAM_PAGES, "bytes", 0, PARAM_SIZE_MAX, "400M", "peak anonymous memory of the final link",
 	  KB(link_rss) },
-	{ "vmlinux_size", PARAM_PAGES, "bytes", 0, TIB16, "60M", "size of the linked vmlinux", KB(vmlinux_pages) },
+	{ "vmlinux_size", PARAM_PAGES, "bytes", 0, PARAM_SIZE_MAX, "60M", "size of the linked vmlinux", KB(vmlinux_pages) },
 	{ "tree_files", PARAM_INT, NULL, 0, 10000000, "70000", "files of the tree make stats beyond those "
 	  "compiled (prerequisites, Makefiles, Kconfig, the other headers), times scale: each brings a dentry "
 	  "and an inode into the slab caches", KB(tree_files) },

@@ -32,7 +32,7 @@ int kbuild_dataset_find(const char *name, char *out, size_t n, char *err, size_t
 		 * run (70); /dev/zero or a FIFO never ended */
 		if (mmsim_check_input(out, why, sizeof(why)) == 0)
 			return 0;
-		snprintf(err, errlen, "kbuild.tree: dataset %s", why);
+		snprintf(err, errlen, "kbuild.tree: %s", why);
 		return -1;
 	}
 	if (MMSIM_SOURCE_DIR[0]) {

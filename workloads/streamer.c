@@ -85,7 +85,7 @@ static const char *const layout_names[] = { "cold", "written", NULL };
 static const struct param streamer_params[] = {
 	{ "files", PARAM_INT, NULL, 1, 1000000, "1", "files read (all processes together; each process its own)",
 	  ST(files) },
-	{ "file_size", PARAM_SIZE, "bytes", 4096, 16.0 * (1ull << 40), "1G", "size of each file", ST(file_size) },
+	{ "file_size", PARAM_SIZE, "bytes", 4096, PARAM_SIZE_MAX, "1G", "size of each file", ST(file_size) },
 	{ "rate", PARAM_DOUBLE, "MiB/s", 0, 1e6, "0",
 	  "MiB (2^20 bytes) per second read, all processes together; 0: as fast as CPU and disk allow",
 	  ST(rate) },

@@ -222,33 +222,32 @@ static const char *check_log_file(const void *owner, const char *value, char *bu
 	return ((const struct sys_daemon *)owner)->log_file < SYS_PAGE_SIZE ? "is smaller than a page (4K)" : NULL;
 }
 
-#define TIB16 (16.0 * (1ull << 40))
 #define D(field) PARAM_AT(struct sys_daemon, field)
 #define K(field) PARAM_AT(struct system_profile, field)
 
 /* [daemon.NAME]: one entry per key (mmsim/param.h); a daemon starts from
  * the defaults */
 static const struct param daemon_params[] = {
-	{ "anon", PARAM_SIZE, "bytes", 0, TIB16, "0", "anonymous memory (smaps Anonymous)", D(anon) },
-	{ "file", PARAM_SIZE, "bytes", 0, TIB16, "0", "mapped file pages: its binary and libraries (RssFile)",
+	{ "anon", PARAM_SIZE, "bytes", 0, PARAM_SIZE_MAX, "0", "anonymous memory (smaps Anonymous)", D(anon) },
+	{ "file", PARAM_SIZE, "bytes", 0, PARAM_SIZE_MAX, "0", "mapped file pages: its binary and libraries (RssFile)",
 	  D(file) },
-	{ "cache", PARAM_SIZE, "bytes", 0, TIB16, "0", "other page cache it keeps (files it reads)", D(cache) },
-	{ "page_tables", PARAM_SIZE, "bytes", 0, TIB16, "0", "page tables (VmPTE)", D(page_tables) },
-	{ "gem", PARAM_SIZE, "bytes", 0, TIB16, "0", "GPU buffer objects it holds (i915 GEM shmem pages)",
+	{ "cache", PARAM_SIZE, "bytes", 0, PARAM_SIZE_MAX, "0", "other page cache it keeps (files it reads)", D(cache) },
+	{ "page_tables", PARAM_SIZE, "bytes", 0, PARAM_SIZE_MAX, "0", "page tables (VmPTE)", D(page_tables) },
+	{ "gem", PARAM_SIZE, "bytes", 0, PARAM_SIZE_MAX, "0", "GPU buffer objects it holds (i915 GEM shmem pages)",
 	  D(gem) },
 	{ "gem_objects", PARAM_INT, NULL, 1, 1000000, "1", "how many objects they are (the in-use one included)",
 	  D(gem_objects) },
-	{ "gem_pinned", PARAM_SIZE, "bytes", 0, TIB16, "0", "of them in use: one object i915's shrinker passes over",
+	{ "gem_pinned", PARAM_SIZE, "bytes", 0, PARAM_SIZE_MAX, "0", "of them in use: one object i915's shrinker passes over",
 	  D(gem_pinned) },
-	{ "gem_churn", PARAM_SIZE, "bytes", 0, TIB16, "0", "of them, freed and allocated again per wake-up",
+	{ "gem_churn", PARAM_SIZE, "bytes", 0, PARAM_SIZE_MAX, "0", "of them, freed and allocated again per wake-up",
 	  D(gem_churn) },
 	{ "threads", PARAM_INT, NULL, 1, 100000, "1", "threads: one kernel stack each", D(threads) },
 	{ "interval", PARAM_DOUBLE, "seconds", PARAM_PERIOD_FLOOR, 1e6, "5", "between wake-ups (0: never wakes)",
 	  D(interval), .flags = PARAM_OR_ZERO },
 	{ "cpu", PARAM_DOUBLE, "seconds", 0, 10, "0.0002", "CPU per wake-up", D(cpu) },
 	{ "touch", PARAM_DOUBLE, NULL, 0, 1, "0.1", "share of its anonymous memory used per wake-up", D(touch) },
-	{ "log", PARAM_SIZE, "bytes per second", 0, TIB16, "0", "appended to its log file", D(log) },
-	{ "log_file", PARAM_SIZE, "bytes", 0, TIB16, "64M", "the log's size before it wraps (rotation)",
+	{ "log", PARAM_SIZE, "bytes per second", 0, PARAM_SIZE_MAX, "0", "appended to its log file", D(log) },
+	{ "log_file", PARAM_SIZE, "bytes", 0, PARAM_SIZE_MAX, "64M", "the log's size before it wraps (rotation)",
 	  D(log_file), .check = check_log_file },
 	{ "churn", PARAM_CUSTOM, NULL, 0, 0, "", "CACHE:COUNT[, ...]: objects allocated at a wake-up, freed at "
 	  "the next", .store = PARAM_ST_NONE, .set = set_churn },
@@ -259,9 +258,9 @@ static const struct param daemon_params[] = {
 static const struct param kernel_params[] = {
 	{ "kernel_threads", PARAM_INT, NULL, 0, 1000000, "0", "kthreads: one 16 KiB stack each",
 	  K(kernel_threads) },
-	{ "vmalloc", PARAM_SIZE, "bytes", 0, TIB16, "0", "VmallocUsed less the stacks", K(vmalloc) },
-	{ "percpu", PARAM_SIZE, "bytes", 0, TIB16, "0", "Percpu", K(percpu) },
-	{ "kmalloc_large", PARAM_SIZE, "bytes", 0, TIB16, "0", "SUnreclaim less the unreclaimable caches' slabs",
+	{ "vmalloc", PARAM_SIZE, "bytes", 0, PARAM_SIZE_MAX, "0", "VmallocUsed less the stacks", K(vmalloc) },
+	{ "percpu", PARAM_SIZE, "bytes", 0, PARAM_SIZE_MAX, "0", "Percpu", K(percpu) },
+	{ "kmalloc_large", PARAM_SIZE, "bytes", 0, PARAM_SIZE_MAX, "0", "SUnreclaim less the unreclaimable caches' slabs",
 	  K(kmalloc_large) },
 	{ NULL },
 };
@@ -368,6 +367,14 @@ static int handler(void *user, const char *section, const char *key, const char 
 			return fail(c, "unknown key '%s' in [%s] (valid: %s)", key, section, names);
 		if (why)
 			return fail(c, "[%s] %s: %s", section, key, why);
+		if (!strcmp(key, "gem_objects"))
+			d->line_gem_objects = c->line;
+		else if (!strcmp(key, "gem_pinned"))
+			d->line_gem_pinned = c->line;
+		else if (!strcmp(key, "gem_churn"))
+			d->line_gem_churn = c->line;
+		else if (!strcmp(key, "churn"))
+			d->line_churn = c->line;
 		return 1;
 	}
 	if (!*section)
@@ -401,10 +408,21 @@ static bool cache_shrinkable(const char *name)
 	return !strcmp(name, "dentry") || !strcmp(name, "ext4_inode_cache");
 }
 
+/* "PATH:LINE" of a key the profile set, "PATH" for a default */
+static const char *at_line(const struct system_profile *p, int line, char *buf, size_t len)
+{
+	if (line)
+		snprintf(buf, len, "%s:%d", p->path, line);
+	else
+		snprintf(buf, len, "%s", p->path);
+	return buf;
+}
+
 int system_profile_load(const char *name, struct system_profile **out, char *err, size_t errlen)
 {
 	struct system_profile *p = calloc(1, sizeof(*p));
 	struct pctx c = { .p = p, .err = err, .errlen = errlen };
+	char at[sizeof(p->path) + 16];
 	int rc;
 
 	*out = NULL;
@@ -433,17 +451,20 @@ int system_profile_load(const char *name, struct system_profile **out, char *err
 		unsigned free_objs = d->gem_objects - (d->gem_pinned ? 1 : 0);
 
 		if (d->gem_churn > d->gem) {
-			mmsim_msg(err, errlen, "%s: [daemon.%s] gem_churn: larger than gem", p->path, d->name);
+			mmsim_msg(err, errlen, "%s: [daemon.%s] gem_churn: larger than gem",
+			          at_line(p, d->line_gem_churn, at, sizeof(at)), d->name);
 			goto bad;
 		}
 		if (d->gem_pinned > d->gem) {
-			mmsim_msg(err, errlen, "%s: [daemon.%s] gem_pinned: larger than gem", p->path, d->name);
+			mmsim_msg(err, errlen, "%s: [daemon.%s] gem_pinned: larger than gem",
+			          at_line(p, d->line_gem_pinned, at, sizeof(at)), d->name);
 			goto bad;
 		}
 		/* the in-use object, then the others sharing the rest */
 		if (d->gem && (free_objs > free_pages || (free_pages && !free_objs))) {
 			mmsim_msg(err, errlen, "%s: [daemon.%s] gem_objects: %u cannot hold gem less gem_pinned (%lu "
-			    "pages) in objects of a page or more, beside the in-use one", p->path, d->name,
+			    "pages) in objects of a page or more, beside the in-use one",
+			    at_line(p, d->line_gem_objects, at, sizeof(at)), d->name,
 			    d->gem_objects, free_pages);
 			goto bad;
 		}
@@ -453,12 +474,13 @@ int system_profile_load(const char *name, struct system_profile **out, char *err
 			const char *cache = p->daemon[i].churn[j].cache;
 			if (cache_shrinkable(cache)) {
 				mmsim_msg(err, errlen, "%s: [daemon.%s] churn: '%s' objects belong to the shrinker's LRU; "
-				    "churn another cache", p->path, p->daemon[i].name, cache);
+				    "churn another cache", at_line(p, p->daemon[i].line_churn, at, sizeof(at)),
+				    p->daemon[i].name, cache);
 				goto bad;
 			}
 			if (!cache_known(p, cache)) {
 				mmsim_msg(err, errlen, "%s: [daemon.%s] churn: no cache '%s' in [slab] or in the model",
-				    p->path, p->daemon[i].name, cache);
+				    at_line(p, p->daemon[i].line_churn, at, sizeof(at)), p->daemon[i].name, cache);
 				goto bad;
 			}
 		}

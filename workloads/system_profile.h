@@ -46,6 +46,9 @@ struct sys_daemon {
 	uint64_t log_file;              /* the log's size before it wraps (rotation) */
 	struct sys_churn churn[SYS_MAX_CHURN];  /* objects allocated at a wake-up, freed at the next */
 	unsigned nr_churn;
+	/* the profile's lines that set the keys checked together after
+	 * reading (0: the default), for the messages */
+	int line_gem_objects, line_gem_pinned, line_gem_churn, line_churn;
 };
 
 struct system_profile {

@@ -121,15 +121,15 @@ int cmd_ablate(int argc, char **argv)
 			break;
 		case 'n':
 			if (parse_seeds(optarg, &seeds))
-				return EXIT_USAGE;
+				return EX_USAGE;
 			break;
 		case 'S':
 			if (add_set(sets, &nr_sets, optarg))
-				return EXIT_USAGE;
+				return EX_USAGE;
 			break;
 		case 'j':
 			if (parse_jobs(optarg, &jobs))
-				return EXIT_USAGE;
+				return EX_USAGE;
 			break;
 		case 'o':
 			dir = optarg;
@@ -144,7 +144,7 @@ int cmd_ablate(int argc, char **argv)
 				;
 			if (!fmts[k]) {
 				error("ablate: unknown format '%s' (valid: text, csv, json, html, values)", optarg);
-				return EXIT_USAGE;
+				return EX_USAGE;
 			}
 			co.format = (enum results_format)k;
 			break;
@@ -157,28 +157,28 @@ int cmd_ablate(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return EXIT_OK;
+			return EX_OK;
 		default:
 			usage(stderr);
-			return EXIT_USAGE;
+			return EX_USAGE;
 		}
 	}
 	if (optind + 1 != argc || !policy) {
 		error(optind + 1 != argc ? "ablate: give one scenario file" : "ablate: no policy (--policy P)");
 		usage(stderr);
-		return EXIT_USAGE;
+		return EX_USAGE;
 	}
 	if (access(argv[optind], R_OK)) {
 		error("cannot open %s: %s", argv[optind], strerror(errno));
-		return EXIT_NOINPUT;
+		return EX_NOINPUT;
 	}
 	if ((nv = ablate_variants(policy, &sw, &v, &rc)) < 0)
 		return rc;
 	for (int i = 0; i < nr_sets; i++) {
 		const char *why = ablate_own_key(&sw, sets[i]);
 		if (why) {
-			error("--set %s: %s", sets[i], why);
-			rc = EXIT_USAGE;
+			error("ablate: --set %s: %s", sets[i], why);
+			rc = EX_USAGE;
 			goto out;
 		}
 	}
@@ -193,7 +193,7 @@ int cmd_ablate(int argc, char **argv)
 	wheres = calloc((size_t)nv, sizeof(*wheres));
 	if (!sv || !labels || !wheres) {
 		error("out of memory");
-		rc = EXIT_SOFTWARE;
+		rc = EX_SOFTWARE;
 		goto out;
 	}
 	fprintf(stderr, "mmsim: ablate: %s, policy %s, %d variants (", argv[optind], sw.ops->name, nv);
@@ -212,7 +212,7 @@ int cmd_ablate(int argc, char **argv)
 	rc = sweep_execute(&(struct sweep_spec){
 		.scenario = argv[optind], .sets = sets, .nr_sets = nr_sets, .variants = sv,
 		.nr_variants = nv, .seeds = seeds, .jobs = jobs, .dir = dir, .force_new = force_new });
-	if (rc == EXIT_SOFTWARE)
+	if (rc == EX_SOFTWARE)
 		error("ablate: no table while runs are missing (the same command runs only what is "
 		      "missing)");
 	if (rc)
@@ -224,7 +224,7 @@ int cmd_ablate(int argc, char **argv)
 	co.nr_cols = (size_t)nv;
 	if (results_table_compute(&t, db, &co, err, sizeof(err))) {
 		error("ablate: %s", err);
-		rc = EXIT_DATAERR;
+		rc = EX_DATAERR;
 		goto out;
 	}
 	if (co.format == RESULTS_FMT_TEXT) {
@@ -243,7 +243,7 @@ int cmd_ablate(int argc, char **argv)
 	}
 	if (rc) {
 		error("ablate: cannot write the table");
-		rc = EXIT_IOERR;
+		rc = EX_IOERR;
 	}
 	results_table_free(t);
 out:

@@ -124,13 +124,13 @@ static int pressure_child(void *arg)
 	unsigned long events = 0, scanned;
 
 	if (machine_opts_boot(pr->m, pr->policy, &pgdat, &policy))
-		return EXIT_CONFIG;
+		return EX_CONFIG;
 	engine_config_defaults(&cfg);
 	cfg.cpus = pr->m->cpus;
 	cfg.sample_interval = 0.1;
 	if (engine_init(&e, &pgdat, &cfg, &argc, argv, err, sizeof(err))) {
 		error("%s", err);
-		return EXIT_SOFTWARE;
+		return EX_SOFTWARE;
 	}
 	for (unsigned i = 0; i < 8; i++) {
 		anon_hog_init(&hogs[i], 153600, 1000, 5120, pr->seconds, 1, i);
@@ -143,19 +143,19 @@ static int pressure_child(void *arg)
 	    workload_validate(faulter, err, sizeof(err)) ||
 	    workload_set_add(&set, faulter) || workload_set_start(&set, &e, &pgdat, 1, err, sizeof(err))) {
 		error("%s", err);
-		return EXIT_SOFTWARE;
+		return EX_SOFTWARE;
 	}
 	watch.set = &set;
 	if (engine_every(&e, "hogs_watch", 0.05, watch_hogs, &watch)) {
 		error("bench --pressure: cannot watch the hogs");
-		return EXIT_SOFTWARE;
+		return EX_SOFTWARE;
 	}
 	t0 = now();
 	sim = engine_run(&e, 0);
 	wall = now() - t0;
 	if (e.error) {
 		error("%s", e.error_msg);
-		return EXIT_CONFIG;     /* the child ends: SimGrid cannot go on */
+		return EX_CONFIG;     /* the child ends: SimGrid cannot go on */
 	}
 	for (int i = PGALLOC_DMA; i <= PGALLOC_MOVABLE; i++)
 		events += pgdat.vm_events[i];
@@ -204,19 +204,19 @@ static int pressure_child(void *arg)
 		       v[KCOMPACTD_FREE_SCANNED], v[PGMIGRATE_SUCCESS], e.kcompactd_cpu_ns * 1e-9);
 	}
 	workload_destroy(faulter);
-	return check_pgdat(&pgdat, "bench --pressure") ? EXIT_SOFTWARE : EXIT_OK;
+	return check_pgdat(&pgdat, "bench --pressure") ? EX_SOFTWARE : EX_OK;
 }
 
 static int bench_pressure(const struct machine_opts *m, double seconds)
 {
-	int rc = EXIT_OK;
+	int rc = EX_OK;
 
 	printf("memory-pressure benchmark: %u CPUs, %lu MiB RAM, %lu MiB swap, 8 x 600 MiB processes, "
 	       "%.0f s of touching, a THP faulter (1 GiB regions, madvise)\n", m->cpus,
 	       (unsigned long)(m->ram >> 20), (unsigned long)(m->swap >> 20), seconds);
 	printf("%-10s %8s %8s %10s %14s %10s %10s\n", "policy", "sim s", "wall s", "sim/wall", "mem events/s",
 	       "< high", "< low");
-	for (int i = 0; mm_policy_table[i] && rc == EXIT_OK; i++) {
+	for (int i = 0; mm_policy_table[i] && rc == EX_OK; i++) {
 		struct pressure pr = { .m = m, .policy = mm_policy_table[i]->name, .seconds = seconds };
 		/* SimGrid runs once per process: one child per simulation */
 		rc = engine_fork_run(pressure_child, &pr);
@@ -247,7 +247,7 @@ int cmd_bench(int argc, char **argv)
 		switch (c) {
 		case 0:
 			if (machine_opt(&m, opts[idx].name, optarg) < 0)
-				return EXIT_CONFIG;
+				return EX_CONFIG;
 			ram_set |= !strcmp(opts[idx].name, "ram");
 			break;
 		case 'P':
@@ -258,14 +258,14 @@ int cmd_bench(int argc, char **argv)
 			seconds = strtod(optarg, &end);
 			if (*end || !(seconds > 0 && seconds < 1e6)) {
 				error("--seconds: '%s' is not a duration in seconds", optarg);
-				return EXIT_CONFIG;
+				return EX_CONFIG;
 			}
 			break;
 		}
 		case 'n':
 			if (parse_ulong(optarg, &pairs) || pairs < BATCH) {
 				error("--pairs: '%s' is not a number of at least %d", optarg, BATCH);
-				return EXIT_CONFIG;
+				return EX_CONFIG;
 			}
 			break;
 		case 'h':
@@ -283,9 +283,9 @@ int cmd_bench(int argc, char **argv)
 			       "  --pressure            run the memory-pressure benchmark instead\n"
 			       "  --seconds S           its duration of touching (default 60)\n"
 			       MACHINE_OPTIONS_HELP);
-			return EXIT_OK;
+			return EX_OK;
 		default:
-			return EXIT_USAGE;
+			return EX_USAGE;
 		}
 	}
 	if (pressure) {
@@ -296,14 +296,18 @@ int cmd_bench(int argc, char **argv)
 			m.swap = 4ull << 30;
 		return bench_pressure(&m, seconds);
 	}
-	printf("%-10s %18s %18s %18s\n", "policy", "order-0 pairs/s", "mixed 0-3 pairs/s", "order-9 pairs/s");
 	for (int i = 0; mm_policy_table[i]; i++) {
 		struct pglist_data pgdat;
 		struct mm_policy *policy;
 		double o0, mixed, o9;
 
 		if (machine_opts_boot(&m, mm_policy_table[i]->name, &pgdat, &policy))
-			return EXIT_CONFIG;
+			return EX_CONFIG;
+		/* the header once the machine is known to boot: a refused
+		 * --ram or --swap prints nothing on stdout */
+		if (i == 0)
+			printf("%-10s %18s %18s %18s\n", "policy", "order-0 pairs/s", "mixed 0-3 pairs/s",
+			       "order-9 pairs/s");
 		o0 = bench_fixed(&pgdat, GFP_KERNEL, 0, pairs);
 		mixed = bench_mixed(&pgdat, pairs / 4, 1);
 		o9 = bench_fixed(&pgdat, GFP_TRANSHUGE_LIGHT, 9, pairs / 40);
@@ -324,5 +328,5 @@ int cmd_bench(int argc, char **argv)
 		}
 		machine_shutdown(&pgdat, policy);
 	}
-	return EXIT_OK;
+	return EX_OK;
 }

@@ -94,12 +94,12 @@ int cmd_compare(int argc, char **argv)
 		case 'x':
 			if (!(o.extra_rows |= results_rows_group(optarg))) {
 				error("compare: unknown --extra-rows '%s' (valid: cadence, wakes)", optarg);
-				return EXIT_USAGE;
+				return EX_USAGE;
 			}
 			break;
 		case 'L':
 			results_metrics_print(stdout);
-			return EXIT_OK;
+			return EX_OK;
 		case 'f': {
 			static const char *const fmts[] = { "text", "csv", "json", "html", "values", NULL };
 			int k;
@@ -107,39 +107,39 @@ int cmd_compare(int argc, char **argv)
 				;
 			if (!fmts[k]) {
 				error("compare: unknown format '%s' (valid: text, csv, json, html, values)", optarg);
-				return EXIT_USAGE;
+				return EX_USAGE;
 			}
 			o.format = (enum results_format)k;
 			break;
 		}
 		case 'h':
 			compare_usage(stdout);
-			return EXIT_OK;
+			return EX_OK;
 		default:
 			compare_usage(stderr);
-			return EXIT_USAGE;
+			return EX_USAGE;
 		}
 	}
 	if (argc - optind != 1) {
 		error("compare: %s", optind == argc ? "no database given" : "one database only");
-		return EXIT_USAGE;
+		return EX_USAGE;
 	}
 	db = argv[optind];
 	if (access(db, R_OK)) {
 		error("compare: %s: %s", db, strerror(errno));
-		return EXIT_NOINPUT;
+		return EX_NOINPUT;
 	}
 	/* the whole table computed before the first byte is printed: a
 	 * failure to compute is the database's (65), one to print a write
 	 * error (74, the reason said by main's check of stdout) */
 	if (results_table_compute(&t, db, &o, err, sizeof(err))) {
 		error("compare: %s", err);
-		return EXIT_DATAERR;
+		return EX_DATAERR;
 	}
 	if (results_table_print(stdout, t, &o) || fflush(stdout)) {
 		results_table_free(t);
-		return EXIT_IOERR;
+		return EX_IOERR;
 	}
 	results_table_free(t);
-	return EXIT_OK;
+	return EX_OK;
 }

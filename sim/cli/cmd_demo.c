@@ -36,7 +36,7 @@ static int run_one(const struct machine_opts *m, const char *policy_name,
 	struct block_census census;
 
 	if (machine_opts_boot(m, policy_name, &pgdat, &policy))
-		return EXIT_CONFIG;
+		return EX_CONFIG;
 	random_alloc_run(&pgdat, rp, &st, 1);
 	printf("==== policy %s: %lu MiB RAM, %u CPUs, seed %llu, %lu allocation attempts ====\n",
 	       policy_name, (unsigned long)(m->ram >> 20), m->cpus, (unsigned long long)rp->seed, rp->ops);
@@ -61,11 +61,11 @@ static int run_one(const struct machine_opts *m, const char *policy_name,
 	printf("\n");
 	if (check_pgdat(&pgdat, "demo")) {
 		error("invariant violation after the %s run", policy_name);
-		return EXIT_SOFTWARE;
+		return EX_SOFTWARE;
 	}
 	random_alloc_release(&pgdat);
 	machine_shutdown(&pgdat, policy);
-	return EXIT_OK;
+	return EX_OK;
 }
 
 int cmd_demo(int argc, char **argv)
@@ -83,7 +83,7 @@ int cmd_demo(int argc, char **argv)
 	struct machine_opts m;
 	struct random_alloc_params rp;
 	const char *policies[16];
-	int nr_policies = 0, brief = 0, c, idx, rc = EXIT_OK;
+	int nr_policies = 0, brief = 0, c, idx, rc = EX_OK;
 	unsigned long v;
 
 	machine_opts_defaults(&m);
@@ -93,12 +93,12 @@ int cmd_demo(int argc, char **argv)
 		switch (c) {
 		case 0:
 			if (machine_opt(&m, opts[idx].name, optarg) < 0)
-				return EXIT_CONFIG;
+				return EX_CONFIG;
 			break;
 		case 'p':
 			if (!mm_policy_find(optarg)) {
 				error("unknown policy '%s' (valid: %s)", optarg, mm_policy_names());
-				return EXIT_CONFIG;
+				return EX_CONFIG;
 			}
 			if (nr_policies < 16)
 				policies[nr_policies++] = mm_policy_canonical(optarg);   /* an alias prints as the name */
@@ -106,7 +106,7 @@ int cmd_demo(int argc, char **argv)
 		case 'n':
 			if (parse_ulong(optarg, &rp.ops) || !rp.ops) {
 				error("--ops: '%s' is not a positive number", optarg);
-				return EXIT_CONFIG;
+				return EX_CONFIG;
 			}
 			break;
 		case 'o': {
@@ -114,7 +114,7 @@ int cmd_demo(int argc, char **argv)
 			double f = strtod(optarg, &end);
 			if (*end || end == optarg || !(f > 0.0 && f < 1.0)) {
 				error("--occupancy: '%s' is not a fraction between 0 and 1", optarg);
-				return EXIT_CONFIG;
+				return EX_CONFIG;
 			}
 			rp.occupancy = f;
 			break;
@@ -122,7 +122,7 @@ int cmd_demo(int argc, char **argv)
 		case 's':
 			if (parse_ulong(optarg, &v)) {
 				error("--seed: '%s' is not a number", optarg);
-				return EXIT_CONFIG;
+				return EX_CONFIG;
 			}
 			rp.seed = v;
 			break;
@@ -131,20 +131,20 @@ int cmd_demo(int argc, char **argv)
 			break;
 		case 'h':
 			demo_usage(stdout);
-			return EXIT_OK;
+			return EX_OK;
 		default:
 			demo_usage(stderr);
-			return EXIT_USAGE;
+			return EX_USAGE;
 		}
 	}
 	if (optind < argc) {
 		error("demo: unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
+		return EX_USAGE;
 	}
 	if (!nr_policies)
 		for (int i = 0; mm_policy_table[i] && nr_policies < 16; i++)
 			policies[nr_policies++] = mm_policy_table[i]->name;
-	for (int i = 0; i < nr_policies && rc == EXIT_OK; i++)
+	for (int i = 0; i < nr_policies && rc == EX_OK; i++)
 		rc = run_one(&m, policies[i], &rp, brief);
 	return rc;
 }

@@ -32,8 +32,8 @@ int cmd_import(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	static const int exit_code[] = {
-		[IMPORT_OK] = EXIT_OK, [IMPORT_NOINPUT] = EXIT_NOINPUT, [IMPORT_BADINPUT] = EXIT_DATAERR,
-		[IMPORT_BADOUTPUT] = EXIT_DATAERR, [IMPORT_CANTCREAT] = EXIT_CANTCREAT,
+		[IMPORT_OK] = EX_OK, [IMPORT_NOINPUT] = EX_NOINPUT, [IMPORT_BADINPUT] = EX_DATAERR,
+		[IMPORT_BADOUTPUT] = EX_DATAERR, [IMPORT_CANTCREAT] = EX_CANTCREAT,
 	};
 	struct import_summary sum;
 	const char *out = NULL;
@@ -49,16 +49,16 @@ int cmd_import(int argc, char **argv)
 			break;
 		case 'h':
 			import_usage(stdout);
-			return EXIT_OK;
+			return EX_OK;
 		default:
 			import_usage(stderr);
-			return EXIT_USAGE;
+			return EX_USAGE;
 		}
 	}
 	if (!out || argc - optind != 1) {
 		error("import: %s", !out ? "no output database (-o DB)"
 		                         : optind == argc ? "no directory given" : "one directory only");
-		return EXIT_USAGE;
+		return EX_USAGE;
 	}
 	rc = results_import_real(argv[optind], out, MMSIM_VERSION, &sum, stderr, err, sizeof(err));
 	if (rc != IMPORT_OK) {
@@ -70,5 +70,5 @@ int cmd_import(int argc, char **argv)
 	if (sum.incomplete)
 		printf("; %u incomplete skipped", sum.incomplete);
 	putchar('\n');
-	return EXIT_OK;
+	return EX_OK;
 }

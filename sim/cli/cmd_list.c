@@ -7,10 +7,13 @@
 
 int cmd_list(int argc, char **argv)
 {
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		FILE *f = argc < 2 ? stderr : stdout;
-		fprintf(f, "usage: mmsim list policies|workloads\n");
-		return argc < 2 ? EXIT_USAGE : EXIT_OK;
+	if (argc < 2) {
+		error("list: no list given (valid: policies, workloads)");
+		return EX_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		printf("usage: mmsim list policies|workloads\n");
+		return EX_OK;
 	}
 	if (!strcmp(argv[1], "workloads")) {
 		for (int i = 0; workload_table[i]; i++) {
@@ -22,11 +25,11 @@ int cmd_list(int argc, char **argv)
 			printf("%s\n    %s\n", o->name, o->desc);
 			param_print_table(stdout, o->params, prefix);
 		}
-		return EXIT_OK;
+		return EX_OK;
 	}
 	if (strcmp(argv[1], "policies")) {
 		error("list: unknown list '%s' (valid: policies, workloads)", argv[1]);
-		return EXIT_USAGE;
+		return EX_USAGE;
 	}
 	for (int i = 0; mm_policy_table[i]; i++) {
 		const struct mm_policy_ops *o = mm_policy_table[i];
@@ -37,5 +40,5 @@ int cmd_list(int argc, char **argv)
 			printf("    (also read as '%s')\n", *a);
 		param_print_table(stdout, o->params, prefix);
 	}
-	return EXIT_OK;
+	return EX_OK;
 }

@@ -58,30 +58,30 @@ int cmd_merge(int argc, char **argv)
 			break;
 		case 'h':
 			merge_usage(stdout);
-			return EXIT_OK;
+			return EX_OK;
 		default:
 			merge_usage(stderr);
-			return EXIT_USAGE;
+			return EX_USAGE;
 		}
 	}
 	if (!out || optind == argc) {
 		error("merge: %s", !out ? "no output file (-o OUT.db)" : "no input files");
-		return EXIT_USAGE;
+		return EX_USAGE;
 	}
 	for (int i = optind; i < argc; i++)
 		if (access(argv[i], R_OK)) {
 			error("merge: %s: %s", argv[i], strerror(errno));
-			return EXIT_NOINPUT;
+			return EX_NOINPUT;
 		}
 	if (!out_creatable(out)) {
 		error("merge: %s: cannot create or write: %s", out, strerror(errno));
-		return EXIT_CANTCREAT;
+		return EX_CANTCREAT;
 	}
 	rc = results_merge(out, (const char *const *)argv + optind, (size_t)(argc - optind),
 	                   err, sizeof(err));
 	if (rc == -2) {
 		error("merge: %s", err);
-		return EXIT_TEMPFAIL;
+		return EX_TEMPFAIL;
 	}
 	if (rc) {
 		error("merge: %s", err);
@@ -89,7 +89,7 @@ int cmd_merge(int argc, char **argv)
 		/* the message names the file at fault: the output (unwritable, or
 		 * not a results database) or an input */
 		return !strncmp(err, out, len) && err[len] == ':' && access(out, F_OK)
-		       ? EXIT_CANTCREAT : EXIT_DATAERR;
+		       ? EX_CANTCREAT : EX_DATAERR;
 	}
-	return EXIT_OK;
+	return EX_OK;
 }

@@ -194,7 +194,7 @@ int cmd_plot(int argc, char **argv)
 				o.svg = strcmp(optarg, "png") != 0;
 			} else {
 				error("plot: unknown format '%s' (valid: png, svg, both)", optarg);
-				return EXIT_USAGE;
+				return EX_USAGE;
 			}
 			break;
 		case 'm':
@@ -211,22 +211,22 @@ int cmd_plot(int argc, char **argv)
 			break;
 		case 'h':
 			plot_usage(stdout);
-			return EXIT_OK;
+			return EX_OK;
 		default:
 			plot_usage(stderr);
-			return EXIT_USAGE;
+			return EX_USAGE;
 		}
 	}
 	if (optind < argc && !o.db)
 		o.db = argv[optind++];
 	if (optind < argc) {
 		error("plot: unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
+		return EX_USAGE;
 	}
 	if (!o.db || !o.dir) {
 		error("plot: %s", !o.db ? "no database given (mmsim plot DB -o DIR)"
 		                             : "no output directory given (-o DIR)");
-		return EXIT_USAGE;
+		return EX_USAGE;
 	}
 	return plot_draw(&o);
 }
@@ -249,7 +249,7 @@ int plot_draw(const struct plot_opts *o)
 	/* 66 if DB does not exist, 65 if it is not a results database */
 	rc = results_reader_open(&c.r, c.db_path, RESULTS_READ_SERIES, err, sizeof(err));
 	if (rc) {
-		error("%s", err);
+		error("plot: %s", err);
 		return rc == -2 ? EX_NOINPUT : EX_DATAERR;
 	}
 	rc = read_policies(&c);
@@ -260,8 +260,8 @@ int plot_draw(const struct plot_opts *o)
 			rc = plot_read_fail(&c);
 			goto out;
 		}
-		error("plot: no run '%s' in '%s'", run, c.db_path);
-		rc = EXIT_USAGE;
+		error("plot: no run '%s' in %s", run, c.db_path);
+		rc = EX_USAGE;
 		goto out;
 	}
 	/* the sweep's metric, checked before anything is drawn, so that a
@@ -272,7 +272,7 @@ int plot_draw(const struct plot_opts *o)
 	}
 	if (v.src == RESULTS_VALUE_NONE && any) {
 		error("plot: unknown metric '%s' (a compare row such as '%s', or a name in the "
-		      "vmstat or metrics table of '%s')", metric, DEFAULT_METRIC, c.db_path);
+		      "vmstat or metrics table of %s)", metric, DEFAULT_METRIC, c.db_path);
 		rc = EX_USAGE;
 		goto out;
 	}

@@ -156,7 +156,7 @@ static void per_seed(FILE *f, const struct results_table *t, unsigned extra_rows
 }
 
 /* The report of o->db into dir/report.html (plots into dir/plots); the
- * path written in out (may be NULL).  EXIT_OK, or an exit code with the
+ * path written in out (may be NULL).  EX_OK, or an exit code with the
  * message printed; a plot that could not be drawn is said so on stderr and
  * in the exit code, the page is still written. */
 int report_write(const char *db, const char *dir, const struct compare_opts *co, int draw,
@@ -167,7 +167,7 @@ int report_write(const char *db, const char *dir, const struct compare_opts *co,
 	struct stat sb;
 	struct results_table *t = NULL;
 	struct compare_opts html = *co;
-	int rc, prc = EXIT_OK;
+	int rc, prc = EX_OK;
 	FILE *f;
 
 	rc = make_dir(dir);
@@ -175,14 +175,14 @@ int report_write(const char *db, const char *dir, const struct compare_opts *co,
 		return rc;
 	if (results_table_compute(&t, db, co, err, sizeof(err))) {
 		error("report: %s", err);
-		return EXIT_DATAERR;
+		return EX_DATAERR;
 	}
 	snprintf(plots, sizeof(plots), "%s/plots", dir);
 	if (lstat(plots, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
 		/* a link planted there would take the plots elsewhere */
 		error("report: '%s' exists and is not a directory (a symbolic link is not followed)", plots);
 		results_table_free(t);
-		return EXIT_CANTCREAT;
+		return EX_CANTCREAT;
 	}
 	if (draw)
 		prc = plot_draw(&(struct plot_opts){ .db = db, .dir = plots, .svg = 1, .quiet = 1,
@@ -191,7 +191,7 @@ int report_write(const char *db, const char *dir, const struct compare_opts *co,
 	f = outfile_open(&o, path, 0666);
 	if (!f) {
 		results_table_free(t);
-		return EXIT_CANTCREAT;
+		return EX_CANTCREAT;
 	}
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>mmsim report: ", f);
 	results_html_escape(f, db);
@@ -216,10 +216,10 @@ int report_write(const char *db, const char *dir, const struct compare_opts *co,
 	definitions(f, co->extra_rows);
 	fputs("<h2 id=\"runs\">Runs</h2>\n", f);
 	if (report_runs(f, db))
-		rc = EXIT_DATAERR;
+		rc = EX_DATAERR;
 	fputs("</body></html>\n", f);
 	if (outfile_commit(&o))
-		rc = EXIT_IOERR;
+		rc = EX_IOERR;
 	results_table_free(t);
 	if (out)
 		snprintf(out, outlen, "%s", path);
@@ -254,29 +254,30 @@ int cmd_report(int argc, char **argv)
 		case 'x':
 			if (!(co.extra_rows |= results_rows_group(optarg))) {
 				error("report: unknown --extra-rows '%s' (valid: cadence, wakes)", optarg);
-				return EXIT_USAGE;
+				return EX_USAGE;
 			}
 			break;
 		case 'h':
 			report_usage(stdout);
-			return EXIT_OK;
+			return EX_OK;
 		default:
 			report_usage(stderr);
-			return EXIT_USAGE;
+			return EX_USAGE;
 		}
 	}
 	if (argc - optind != 1 || !dir) {
-		error("report: %s", argc - optind != 1 ? "one database (mmsim report DB -o DIR)"
-		                                       : "no output directory given (-o DIR)");
-		return EXIT_USAGE;
+		error("report: %s", optind == argc ? "no database given (mmsim report DB -o DIR)"
+		                    : argc - optind > 1 ? "one database only (mmsim report DB -o DIR)"
+		                    : "no output directory given (-o DIR)");
+		return EX_USAGE;
 	}
 	db = argv[optind];
 	if (access(db, R_OK)) {
 		error("report: %s: %s", db, strerror(errno));
-		return EXIT_NOINPUT;
+		return EX_NOINPUT;
 	}
 	rc = report_write(db, dir, &co, 1, 1, path, sizeof(path));
-	if (rc == EXIT_OK || access(path, R_OK) == 0)
+	if (rc == EX_OK || access(path, R_OK) == 0)
 		printf("%s\n", path);
 	return rc;
 }

@@ -110,25 +110,25 @@ int cmd_reproduce(int argc, char **argv)
 		switch (c) {
 		case 'n':
 			if (parse_seeds(optarg, &seeds))
-				return EXIT_USAGE;
+				return EX_USAGE;
 			break;
 		case 'P':
 			if (reproduce_policies(optarg, &policies, names, sizeof(names)))
-				return EXIT_USAGE;
+				return EX_USAGE;
 			co.baseline = policies.values[0];
 			break;
 		case 'S':
 			if (reproduce_own_key(optarg)) {
-				error("--set %s: reproduce sets policy.name (--policies) and run.seed (1..N) "
-				      "itself", optarg);
-				return EXIT_USAGE;
+				error("reproduce: --set %s: policy.name (--policies) and run.seed (1..N) are "
+				      "set by reproduce", optarg);
+				return EX_USAGE;
 			}
 			if (add_set(sets, &nr_sets, optarg))
-				return EXIT_USAGE;
+				return EX_USAGE;
 			break;
 		case 'j':
 			if (parse_jobs(optarg, &jobs))
-				return EXIT_USAGE;
+				return EX_USAGE;
 			break;
 		case 'o':
 			dir = optarg;
@@ -138,26 +138,26 @@ int cmd_reproduce(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return EXIT_OK;
+			return EX_OK;
 		default:
 			usage(stderr);
-			return EXIT_USAGE;
+			return EX_USAGE;
 		}
 	}
 	if (argc - optind > 1) {
 		error("reproduce: one scenario file at most");
 		usage(stderr);
-		return EXIT_USAGE;
+		return EX_USAGE;
 	}
 	if (jobs > 1024)
 		jobs = 1024;
 	if (optind < argc)
 		snprintf(scenario, sizeof(scenario), "%s", argv[optind]);
 	else if (reproduce_default_scenario(scenario, sizeof(scenario)))
-		return EXIT_NOINPUT;
+		return EX_NOINPUT;
 	if (access(scenario, R_OK)) {
 		error("cannot open %s: %s", scenario, strerror(errno));
-		return EXIT_NOINPUT;
+		return EX_NOINPUT;
 	}
 	snprintf(db, sizeof(db), "%s/sweep.db", dir);
 	snprintf(plots, sizeof(plots), "%s/plots", dir);
@@ -168,7 +168,7 @@ int cmd_reproduce(int argc, char **argv)
 	rc = sweep_execute(&(struct sweep_spec){
 		.scenario = scenario, .sets = sets, .nr_sets = nr_sets, .vary = &policies,
 		.nr_vary = 1, .seeds = seeds, .jobs = jobs, .dir = dir, .force_new = force_new });
-	if (rc == EXIT_SOFTWARE)
+	if (rc == EX_SOFTWARE)
 		/* the sweep named the failed runs; a table of the others would
 		 * compare unequal sets of seeds */
 		error("reproduce: no table, plots or report while runs failed (named above, "
@@ -180,18 +180,18 @@ int cmd_reproduce(int argc, char **argv)
 		struct results_table *t;
 		if (results_table_compute(&t, db, &co, err, sizeof(err))) {
 			error("reproduce: %s: %s", db, err);
-			return EXIT_DATAERR;
+			return EX_DATAERR;
 		}
 		rc = results_table_print(stdout, t, &co) || fflush(stdout);
 		results_table_free(t);
 		if (rc)
-			return EXIT_IOERR;      /* main names the write error */
+			return EX_IOERR;      /* main names the write error */
 	}
 
 	rc = plot_draw(&(struct plot_opts){
 		.db = db, .dir = plots, .png = 1, .svg = 1, .no_sweep = 1, .quiet = 1 });
 	printf("\nDatabase: %s   (mmsim compare %s --spread: min..max over seeds)\n", db, db);
-	if (rc == EXIT_OK)
+	if (rc == EX_OK)
 		list_plots(plots);
 	else
 		error("reproduce: the plots in %s are incomplete (see above)", plots);
@@ -202,7 +202,7 @@ int cmd_reproduce(int argc, char **argv)
 		int rrc = report_write(db, dir, &(struct compare_opts){ .baseline = co.baseline,
 		                                                         .stats = 1 },
 		                       0, 0, page, sizeof(page));
-		if (rrc == EXIT_OK || access(page, R_OK) == 0)
+		if (rrc == EX_OK || access(page, R_OK) == 0)
 			printf("Report:   %s\n", page);
 		if (!rc)
 			rc = rrc;

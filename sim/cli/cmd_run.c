@@ -70,20 +70,20 @@ int cmd_run(int argc, char **argv)
 		case 'I': index_arg = optarg; break;
 		case 'S':
 			if (add_set(sets, &nr_sets, optarg))
-				return EXIT_USAGE;
+				return EX_USAGE;
 			break;
 		case 'C':
 			if (parse_ulong(optarg, &ro.check_every)) {
 				error("--check-every: '%s' is not a number", optarg);
-				return EXIT_CONFIG;
+				return EX_CONFIG;
 			}
 			break;
 		case 'h':
 			usage(stdout);
-			return EXIT_OK;
+			return EX_OK;
 		default:
 			usage(stderr);
-			return EXIT_USAGE;
+			return EX_USAGE;
 		}
 	}
 
@@ -91,16 +91,16 @@ int cmd_run(int argc, char **argv)
 		if (!manifest || !index_arg || optind != argc || out || nr_sets || seed || policy) {
 			error("--manifest FILE --index N takes no scenario, -o, --set, --seed or --policy "
 			      "(the manifest line has them)");
-			return EXIT_USAGE;
+			return EX_USAGE;
 		}
 		if (parse_ulong(index_arg, &index) || index < 1) {
 			error("--index: '%s' is not a line number (from 1)", index_arg);
-			return EXIT_USAGE;
+			return EX_USAGE;
 		}
 		rc = manifest_read(manifest, index, &ml, err, sizeof(err));
 		if (rc) {
 			error("%s", err);
-			return rc == -2 ? EXIT_NOINPUT : EXIT_CONFIG;
+			return rc == -2 ? EX_NOINPUT : EX_CONFIG;
 		}
 		rc = run_build_scenario(ml.scenario, ml.sets, ml.nr_sets, NULL, ml.seed, &s);
 		if (!rc && (rc = sweep_check_line(manifest, index, scenario_hash(s))))
@@ -126,11 +126,11 @@ int cmd_run(int argc, char **argv)
 		else
 			error("run: one scenario file, not '%s' too", argv[optind + 1]);
 		usage(stderr);
-		return EXIT_USAGE;
+		return EX_USAGE;
 	}
 	if (!dump && !out) {
 		error("run: no output file (-o RUN.db)");
-		return EXIT_USAGE;
+		return EX_USAGE;
 	}
 	rc = run_build_scenario(argv[optind], sets, nr_sets, policy, seed, &s);
 	if (rc)
@@ -138,7 +138,7 @@ int cmd_run(int argc, char **argv)
 	if (dump) {
 		fputs(scenario_text(s), stdout);
 		scenario_free(s);
-		return EXIT_OK;
+		return EX_OK;
 	}
 	ro.out = out;
 	rc = run_scenario(s, &ro);

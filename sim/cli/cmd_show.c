@@ -49,39 +49,43 @@ int cmd_show(int argc, char **argv)
 		switch (c) {
 		case 0:
 			if (machine_opt(&m, opts[idx].name, optarg) < 0)
-				return EXIT_CONFIG;
+				return EX_CONFIG;
 			break;
 		case 'p':
 			if (!mm_policy_find(optarg)) {
 				error("unknown policy '%s' (valid: %s)", optarg, mm_policy_names());
-				return EXIT_CONFIG;
+				return EX_CONFIG;
 			}
 			policy_name = optarg;
 			break;
 		case 'n':
 			if (parse_ulong(optarg, &rp.ops)) {
 				error("--ops: '%s' is not a number", optarg);
-				return EXIT_CONFIG;
+				return EX_CONFIG;
 			}
 			break;
 		case 's':
 			if (parse_ulong(optarg, &v)) {
 				error("--seed: '%s' is not a number", optarg);
-				return EXIT_CONFIG;
+				return EX_CONFIG;
 			}
 			rp.seed = v;
 			break;
 		case 'h':
 			show_usage(stdout);
-			return EXIT_OK;
+			return EX_OK;
 		default:
 			show_usage(stderr);
-			return EXIT_USAGE;
+			return EX_USAGE;
 		}
 	}
-	if (optind != argc - 1) {
-		show_usage(stderr);
-		return EXIT_USAGE;
+	if (optind == argc) {
+		error("show: no file given (valid: pagetypeinfo, buddyinfo, vmstat, zoneinfo, census)");
+		return EX_USAGE;
+	}
+	if (optind < argc - 1) {
+		error("show: unexpected argument '%s'", argv[optind + 1]);
+		return EX_USAGE;
 	}
 	file = argv[optind];
 	for (int i = 0; files[i]; i++)
@@ -89,10 +93,10 @@ int cmd_show(int argc, char **argv)
 			which = i;
 	if (which < 0) {
 		error("show: unknown file '%s' (valid: pagetypeinfo, buddyinfo, vmstat, zoneinfo, census)", file);
-		return EXIT_USAGE;
+		return EX_USAGE;
 	}
 	if (machine_opts_boot(&m, policy_name, &pgdat, &policy))
-		return EXIT_CONFIG;
+		return EX_CONFIG;
 	if (rp.ops)
 		random_alloc_run(&pgdat, &rp, &st, 1);
 	switch (which) {
@@ -109,5 +113,5 @@ int cmd_show(int argc, char **argv)
 	if (rp.ops)
 		random_alloc_release(&pgdat);
 	machine_shutdown(&pgdat, policy);
-	return EXIT_OK;
+	return EX_OK;
 }

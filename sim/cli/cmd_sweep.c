@@ -122,23 +122,23 @@ int cmd_sweep(int argc, char **argv)
 		case 'V':
 			if (nr_vary == MAX_VARY) {
 				error("--vary: more than %d keys", MAX_VARY);
-				return EXIT_USAGE;
+				return EX_USAGE;
 			}
 			if (parse_vary(optarg, &vary[nr_vary]))
-				return EXIT_USAGE;
+				return EX_USAGE;
 			nr_vary++;
 			break;
 		case 'n':
 			if (parse_seeds(optarg, &seeds))
-				return EXIT_USAGE;
+				return EX_USAGE;
 			break;
 		case 'S':
 			if (add_set(sets, &nr_sets, optarg))
-				return EXIT_USAGE;
+				return EX_USAGE;
 			break;
 		case 'j':
 			if (parse_jobs(optarg, &jobs))
-				return EXIT_USAGE;
+				return EX_USAGE;
 			jobs_given = 1;
 			break;
 		case 'L':
@@ -155,7 +155,7 @@ int cmd_sweep(int argc, char **argv)
 		case 'B':
 			if (so.nr_sbatch_args == SLURM_MAX_SBATCH_ARGS) {
 				error("--sbatch-arg: more than %d options", SLURM_MAX_SBATCH_ARGS);
-				return EXIT_USAGE;
+				return EX_USAGE;
 			}
 			so.sbatch_args[so.nr_sbatch_args++] = optarg;
 			slurm_only = 1;
@@ -163,7 +163,7 @@ int cmd_sweep(int argc, char **argv)
 		case 'X':
 			if (optarg[0] != '/') {
 				error("--mmsim: '%s' is not an absolute path (the path the nodes see)", optarg);
-				return EXIT_USAGE;
+				return EX_USAGE;
 			}
 			so.mmsim = optarg;
 			slurm_only = 1;
@@ -182,29 +182,29 @@ int cmd_sweep(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return EXIT_OK;
+			return EX_OK;
 		default:
 			usage(stderr);
-			return EXIT_USAGE;
+			return EX_USAGE;
 		}
 	}
 	if (collect) {
 		if (optind != argc || dir || slurm || slurm_only || nr_vary || nr_sets || force_new) {
 			error("sweep --collect DIR takes no scenario, -o, --vary, --set, --slurm or "
 			      "--force-new (DIR has them)");
-			return EXIT_USAGE;
+			return EX_USAGE;
 		}
 		return sweep_collect(collect, so.no_wait);
 	}
 	if ((slurm_only || so.no_wait) && !slurm) {
 		error("--partition, --time, --sbatch-arg, --mmsim and --no-wait go with --slurm");
-		return EXIT_USAGE;
+		return EX_USAGE;
 	}
 	so.throttle = jobs_given ? jobs : 0;
 	if (optind + 1 != argc || !dir) {
 		error(optind + 1 != argc ? "sweep: give one scenario file" : "sweep: no output directory (-o DIR)");
 		usage(stderr);
-		return EXIT_USAGE;
+		return EX_USAGE;
 	}
 	rc = sweep_execute(&(struct sweep_spec){
 		.scenario = argv[optind], .sets = sets, .nr_sets = nr_sets, .vary = vary,

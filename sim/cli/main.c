@@ -54,8 +54,8 @@ static int finish(int rc)
 	}
 	if (bad) {
 		error("cannot write standard output: %s", strerror(e ? e : EIO));
-		if (rc == EXIT_OK)
-			rc = EXIT_IOERR;
+		if (rc == EX_OK)
+			rc = EX_IOERR;
 	}
 	return rc;
 }
@@ -73,29 +73,29 @@ static int dispatch(int argc, char **argv)
 
 	if (argc < 2) {
 		usage(stderr);
-		return EXIT_USAGE;
+		return EX_USAGE;
 	}
 	cmd = argv[1];
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
 		usage(stdout);
-		return EXIT_OK;
+		return EX_OK;
 	}
 	if (!strcmp(cmd, "--version")) {
 		printf("mmsim %s (%s)\n", MMSIM_VERSION, MMSIM_GIT_REVISION);
-		return EXIT_OK;
+		return EX_OK;
 	}
 	if (!strcmp(cmd, "help")) {
 		if (argc < 3) {
 			usage(stdout);
-			return EXIT_OK;
+			return EX_OK;
 		}
 		for (const struct verb *v = verbs; v->name; v++)
 			if (!strcmp(v->name, argv[2])) {
 				char *args[] = { argv[2], "--help", NULL };
 				return v->fn(2, args);
 			}
-		error("no such command '%s'", argv[2]);
-		return EXIT_USAGE;
+		error("help: '%s' is not an mmsim command (see 'mmsim --help')", argv[2]);
+		return EX_USAGE;
 	}
 	for (const struct verb *v = verbs; v->name; v++)
 		if (!strcmp(v->name, cmd)) {
@@ -104,10 +104,10 @@ static int dispatch(int argc, char **argv)
 			char m[320];
 			if (mmsim_host_memory_env_check(m, sizeof(m))) {
 				error("%s", m);
-				return EXIT_CONFIG;
+				return EX_CONFIG;
 			}
 			return v->fn(argc - 1, argv + 1);
 		}
 	error("'%s' is not an mmsim command (see 'mmsim --help')", cmd);
-	return EXIT_USAGE;
+	return EX_USAGE;
 }

@@ -59,21 +59,21 @@ int run_scenario(const struct scenario *s, const struct run_opts *o)
 	iso_time(started, sizeof(started));
 	if (results_create(&db, o->out, err, sizeof(err))) {
 		error("%s", err);
-		return EXIT_CANTCREAT;
+		return EX_CANTCREAT;
 	}
 	r = run_create(s, o->check_every, err, sizeof(err));
 	if (!r) {
 		error("%s", err);
 		if (run_create_failed_engine())
-			end_process(db, EXIT_SOFTWARE);
+			end_process(db, EX_SOFTWARE);
 		results_abort(db);
-		return EXIT_SOFTWARE;
+		return EX_SOFTWARE;
 	}
 	rc = run_execute(r, err, sizeof(err));
 	if (rc) {
 		error("%s", err);
 		/* -E2BIG: the scenario's intervals are too short for the run */
-		end_process(db, rc == -E2BIG ? EXIT_CONFIG : EXIT_SOFTWARE);
+		end_process(db, rc == -E2BIG ? EX_CONFIG : EX_SOFTWARE);
 	}
 
 	iso_time(finished, sizeof(finished));
@@ -101,16 +101,16 @@ int run_scenario(const struct scenario *s, const struct run_opts *o)
 	 * disk, a file size limit), 74 as the docs say, not 73 */
 	if (run_store(r, db, &rec, err, sizeof(err))) {
 		error("%s: %s", o->out, err);
-		end_process(db, EXIT_IOERR);
+		end_process(db, EX_IOERR);
 	}
 	if (results_commit(db, err, sizeof(err))) {
 		error("%s", err);
-		end_process(NULL, EXIT_IOERR);
+		end_process(NULL, EX_IOERR);
 	}
 	if (!o->quiet)
 		fprintf(stderr, "mmsim: run: %s: %s, seed %llu, %.1f s simulated in %.1f s -> %s%s%s\n",
 		        rec.name, r->workloads, (unsigned long long)c->seed, r->sim_seconds, rec.wall_seconds,
 		        o->out, r->failed ? "; failed: " : "", r->failed ? r->failure : "");
 	run_destroy(r);
-	return EXIT_OK;
+	return EX_OK;
 }

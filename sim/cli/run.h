@@ -7,11 +7,8 @@
 #define MMSIM_CLI_RUN_H
 
 #include <stdbool.h>
+#include <sysexits.h>
 #include "mmsim/scenario.h"
-
-/* exit codes beyond cli.h's (sysexits.h) */
-#define EXIT_NOINPUT  66        /* a scenario or manifest that cannot be read */
-#define EXIT_CANTCREAT 73       /* the output cannot be created or written */
 
 struct run_opts {
 	const char *out;                /* the run's database file */
@@ -24,9 +21,9 @@ struct run_opts {
  * results.h in one transaction: on any failure the results are aborted
  * and nothing is left at o->out.  A run whose workload failed (make
  * died, nothing built) is stored with status 'failed' and returns
- * EXIT_OK.  Returns the exit code (EXIT_OK,
- * EXIT_SOFTWARE for a failed simulation or a broken invariant,
- * EXIT_CANTCREAT when the output cannot be written), after printing the
+ * EX_OK.  Returns the exit code (EX_OK,
+ * EX_SOFTWARE for a failed simulation or a broken invariant,
+ * EX_CANTCREAT when the output cannot be written), after printing the
  * message.  A failure after the engine has started ends the process with
  * that code (_exit): SimGrid cannot be torn down or started again. */
 int run_scenario(const struct scenario *s, const struct run_opts *o);

@@ -1025,7 +1025,7 @@ static int check_host_bounds(const struct scenario *s, const struct mm_layout *l
 			if (v[i] > 0 && c->duration / v[i] > (double)max) {
 				msg(err, errlen, "%s: [run] %s: '%s' over a duration of %g s is %.0f records, "
 				    "more than %lu; a longer interval, or MMSIM_MAX_SAMPLES=N in the environment "
-				    "to allow more on purpose", where, intervals[i],
+				    "to allow more on purpose", where_of(s, "run", intervals[i], where), intervals[i],
 				    value_of(s, find_key("run", intervals[i])), c->duration, c->duration / v[i], max);
 				return -1;
 			}
@@ -1083,18 +1083,15 @@ int scenario_resolve(struct scenario *s, char *err, size_t errlen)
 	if (check_host_bounds(s, &layout, where, err, errlen))
 		return -1;
 
-	/* the policy and the workloads, created as the run will create them */
-	if (scenario_create_policy(s, &policy, m, sizeof(m))) {
-		msg(err, errlen, "%s: %s", where, m);
+	/* the policy and the workloads, created as the run will create them
+	 * (their messages name the file, or the key's line or --set) */
+	if (scenario_create_policy(s, &policy, err, errlen))
 		return -1;
-	}
 	mm_policy_destroy(policy);
 	for (unsigned i = 0; i < c->nr_workloads; i++) {
 		struct workload *w;
-		if (scenario_create_workload(s, i, &w, m, sizeof(m))) {
-			msg(err, errlen, "%s: %s", where, m);
+		if (scenario_create_workload(s, i, &w, err, errlen))
 			return -1;
-		}
 		measured |= w->ops->measured;
 		if (w->ops->inputs)
 			w->ops->inputs(w, add_input, s);
@@ -1121,33 +1118,60 @@ int scenario_resolve(struct scenario *s, char *err, size_t errlen)
 	return 0;
 }
 
+/* A module's refusal of its values taken together (its validate()), as
+ * "WHERE: [SECTION] KEY: ..." when it names one of its keys first
+ * ("kbuild.tree: ...") and that key was given: WHERE is the key's file and
+ * line, or its --set; else "ORIGIN: [SECTION]: ...", ORIGIN the scenario's
+ * file. */
+static void module_msg(const struct scenario *s, const char *section, const char *name,
+                       const struct param *params, const char *m, char *err, size_t errlen)
+{
+	const char *origin = s->origin ? s->origin : "scenario";
+	size_t n = strlen(name);
+
+	if (!strncmp(m, name, n) && m[n] == '.')
+		for (const struct param *p = params; p && p->name; p++) {
+			size_t k = strlen(p->name);
+			const char *w;
+			if (strncmp(m + n + 1, p->name, k) || strncmp(m + n + 1 + k, ": ", 2))
+				continue;
+			w = where_of(s, section, p->name, NULL);
+			if (w) {
+				msg(err, errlen, "%s: [%s] %s: %s", w, section, p->name, m + n + 1 + k + 2);
+				return;
+			}
+			break;
+		}
+	msg(err, errlen, "%s: [%s]: %s", origin, section, m);
+}
+
 int scenario_create_policy(const struct scenario *s, struct mm_policy **out, char *err, size_t errlen)
 {
 	const struct scenario_config *c = &s->cfg;
-	char m[256], k[320], section[64];
+	const char *origin = s->origin ? s->origin : "scenario";
+	char m[256], section[64];
 
-	if (mm_policy_create(c->policy, out, err, errlen))
+	if (mm_policy_create(c->policy, out, m, sizeof(m))) {
+		msg(err, errlen, "%s: %s", origin, m);
 		return -1;
+	}
 	snprintf(section, sizeof(section), "policy.%s", c->policy);
 	for (const struct param *p = (*out)->ops.params; p && p->name; p++) {
 		const char *v = lookup(s, section, p->name);
 		if (v && mm_policy_set(*out, p->name, v, m, sizeof(m))) {
-			snprintf(k, sizeof(k), "%s: %s", p->name, m);
-			goto fail_key;
+			msg(err, errlen, "%s: [%s] %s: %s", where_of(s, section, p->name, origin), section,
+			    p->name, m);
+			goto fail;
 		}
 	}
-	if (mm_policy_validate(*out, m, sizeof(m)))
+	if (mm_policy_validate(*out, m, sizeof(m))) {
+		module_msg(s, section, (*out)->ops.name, (*out)->ops.params, m, err, errlen);
 		goto fail;
+	}
 	return 0;
 fail:
 	mm_policy_destroy(*out);
 	*out = NULL;
-	msg(err, errlen, "[%s]: %s", section, m);
-	return -1;
-fail_key:
-	mm_policy_destroy(*out);
-	*out = NULL;
-	msg(err, errlen, "[%s] %s", section, k);
 	return -1;
 }
 
@@ -1155,14 +1179,17 @@ int scenario_create_workload(const struct scenario *s, unsigned i, struct worklo
                              char *err, size_t errlen)
 {
 	const struct scenario_config *c = &s->cfg;
-	char m[256], k[320], section[64];
+	const char *origin = s->origin ? s->origin : "scenario";
+	char m[256], section[64];
 
-	if (workload_create(c->workloads[i], out, err, errlen))
+	if (workload_create(c->workloads[i], out, m, sizeof(m))) {
+		msg(err, errlen, "%s: %s", origin, m);
 		return -1;
+	}
 	if (!strcmp(c->workloads[i], "system")) {
 		/* its one parameter is [system] profile */
 		if (workload_set_param(*out, "profile", c->system_profile, m, sizeof(m))) {
-			snprintf(section, sizeof(section), "system");
+			msg(err, errlen, "%s: [system]: %s", origin, m);
 			goto fail;
 		}
 		return 0;
@@ -1171,22 +1198,19 @@ int scenario_create_workload(const struct scenario *s, unsigned i, struct worklo
 	for (const struct param *p = (*out)->ops->params; p && p->name; p++) {
 		const char *v = lookup(s, section, p->name);
 		if (v && workload_set_param(*out, p->name, v, m, sizeof(m))) {
-			snprintf(k, sizeof(k), "%s: %s", p->name, m);
-			goto fail_key;
+			msg(err, errlen, "%s: [%s] %s: %s", where_of(s, section, p->name, origin), section,
+			    p->name, m);
+			goto fail;
 		}
 	}
-	if (workload_validate(*out, m, sizeof(m)))
+	if (workload_validate(*out, m, sizeof(m))) {
+		module_msg(s, section, c->workloads[i], (*out)->ops->params, m, err, errlen);
 		goto fail;
+	}
 	return 0;
 fail:
 	workload_destroy(*out);
 	*out = NULL;
-	msg(err, errlen, "[%s]: %s", section, m);
-	return -1;
-fail_key:
-	workload_destroy(*out);
-	*out = NULL;
-	msg(err, errlen, "[%s] %s", section, k);
 	return -1;
 }
 

@@ -248,14 +248,14 @@ const char *ablate_own_key(const struct ablate_switches *s, const char *set)
 
 	snprintf(key, sizeof(key), "%.*s", (int)(len < sizeof(key) ? len : sizeof(key) - 1), set);
 	if (!strcmp(key, "policy.name"))
-		return "ablate sets policy.name (--policy)";
+		return "policy.name is set by ablate (--policy)";
 	for (int i = 0; i < s->n; i++) {
 		char a[160], b[170];
 		snprintf(a, sizeof(a), "%s.%s", s->ops->name, s->sw[i]->name);
 		snprintf(b, sizeof(b), "policy.%s", a);
 		if (!strcmp(key, a) || !strcmp(key, b)) {
-			snprintf(why, sizeof(why), "ablate sets %s's switches (their defaults, then each "
-			         "one off)", s->ops->name);
+			snprintf(why, sizeof(why), "%s's switches are set by ablate (their defaults, then "
+			         "each one off)", s->ops->name);
 			return why;
 		}
 	}

@@ -74,7 +74,7 @@ int sweep_plan_execute(struct sweep_plan *p)
 		char why[PATH_MAX + 1024];
 		if (!same_file_text(manifest, newman))
 			snprintf(why, sizeof(why), "%s holds another sweep's manifest (another scenario "
-			         "path, --vary, --set or --seeds)", manifest);
+			         "path, --vary, --set or --seeds)", dir);
 		else if (!old_id)
 			snprintf(why, sizeof(why), "%s: the sweep has no sweep.id (started by an older "
 			         "mmsim): its binary and scenario cannot be checked", dir);

@@ -175,8 +175,9 @@ static int check_plan(const struct sweep_plan *p, char (*hashes)[17])
 		snprintf(seed, sizeof(seed), "%lu", sd);
 		rc = run_build_scenario(p->scenario, sets, n, NULL, seed, &s);
 		if (rc) {
+			/* variants are ablate's (mmsim/experiment.h) */
 			if (var)
-				exp_error("sweep: variant '%s' is refused (see above)", var->label);
+				exp_error("ablate: variant '%s' is refused (see above)", var->label);
 			return rc;
 		}
 		snprintf(hashes[k], 17, "%s", scenario_hash(s));

@@ -90,7 +90,7 @@ int reproduce_policies(const char *arg, struct sweep_vary *v, char *what, size_t
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		const struct mm_policy_ops *ops = mm_policy_find(tok);
 		if (!ops) {
-			exp_error("--policies: unknown policy '%s' (`mmsim list` names the policies)", tok);
+			exp_error("--policies: unknown policy '%s' (valid: %s)", tok, mm_policy_names());
 			return -1;
 		}
 		for (int i = 0; i < n; i++)
@@ -105,7 +105,7 @@ int reproduce_policies(const char *arg, struct sweep_vary *v, char *what, size_t
 		v->values[n++] = (char *)ops->name;
 	}
 	if (n < 2) {
-		exp_error("--policies '%s': two policies at least (the first is the baseline)", arg);
+		exp_error("--policies: '%s': two policies at least (the first is the baseline)", arg);
 		return -1;
 	}
 	v->n = n;

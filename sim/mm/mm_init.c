@@ -29,28 +29,46 @@ uint64_t mm_layout_host_bytes(const struct mm_layout *layout, uint64_t ram, uint
 	       swap / PAGE_SIZE * (MMSIM_BYTES_PER_SWAP_SLOT + MMSIM_BYTES_PER_PTE);
 }
 
+/* A machine's RAM as --ram and [machine] ram write it: "32M", "5T";
+ * bytes when no suffix fits. */
+static const char *ram_text(uint64_t b, char *buf, size_t len)
+{
+	static const char suffix[] = "TGMK";
+
+	for (int i = 0; i < 4; i++) {
+		uint64_t unit = 1ull << (10 * (4 - i));
+		if (b && b % unit == 0) {
+			snprintf(buf, len, "%llu%c", (unsigned long long)(b / unit), suffix[i]);
+			return buf;
+		}
+	}
+	snprintf(buf, len, "%llu bytes", (unsigned long long)b);
+	return buf;
+}
+
 int mm_layout_qemu(uint64_t ram_bytes, unsigned long kernel_reserved,
                    struct mm_layout *out, char *err, size_t errlen)
 {
 	uint64_t lowmem, highmem;
 	unsigned long memmap;
+	char t[32];
 
 	memset(out, 0, sizeof(*out));
 	/* Below 64 MiB no Linux x86-64 guest boots; beyond 4 TiB the 32-bit
 	 * pfns of the model would not reach. */
 	if (ram_bytes < 64 * MiB) {
-		snprintf(err, errlen, "machine RAM %llu bytes is too small (at least 64M)",
-		         (unsigned long long)ram_bytes);
+		snprintf(err, errlen, "machine RAM %s is too small (at least 64M)",
+		         ram_text(ram_bytes, t, sizeof(t)));
 		return -1;
 	}
 	if (ram_bytes > 4096 * GiB) {
-		snprintf(err, errlen, "machine RAM %llu bytes is too large (at most 4T)",
-		         (unsigned long long)ram_bytes);
+		snprintf(err, errlen, "machine RAM %s is too large (at most 4T)",
+		         ram_text(ram_bytes, t, sizeof(t)));
 		return -1;
 	}
 	if (ram_bytes % PAGE_SIZE) {
-		snprintf(err, errlen, "machine RAM %llu bytes is not a multiple of 4K",
-		         (unsigned long long)ram_bytes);
+		snprintf(err, errlen, "machine RAM %s is not a multiple of 4K",
+		         ram_text(ram_bytes, t, sizeof(t)));
 		return -1;
 	}
 	/* QEMU pc machine: with at least 3.5 GiB, 3 GiB below the PCI hole

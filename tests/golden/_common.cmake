@@ -132,18 +132,57 @@ set(COVER_LETTER_ROWS
 	"Pages direct scanned" "Pages direct reclaimed" "Pages scanned kswapd %"
 	"Swap out" "Swap in" "File refaults")
 
-# golden_expect_error(RC SUBSTRING ARGS...): mmsim ARGS exits RC with
-# SUBSTRING in its standard error and nothing on its standard output
-# (a refusal)
-function(golden_expect_error rc substring)
+# golden_expect_error(RC MESSAGE ARGS...): mmsim ARGS refuses: it exits
+# RC, prints nothing on its standard output, and its standard error is
+# exactly MESSAGE and one newline: the whole text, every line of it, not a
+# part (as SQLite's tests assert an error message), so that a message
+# that loses its file, line or key name, or gains a doubled word, fails.
+# MESSAGE is a CMake quoted argument: write '"' as \", '\' as \\, '$' as
+# \$ and a line break as \n (';' needs nothing).  A part that differs from
+# one run to the next (the test's own scratch directory) is written as the
+# variable holding it (${W}, ${OUT}: it expands to this run's value); a
+# part that depends on the host (its memory) is masked: GOLDEN_ERROR_MASK,
+# if set, is a list REGEX;REPLACEMENT;... applied to the actual text (only
+# that part: string(REGEX REPLACE)) before the comparison.  The caller's
+# comment says which.
+function(golden_expect_error rc message)
 	string(REPLACE ";" " " shown "${ARGN}")
+	set(before ${GOLDEN_FAILURES})
 	mmsim_run(r ${ARGN})
-	string(FIND "${r_ERR}" "${substring}" at)
-	if(NOT r_RC STREQUAL "${rc}" OR at EQUAL -1 OR NOT r_OUT STREQUAL "")
-		golden_fail("mmsim ${shown}: exit '${r_RC}' (expected ${rc}), "
-			"stderr '${r_ERR}' (expected '${substring}'), stdout '${r_OUT}'")
-	else()
-		message(STATUS "ok (${rc}): mmsim ${shown}")
+	set(mask ${GOLDEN_ERROR_MASK})
+	while(mask)
+		list(POP_FRONT mask regex replacement)
+		string(REGEX REPLACE "${regex}" "${replacement}" r_ERR "${r_ERR}")
+	endwhile()
+	if(NOT r_RC STREQUAL "${rc}")
+		golden_fail("mmsim ${shown}: exit '${r_RC}', expected ${rc}; stderr: ${r_ERR}")
 	endif()
+	if(NOT r_ERR STREQUAL "${message}\n")
+		# the texts unwrapped (message(SEND_ERROR) would fold them)
+		message("mmsim ${shown}: stderr, expected then actual:\n${message}\n--\n${r_ERR}--")
+		golden_fail("mmsim ${shown}: stderr is not the expected message (above)")
+	endif()
+	if(NOT r_OUT STREQUAL "")
+		golden_fail("mmsim ${shown}: printed on stdout: '${r_OUT}'")
+	endif()
+	if(GOLDEN_FAILURES EQUAL before)
+		message(STATUS "ok (${r_RC}): mmsim ${shown}")
+	endif()
+	set(GOLDEN_FAILURES ${GOLDEN_FAILURES} PARENT_SCOPE)
+endfunction()
+
+# golden_help(VAR ARGS...): what `mmsim ARGS --help` prints on stdout (a
+# verb's usage), without its final newline, in VAR: the text a refusal
+# prints after its message when the mistake was in the options (getopt's
+# "demo: unrecognized option '--bogus'", ablate's "no policy").  A help
+# that fails, or prints on stderr, fails the test.
+function(golden_help var)
+	mmsim_run(h ${ARGN} --help)
+	string(REPLACE ";" " " shown "${ARGN}")
+	if(NOT h_RC STREQUAL "0" OR NOT h_ERR STREQUAL "" OR NOT h_OUT MATCHES "^usage: mmsim .*\n$")
+		golden_fail("mmsim ${shown} --help: exit '${h_RC}', stdout '${h_OUT}', stderr '${h_ERR}'")
+	endif()
+	string(REGEX REPLACE "\n$" "" h_OUT "${h_OUT}")
+	set(${var} "${h_OUT}" PARENT_SCOPE)
 	set(GOLDEN_FAILURES ${GOLDEN_FAILURES} PARENT_SCOPE)
 endfunction()

@@ -1,11 +1,12 @@
 # ablate.cmake - mmsim ablate: a policy's switches one at a time.
 #
-# First the bad input, which runs nothing: an unknown policy and a policy
-# without a switch to turn off (78, the message naming them), no --policy,
-# a --set of what ablate sets itself (64), a missing scenario (66); and
-# the variants of hugealloc_rfc as ablate announces them before a bad
-# --set stops the sweep's check (one per switch on by default, the
-# switches that need another turned off with it, said in the legend).
+# First the bad input, which runs nothing, each message pinned whole: an
+# unknown policy and a policy without a switch to turn off (78, the
+# message naming them), no --policy, a --set of what ablate sets itself
+# (64), a missing scenario (66); and the variants of hugealloc_rfc as
+# ablate announces them before a bad --set stops the sweep's check (one
+# per switch on by default, the switches that need another turned off
+# with it, said in the legend).
 #
 # Then an ablation of defrag_mode on configs/mini.ini, one seed: its
 # variants all, baseline (defrag_mode off: v6_15), -compaction_suitable_wmark, -nofragment, -kswapd_pageblock,
@@ -28,38 +29,32 @@ set(OUT "${CMAKE_CURRENT_BINARY_DIR}/out")
 file(REMOVE_RECURSE "${OUT}")
 set(MINI "${SRC}/configs/mini.ini")
 
-# ---- bad input
-function(expect_error rc pattern)
-	mmsim_run(e ${ARGN})
-	string(REPLACE ";" " " shown "${ARGN}")
-	if(NOT e_RC STREQUAL "${rc}")
-		golden_fail("mmsim ${shown}: exit '${e_RC}', expected ${rc}: ${e_ERR}")
-	elseif(NOT e_ERR MATCHES "${pattern}")
-		golden_fail("mmsim ${shown}: stderr '${e_ERR}' does not match '${pattern}'")
-	endif()
-	set(GOLDEN_FAILURES ${GOLDEN_FAILURES} PARENT_SCOPE)
-endfunction()
-
-expect_error(78 "unknown policy 'nosuch' \\(valid: vanilla, hugealloc_rfc"
+# ---- bad input: each refusal whole (golden_expect_error); ${MINI} and
+# ${OUT} stand for this run's scenario path and scratch directory, and
+# ${ABLATE_HELP} for the usage (mmsim ablate --help) printed after a
+# mistake in the options
+golden_help(ABLATE_HELP ablate)
+golden_expect_error(78 "mmsim: error: ablate: unknown policy 'nosuch' (valid: vanilla, hugealloc_rfc, v6_15, defrag_mode)"
 	ablate "${MINI}" --policy nosuch -o "${OUT}/bad")
-expect_error(78 "policy vanilla has no switch that is on by default: nothing to turn off \\(policies with switches: hugealloc_rfc, defrag_mode"
+golden_expect_error(78 "mmsim: error: ablate: policy vanilla has no switch that is on by default: nothing to turn off (policies with switches: hugealloc_rfc, defrag_mode; see 'mmsim list policies')"
 	ablate "${MINI}" --policy vanilla -o "${OUT}/bad")
-expect_error(78 "policy v6_15 has no switch"
+golden_expect_error(78 "mmsim: error: ablate: policy v6_15 has no switch that is on by default: nothing to turn off (policies with switches: hugealloc_rfc, defrag_mode; see 'mmsim list policies')"
 	ablate "${MINI}" --policy v6_15 -o "${OUT}/bad")
-expect_error(64 "no policy \\(--policy P\\)" ablate "${MINI}" -o "${OUT}/bad")
-expect_error(64 "give one scenario file" ablate --policy defrag_mode -o "${OUT}/bad")
-expect_error(64 "--set policy.name=vanilla: ablate sets policy.name"
+golden_expect_error(64 "mmsim: error: ablate: no policy (--policy P)\n${ABLATE_HELP}"
+	ablate "${MINI}" -o "${OUT}/bad")
+golden_expect_error(64 "mmsim: error: ablate: give one scenario file\n${ABLATE_HELP}"
+	ablate --policy defrag_mode -o "${OUT}/bad")
+golden_expect_error(64 "mmsim: error: ablate: --set policy.name=vanilla: policy.name is set by ablate (--policy)"
 	ablate "${MINI}" --policy defrag_mode --set policy.name=vanilla -o "${OUT}/bad")
-expect_error(64 "--set defrag_mode.nofragment=no: ablate sets defrag_mode's switches"
+golden_expect_error(64 "mmsim: error: ablate: --set defrag_mode.nofragment=no: defrag_mode's switches are set by ablate (their defaults, then each one off)"
 	ablate "${MINI}" --policy defrag_mode --set defrag_mode.nofragment=no -o "${OUT}/bad")
-expect_error(64 "unknown format 'xml'"
+golden_expect_error(64 "mmsim: error: ablate: unknown format 'xml' (valid: text, csv, json, html, values)"
 	ablate "${MINI}" --policy defrag_mode --format xml -o "${OUT}/bad")
-expect_error(66 "cannot open ${OUT}/none.ini"
+golden_expect_error(66 "mmsim: error: cannot open ${OUT}/none.ini: No such file or directory"
 	ablate "${OUT}/none.ini" --policy defrag_mode -o "${OUT}/bad")
-# the RFC's variants, announced before a bad value stops every run
-expect_error(78 "15 variants \\(all -bdev_cache_movable -nofs_compact_reserves -capture_claim_block -capture_larger -migrate_free -compact_retry_three_outcomes -compaction_suitable_movable -zonelist_suitable_targets_only -kswapd_compaction_suitable -compaction_ready_before_zones -wmark_free_blocks -no_highatomic -no_watermark_boost -no_fallback\\)"
-	ablate "${MINI}" --policy hugealloc_rfc --set machine.ram=lots -o "${OUT}/bad")
-expect_error(78 "-migrate_free: migrate_free off, and with it wmark_free_blocks, no_highatomic, no_watermark_boost, no_fallback \\(policy hugealloc_rfc: wmark_free_blocks \\(RFC 22/26\\) needs migrate_free"
+# the RFC's variants, announced before a bad value stops every run (the
+# switches that need another turned off with it said in the legend)
+golden_expect_error(78 "mmsim: ablate: ${MINI}, policy hugealloc_rfc, 15 variants (all -bdev_cache_movable -nofs_compact_reserves -capture_claim_block -capture_larger -migrate_free -compact_retry_three_outcomes -compaction_suitable_movable -zonelist_suitable_targets_only -kswapd_compaction_suitable -compaction_ready_before_zones -wmark_free_blocks -no_highatomic -no_watermark_boost -no_fallback), seeds 1..3: 45 runs, 1 at a time, in ${OUT}/bad\nmmsim: ablate: -migrate_free: migrate_free off, and with it wmark_free_blocks, no_highatomic, no_watermark_boost, no_fallback (policy hugealloc_rfc: wmark_free_blocks (RFC 22/26) needs migrate_free (RFC 11/26))\nmmsim: ablate: -wmark_free_blocks: wmark_free_blocks off, and with it no_highatomic, no_watermark_boost (policy hugealloc_rfc: no_highatomic (RFC 23/26) and no_watermark_boost (RFC 24/26) need wmark_free_blocks (RFC 22/26))\nmmsim: error: --set machine.ram: 'lots' is not a size (e.g. 2G, 512M)\nmmsim: error: ablate: variant 'all' is refused (see above)"
 	ablate "${MINI}" --policy hugealloc_rfc --set machine.ram=lots -o "${OUT}/bad")
 if(EXISTS "${OUT}/bad")
 	golden_fail("a refused ablation created ${OUT}/bad")

@@ -23,16 +23,21 @@ set(W "${CMAKE_CURRENT_BINARY_DIR}")
 file(REMOVE_RECURSE "${W}/real.db" "${W}/sim.db" "${W}/all.db" "${W}/bad" "${W}/report" "${W}/plots")
 
 
-# ---- bad input: usage 64, missing 66, malformed 65; nothing written
-golden_expect_error(64 "no output database (-o DB)" import "${SERIES}")
-golden_expect_error(64 "usage: mmsim import" import --bogus)
-golden_expect_error(66 "${W}/missing: No such file or directory" import "${W}/missing" -o "${W}/real.db")
+# ---- bad input: usage 64, missing 66, malformed 65; nothing written.
+# Each message pinned whole (golden_expect_error): ${W} stands for this
+# test's scratch directory, ${IMPORT_HELP} for the usage (mmsim import
+# --help) printed after getopt's line.
+golden_help(IMPORT_HELP import)
+golden_expect_error(64 "mmsim: error: import: no output database (-o DB)" import "${SERIES}")
+golden_expect_error(64 "import: unrecognized option '--bogus'\n${IMPORT_HELP}" import --bogus)
+golden_expect_error(66 "mmsim: error: import: ${W}/missing: No such file or directory"
+	import "${W}/missing" -o "${W}/real.db")
 file(COPY "${SERIES}/runs/0001-dm0" DESTINATION "${W}/bad")
 file(WRITE "${W}/bad/0001-dm0/times" "real=4.46 user=1.23 sys=x exit=0\n")
-golden_expect_error(65 "${W}/bad/0001-dm0/times:1: sys: 'x' is not a number of seconds"
+golden_expect_error(65 "mmsim: error: import: ${W}/bad/0001-dm0/times:1: sys: 'x' is not a number of seconds"
 	import "${W}/bad/0001-dm0" -o "${W}/real.db")
 file(REMOVE "${W}/bad/0001-dm0/status")
-golden_expect_error(66 "${W}/bad/0001-dm0/status: No such file or directory (the run is not complete)"
+golden_expect_error(66 "mmsim: error: import: ${W}/bad/0001-dm0/status: No such file or directory (the run is not complete)"
 	import "${W}/bad/0001-dm0" -o "${W}/real.db")
 if(EXISTS "${W}/real.db")
 	golden_fail("a failed import left ${W}/real.db behind")
@@ -66,7 +71,8 @@ endif()
 set(GOLDEN_EXPECT_STDERR "mmsim: compare: policy real:v6_15: 1 of its 2 runs left out, status 'failed' (watchdog breach: MemAvailable below the limit, group killed)\n")
 golden_compare(import-compare.txt compare "${W}/all.db" --baseline real:v6_15 --extra-rows cadence --spread)
 unset(GOLDEN_EXPECT_STDERR)
-golden_expect_error(64 "unknown --extra-rows 'cadance' (valid: cadence, wakes)" compare "${W}/all.db" --extra-rows cadance)
+golden_expect_error(64 "mmsim: error: compare: unknown --extra-rows 'cadance' (valid: cadence, wakes)"
+	compare "${W}/all.db" --extra-rows cadance)
 
 # ---- report and plot take the real columns
 mmsim_run(r report "${W}/all.db" -o "${W}/report" --baseline real:v6_15 --extra-rows cadence)

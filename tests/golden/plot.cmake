@@ -51,25 +51,6 @@ function(expect_data file expected)
 	set(GOLDEN_FAILURES ${GOLDEN_FAILURES} PARENT_SCOPE)
 endfunction()
 
-# expect_rc(RC SUBSTRING ARGS...): exit RC, stderr names SUBSTRING, stdout empty
-function(expect_rc rc substring)
-	string(REPLACE ";" " " shown "${ARGN}")
-	mmsim_run(r ${ARGN})
-	if(NOT r_RC STREQUAL "${rc}" OR NOT r_ERR MATCHES "^mmsim: error: "
-	   OR NOT r_OUT STREQUAL "")
-		golden_fail("mmsim ${shown}: exit '${r_RC}' (expected ${rc}), stdout '${r_OUT}', stderr '${r_ERR}'")
-	else()
-		string(FIND "${r_ERR}" "${substring}" at)
-		if(at EQUAL -1)
-			golden_fail("mmsim ${shown}: stderr lacks '${substring}': '${r_ERR}'")
-		else()
-			string(STRIP "${r_ERR}" e)
-			message(STATUS "ok (${r_RC}): mmsim ${shown}: ${e}")
-		endif()
-	endif()
-	set(GOLDEN_FAILURES ${GOLDEN_FAILURES} PARENT_SCOPE)
-endfunction()
-
 set(schema "${SRC}/results/schema.sql")
 set(db "${CMAKE_CURRENT_BINARY_DIR}/fixture.db")
 make_db("${db}" "${schema}" "${GOLDEN_DIR}/plot-fixture.sql")
@@ -236,43 +217,48 @@ else()
 	message(STATUS "ok (0): mmsim plot empty.db draws nothing and says why")
 endif()
 
-# ---- bad input: 66 missing, 65 not a results database, 64 bad usage
-set(missing "${CMAKE_CURRENT_BINARY_DIR}/no-such.db")
+# ---- bad input: 66 missing, 65 not a results database, 64 bad usage;
+# each message pinned whole (golden_expect_error), ${W} for this test's
+# scratch directory
+set(W "${CMAKE_CURRENT_BINARY_DIR}")
+set(missing "${W}/no-such.db")
 file(REMOVE "${missing}")
-expect_rc(66 "no-such.db" plot "${missing}" -o "${CMAKE_CURRENT_BINARY_DIR}/out-bad")
+golden_expect_error(66 "mmsim: error: plot: ${W}/no-such.db: No such file or directory"
+	plot "${missing}" -o "${W}/out-bad")
 
-set(text "${CMAKE_CURRENT_BINARY_DIR}/not-a.db")
+set(text "${W}/not-a.db")
 file(WRITE "${text}" "this is not a database, it is text and longer than a header would be\n")
-expect_rc(65 "not-a.db" plot "${text}" -o "${CMAKE_CURRENT_BINARY_DIR}/out-bad")
+golden_expect_error(65 "mmsim: error: plot: ${W}/not-a.db: not an mmsim results database (file is not a database)"
+	plot "${text}" -o "${W}/out-bad")
 
-set(v99 "${CMAKE_CURRENT_BINARY_DIR}/version99.db")
-file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/version99.sql" "PRAGMA user_version = 99;\n")
-make_db("${v99}" "${schema}" "${CMAKE_CURRENT_BINARY_DIR}/version99.sql")
-expect_rc(65 "version99.db" plot "${v99}" -o "${CMAKE_CURRENT_BINARY_DIR}/out-bad")
+set(v99 "${W}/version99.db")
+file(WRITE "${W}/version99.sql" "PRAGMA user_version = 99;\n")
+make_db("${v99}" "${schema}" "${W}/version99.sql")
+golden_expect_error(65 "mmsim: error: plot: ${W}/version99.db: not an mmsim results database (schema version 99, expected 1..3)"
+	plot "${v99}" -o "${W}/out-bad")
 
-set(noblockmap "${CMAKE_CURRENT_BINARY_DIR}/noblockmap.db")
-file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/noblockmap.sql" "DROP TABLE blockmap;\n")
-make_db("${noblockmap}" "${schema}" "${CMAKE_CURRENT_BINARY_DIR}/noblockmap.sql")
-expect_rc(65 "blockmap" plot "${noblockmap}" -o "${CMAKE_CURRENT_BINARY_DIR}/out-bad")
+set(noblockmap "${W}/noblockmap.db")
+file(WRITE "${W}/noblockmap.sql" "DROP TABLE blockmap;\n")
+make_db("${noblockmap}" "${schema}" "${W}/noblockmap.sql")
+golden_expect_error(65 "mmsim: error: plot: ${W}/noblockmap.db: not an mmsim results database (no table 'blockmap')"
+	plot "${noblockmap}" -o "${W}/out-bad")
 
-expect_rc(64 "bogus" plot "${db}" -o "${CMAKE_CURRENT_BINARY_DIR}/out-bad" --metric bogus)
-expect_rc(64 "pdf" plot "${db}" -o "${CMAKE_CURRENT_BINARY_DIR}/out-bad" --format pdf)
-expect_rc(64 "-o DIR" plot "${db}")
-expect_rc(64 "nosuchrun" plot "${db}" -o "${CMAKE_CURRENT_BINARY_DIR}/out-bad" --run nosuchrun)
+golden_expect_error(64 "mmsim: error: plot: unknown metric 'bogus' (a compare row such as 'THP fault fail rate %', or a name in the vmstat or metrics table of ${W}/fixture.db)"
+	plot "${db}" -o "${W}/out-bad" --metric bogus)
+golden_expect_error(64 "mmsim: error: plot: unknown format 'pdf' (valid: png, svg, both)"
+	plot "${db}" -o "${W}/out-bad" --format pdf)
+golden_expect_error(64 "mmsim: error: plot: no output directory given (-o DIR)" plot "${db}")
+golden_expect_error(64 "mmsim: error: plot: no run 'nosuchrun' in ${W}/fixture.db"
+	plot "${db}" -o "${W}/out-bad" --run nosuchrun)
 if(EXISTS "${CMAKE_CURRENT_BINARY_DIR}/out-bad")
 	golden_fail("mmsim plot wrote out-bad/ although every call there was an error")
 endif()
 
 # ---- no gnuplot in PATH: 69, saying so
-execute_process(
-	COMMAND "${CMAKE_COMMAND}" -E env PATH=/nonexistent
-		"${MMSIM}" plot "${db}" -o "${CMAKE_CURRENT_BINARY_DIR}/out-nognuplot"
-	RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
-if(NOT rc STREQUAL "69" OR NOT e MATCHES "mmsim: error: .*gnuplot")
-	golden_fail("mmsim plot without gnuplot in PATH: exit '${rc}' (expected 69), stderr '${e}'")
-else()
-	string(STRIP "${e}" e)
-	message(STATUS "ok (69): ${e}")
-endif()
+set(path "$ENV{PATH}")
+set(ENV{PATH} /nonexistent)
+golden_expect_error(69 "mmsim: error: plot: gnuplot not found in PATH (install gnuplot-nox: scripts/install-deps.sh)"
+	plot "${db}" -o "${W}/out-nognuplot")
+set(ENV{PATH} "${path}")
 
 golden_finish()

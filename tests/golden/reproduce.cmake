@@ -201,27 +201,39 @@ endif()
 
 # ---- the default scenario: the source tree's configs/hugealloc.ini.  The
 # bad value stops the sweep while it checks the runs: nothing runs and
-# nothing is written.
-mmsim_run(r reproduce --set vm.swappiness=999 --seeds 1 -j 1 -o "${CMAKE_CURRENT_BINARY_DIR}/out/default")
-if(NOT r_RC STREQUAL "78" OR NOT r_ERR MATCHES "reproduce: ${SRC}/configs/hugealloc.ini, "
-		OR EXISTS "${CMAKE_CURRENT_BINARY_DIR}/out/default")
-	golden_fail("reproduce without a scenario: exit '${r_RC}' (expected 78), stderr: ${r_ERR}")
-else()
-	message(STATUS "ok: the default scenario is ${SRC}/configs/hugealloc.ini")
+# nothing is written.  Refusals from here on are pinned whole
+# (golden_expect_error): ${W} stands for this test's scratch directory,
+# ${REPRODUCE_HELP} for the usage (mmsim reproduce --help).
+set(W "${CMAKE_CURRENT_BINARY_DIR}")
+golden_expect_error(78 "mmsim: reproduce: ${SRC}/configs/hugealloc.ini, policies vanilla and hugealloc_rfc, seeds 1..1: 2 runs, 1 at a time, in ${W}/out/default\nmmsim: error: --set vm.swappiness: '999' is not an integer in 0..200"
+	reproduce --set vm.swappiness=999 --seeds 1 -j 1 -o "${W}/out/default")
+if(EXISTS "${W}/out/default")
+	golden_fail("reproduce without a scenario wrote ${W}/out/default")
 endif()
 
 # ---- usage errors: 64, nothing on stdout
-foreach(args "--set;policy.name=hygiene" "--set;run.seed=2" "a.ini;b.ini" "--seeds;0" "-j;0" "--bogus"
-		"--policies;vanilla" "--policies;vanilla,nope" "--policies;hygiene,hugealloc_rfc" "--policies;,")
-	mmsim_run(r reproduce ${args})
-	if(NOT r_RC STREQUAL "64" OR NOT r_ERR MATCHES "mmsim: error: |unrecognized option"
-			OR NOT r_OUT STREQUAL "")
-		golden_fail("mmsim reproduce ${args}: exit '${r_RC}' (expected 64), stderr: ${r_ERR}")
-	endif()
-endforeach()
-mmsim_run(r reproduce "${CMAKE_CURRENT_BINARY_DIR}/no-such.ini" -o "${CMAKE_CURRENT_BINARY_DIR}/out/none")
-if(NOT r_RC STREQUAL "66" OR EXISTS "${CMAKE_CURRENT_BINARY_DIR}/out/none")
-	golden_fail("a missing scenario: exit '${r_RC}' (expected 66), stderr: ${r_ERR}")
+golden_help(REPRODUCE_HELP reproduce)
+golden_expect_error(64 "mmsim: error: reproduce: --set policy.name=hygiene: policy.name (--policies) and run.seed (1..N) are set by reproduce"
+	reproduce --set policy.name=hygiene)
+golden_expect_error(64 "mmsim: error: reproduce: --set run.seed=2: policy.name (--policies) and run.seed (1..N) are set by reproduce"
+	reproduce --set run.seed=2)
+golden_expect_error(64 "mmsim: error: reproduce: one scenario file at most\n${REPRODUCE_HELP}"
+	reproduce a.ini b.ini)
+golden_expect_error(64 "mmsim: error: --seeds: '0' is not a number of seeds (1..100000)" reproduce --seeds 0)
+golden_expect_error(64 "mmsim: error: -j: '0' is not a number of jobs (1..1024)" reproduce -j 0)
+golden_expect_error(64 "reproduce: unrecognized option '--bogus'\n${REPRODUCE_HELP}" reproduce --bogus)
+golden_expect_error(64 "mmsim: error: --policies: 'vanilla': two policies at least (the first is the baseline)"
+	reproduce --policies vanilla)
+golden_expect_error(64 "mmsim: error: --policies: unknown policy 'nope' (valid: vanilla, hugealloc_rfc, v6_15, defrag_mode)"
+	reproduce --policies vanilla,nope)
+golden_expect_error(64 "mmsim: error: --policies: hugealloc_rfc is named twice"
+	reproduce --policies hygiene,hugealloc_rfc)
+golden_expect_error(64 "mmsim: error: --policies: ',': two policies at least (the first is the baseline)"
+	reproduce --policies ,)
+golden_expect_error(66 "mmsim: error: cannot open ${W}/no-such.ini: No such file or directory"
+	reproduce "${W}/no-such.ini" -o "${W}/out/none")
+if(EXISTS "${W}/out/none")
+	golden_fail("reproduce of a missing scenario wrote ${W}/out/none")
 endif()
 mmsim_run(r reproduce --help)
 if(NOT r_RC STREQUAL "0" OR NOT r_OUT MATCHES "^usage: mmsim reproduce ")

@@ -20,12 +20,10 @@ function(query out db q)
 endfunction()
 
 # ---- bad input: nothing is written
-mmsim_run(r sweep "${SRC}/configs/smoke.ini" --vary vm.swappiness=10,999 -o "${DIR}")
-if(NOT r_RC STREQUAL "78" OR EXISTS "${DIR}"
-		OR NOT r_ERR STREQUAL "mmsim: error: --set vm.swappiness: '999' is not an integer in 0..200\n")
-	golden_fail("sweep with a bad value: exit '${r_RC}', stderr '${r_ERR}'")
-else()
-	message(STATUS "ok (78): a bad value of a sweep is found before anything is written")
+golden_expect_error(78 "mmsim: error: --set vm.swappiness: '999' is not an integer in 0..200"
+	sweep "${SRC}/configs/smoke.ini" --vary vm.swappiness=10,999 -o "${DIR}")
+if(EXISTS "${DIR}")
+	golden_fail("sweep with a bad value wrote ${DIR}")
 endif()
 
 # ---- killed after the first completed run
@@ -94,9 +92,8 @@ if(NOT r_RC STREQUAL "0" OR NOT seed3 STREQUAL "1")
 endif()
 
 # ---- another sweep into the same directory is refused
-mmsim_run(r sweep "${SRC}/configs/smoke.ini" --seeds 3 -o "${DIR}")
-if(NOT r_RC STREQUAL "64" OR NOT r_ERR MATCHES "holds another sweep's manifest")
-	golden_fail("a different sweep into ${DIR}: exit '${r_RC}', '${r_ERR}'")
-endif()
+# (the message pinned whole: golden_expect_error, ${DIR} this run's path)
+golden_expect_error(64 "mmsim: error: ${DIR} holds another sweep's manifest (another scenario path, --vary, --set or --seeds); use another -o DIR, or --force-new to move the old sweep aside and start again"
+	sweep "${SRC}/configs/smoke.ini" --seeds 3 -o "${DIR}")
 
 golden_finish()

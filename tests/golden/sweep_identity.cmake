@@ -36,20 +36,24 @@ endif()
 file(READ "${SCN}" text)
 string(REPLACE "region = 128M" "region = 64M" text "${text}")
 file(WRITE "${SCN}" "${text}")
-mmsim_run(r ${SWEEP})
+# The refusals from here on are pinned whole (golden_expect_error): ${DIR}
+# is this run's directory; the scenario hashes (of text that holds this
+# run's paths) are masked as HASH, the binaries' identities (a hash of the
+# executable) as BINARY
+set(GOLDEN_ERROR_MASK "[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]" "HASH"
+	"mmsim [0-9][^ ]* \\([^)]*\\) exe HASH" "BINARY")
+golden_expect_error(64 "mmsim: error: ${DIR}: the resolved scenario of manifest line 1 has changed since the sweep was started (hash HASH, now HASH: the scenario or a file it reads was edited?): its runs and the new ones would be merged into one comparison; use another -o DIR, or --force-new to move the old sweep aside and start again"
+	${SWEEP})
 file(GLOB done2 "${DIR}/run-*.db")
 list(LENGTH done2 n2)
-if(NOT r_RC STREQUAL "64" OR NOT r_ERR MATCHES "resolved scenario of manifest line 1 has changed"
-		OR NOT r_ERR MATCHES "--force-new" OR EXISTS "${DIR}/sweep.db" OR NOT n2 EQUAL n1)
-	golden_fail("resume after an edit: exit '${r_RC}', ${n2} run files (were ${n1}), '${r_ERR}'")
-else()
-	message(STATUS "ok (64): a resume on an edited scenario is refused: ${r_ERR}")
+if(EXISTS "${DIR}/sweep.db" OR NOT n2 EQUAL n1)
+	golden_fail("resume after an edit: ${n2} run files (were ${n1}), sweep.db written")
 endif()
 # a line of it run on its own (as on a cluster) is refused too, nothing written
-mmsim_run(r run --manifest "${DIR}/manifest" --index 4)
-if(NOT r_RC STREQUAL "78" OR NOT r_ERR MATCHES "manifest:4: the resolved scenario has changed"
-		OR EXISTS "${DIR}/run-0004.db")
-	golden_fail("run --manifest --index 4 after an edit: exit '${r_RC}', '${r_ERR}'")
+golden_expect_error(78 "mmsim: error: ${DIR}/manifest:4: the resolved scenario has changed since the sweep was started (hash HASH, now HASH: the scenario or a file it reads was edited?); start the sweep again (mmsim sweep --force-new) or restore the scenario"
+	run --manifest "${DIR}/manifest" --index 4)
+if(EXISTS "${DIR}/run-0004.db")
+	golden_fail("run --manifest --index 4 after an edit wrote run-0004.db")
 endif()
 
 # ---- leftovers of killed writers, then --force-new
@@ -74,17 +78,13 @@ file(COPY "${MMSIM}" DESTINATION "${W}/other")
 get_filename_component(exe "${MMSIM}" NAME)
 set(OTHER "${W}/other/${exe}")
 file(APPEND "${OTHER}" "x")
-execute_process(COMMAND "${OTHER}" ${SWEEP} RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
-if(NOT rc STREQUAL "64" OR NOT err MATCHES "started by another mmsim binary")
-	golden_fail("a resume by another binary: exit '${rc}', '${err}'")
-else()
-	message(STATUS "ok (64): a resume by another binary is refused")
-endif()
-execute_process(COMMAND "${OTHER}" run --manifest "${DIR}/manifest" --index 2
-	RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
-if(NOT rc STREQUAL "78" OR NOT err MATCHES "started by another mmsim binary")
-	golden_fail("a manifest line run by another binary: exit '${rc}', '${err}'")
-endif()
+set(mmsim_self "${MMSIM}")
+set(MMSIM "${OTHER}")
+golden_expect_error(64 "mmsim: error: ${DIR} was started by another mmsim binary (BINARY; this one is BINARY): its runs and this binary's would be merged into one comparison; use another -o DIR, or --force-new to move the old sweep aside and start again"
+	${SWEEP})
+golden_expect_error(78 "mmsim: error: ${DIR}/manifest: the sweep was started by another mmsim binary (BINARY; this one is BINARY); run its lines with that binary, or start the sweep again (mmsim sweep --force-new)"
+	run --manifest "${DIR}/manifest" --index 2)
+set(MMSIM "${mmsim_self}")
 
 # ---- a complete line run again, then merged: once
 query(before "${DIR}/sweep.db" "SELECT run_id FROM runs WHERE sweep_line = 3")
@@ -110,31 +110,38 @@ execute_process(COMMAND "${MMSIM}" ${S2} COMMAND "${MMSIM}" ${S2}
 list(SORT rcs)
 file(GLOB logs "${D2}/run-*.log")
 query(runs "${D2}/sweep.db" "SELECT count(*), count(DISTINCT sweep_line) FROM runs")
-if(NOT rcs STREQUAL "0;75" OR NOT err MATCHES "is in use by another sweep \\(pid [0-9]+ on host [^,]*, since [0-9]+-[0-9]+-[0-9]+T[0-9:]+Z\\)"
-		OR NOT runs STREQUAL "3|3")
+# the refused one's message, whole but for the holder's pid, host and time
+string(REGEX MATCH "mmsim: error: [^\n]*\n" refused "${err}")
+string(REGEX REPLACE "\\(pid [0-9]+ on host [^,]*, since [0-9]+-[0-9]+-[0-9]+T[0-9:]+Z\\)" "(pid PID on host HOST, since TIME)"
+	refused "${refused}")
+set(want "mmsim: error: ${D2} is in use by another sweep (pid PID on host HOST, since TIME): two sweeps on one directory would both run every line; wait for it, or use another -o DIR\n")
+if(NOT rcs STREQUAL "0;75" OR NOT refused STREQUAL want OR NOT runs STREQUAL "3|3")
 	golden_fail("two sweeps at once: exit codes '${rcs}', runs '${runs}', '${err}'")
 else()
 	message(STATUS "ok (75): the second sweep on one directory is refused; 3 runs for 3 lines")
 endif()
 
-# ---- keys a sweep cannot take: 64, before anything is written
+unset(GOLDEN_ERROR_MASK)
+
+# ---- keys a sweep cannot take: 64, before anything is written; each
+# case "ARGS|MESSAGE", the message pinned whole (golden_expect_error)
 set(D3 "${W}/bad")
 file(REMOVE_RECURSE "${D3}")
 foreach(case
-		"--vary;vm.swappiness=10;--vary;vm.swappiness=20|is varied twice"
-		"--vary;thp_faulter.region=64M;--vary;workload.thp_faulter.region=32M|is varied twice"
-		"--vary;run.seed=1,2;--seeds;2|run.seed cannot be varied"
-		"--set;run.seed=3|run.seed cannot be set"
-		"--vary;vm.swappiness=10,20;--set;vm.swappiness=30|is also set"
-		"--vary;vm.swappiness=10,10|given twice")
-	string(REPLACE "|" ";" parts "${case}")
-	list(GET parts -1 want)
-	list(REMOVE_AT parts -1)
-	mmsim_run(r sweep "${SRC}/configs/smoke.ini" ${parts} -o "${D3}")
-	if(NOT r_RC STREQUAL "64" OR NOT r_ERR MATCHES "${want}" OR EXISTS "${D3}")
-		golden_fail("sweep ${parts}: exit '${r_RC}', '${r_ERR}' (expected 64, '${want}')")
-	else()
-		message(STATUS "ok (64): sweep ${parts}: ${r_ERR}")
+		"--vary;vm.swappiness=10;--vary;vm.swappiness=20|--vary vm.swappiness: the key is varied twice (--vary vm.swappiness too): give its values in one --vary KEY=V1,V2,..."
+		"--vary;thp_faulter.region=64M;--vary;workload.thp_faulter.region=32M|--vary workload.thp_faulter.region: the key is varied twice (--vary thp_faulter.region too): give its values in one --vary KEY=V1,V2,..."
+		"--vary;run.seed=1,2;--seeds;2|--vary run.seed: a sweep's seeds are --seeds N (seeds 1..N for every combination); run.seed cannot be varied"
+		"--set;run.seed=3|--set run.seed=3: a sweep's seeds are --seeds N (seeds 1..N); run.seed cannot be set"
+		"--vary;vm.swappiness=10,20;--set;vm.swappiness=30|--vary vm.swappiness: the key is also set (--set vm.swappiness=30): one would override the other"
+		"--vary;vm.swappiness=10,10|--vary vm.swappiness: the value '10' is given twice")
+	string(FIND "${case}" "|" bar)
+	string(SUBSTRING "${case}" 0 ${bar} parts)
+	math(EXPR bar "${bar} + 1")
+	string(SUBSTRING "${case}" ${bar} -1 want)
+	golden_expect_error(64 "mmsim: error: ${want}" sweep "${SRC}/configs/smoke.ini" ${parts} -o "${D3}")
+	if(EXISTS "${D3}")
+		golden_fail("sweep ${parts}: wrote ${D3}")
+		file(REMOVE_RECURSE "${D3}")
 	endif()
 endforeach()
 

@@ -8,22 +8,14 @@ include("${CMAKE_CURRENT_LIST_DIR}/_common.cmake")
 set(OUT "${CMAKE_CURRENT_BINARY_DIR}/out.db")
 file(REMOVE "${OUT}")
 
+# expect_exact(RC MESSAGE ARGS...): golden_expect_error of "mmsim: error:
+# MESSAGE" (exit RC, stdout empty, the whole stderr), nothing at ${OUT}
 function(expect_exact rc message)
-	string(REPLACE ";" " " shown "${ARGN}")
-	set(before ${GOLDEN_FAILURES})
-	mmsim_run(r ${ARGN})
-	if(NOT r_RC STREQUAL "${rc}")
-		golden_fail("mmsim ${shown}: exit '${r_RC}', expected ${rc}; stderr: ${r_ERR}")
-	endif()
-	if(NOT r_ERR STREQUAL "mmsim: error: ${message}\n")
-		golden_fail("mmsim ${shown}: stderr\n  '${r_ERR}'\nexpected\n  'mmsim: error: ${message}'")
-	endif()
+	golden_expect_error(${rc} "mmsim: error: ${message}" ${ARGN})
 	if(EXISTS "${OUT}")
+		string(REPLACE ";" " " shown "${ARGN}")
 		golden_fail("mmsim ${shown}: left ${OUT} behind")
 		file(REMOVE "${OUT}")
-	endif()
-	if(GOLDEN_FAILURES EQUAL before)
-		message(STATUS "ok (${r_RC}): mmsim ${shown}: ${message}")
 	endif()
 	set(GOLDEN_FAILURES ${GOLDEN_FAILURES} PARENT_SCOPE)
 endfunction()
@@ -50,7 +42,7 @@ expect_exact(78 "s-section.ini:6: [system] profile: ./p-section.ini:4: unknown s
 	run s-section.ini -o ${OUT})
 file(WRITE p-churn.ini "[daemon.indexer]\ninterval = 1\nchurn = kmalloc-64:2, dentry:4\n")
 file(WRITE s-churn.ini "${BASE}[system]\nprofile = ./p-churn.ini\n")
-expect_exact(78 "s-churn.ini:6: [system] profile: ./p-churn.ini: [daemon.indexer] churn: 'dentry' objects belong to the shrinker's LRU; churn another cache"
+expect_exact(78 "s-churn.ini:6: [system] profile: ./p-churn.ini:3: [daemon.indexer] churn: 'dentry' objects belong to the shrinker's LRU; churn another cache"
 	run s-churn.ini -o ${OUT})
 expect_exact(78 "--set system.profile: no profile 'nosuch': no configs/system/nosuch.ini in the source tree (${SRC}), the current directory or above the executable"
 	run s-none.ini --set system.profile=nosuch -o ${OUT})

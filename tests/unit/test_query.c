@@ -50,7 +50,7 @@ static void test_open_refuses(void **state)
 	/* not SQLite, a directory: -1 (65) */
 	tr_write_file(text, "this is not a database, it is text and longer than a header would be\n");
 	assert_int_equal(results_reader_open(&r, text, RESULTS_READ_SERIES, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "is not a results database"));
+	assert_non_null(strstr(err, "not an mmsim results database"));
 	assert_int_equal(results_reader_open(&r, tr_dir, RESULTS_READ_SERIES, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "not a regular file"));
 }

@@ -54,6 +54,10 @@ enum param_store {
  * more (a make polling every 1e-300 s never reached the end of the run). */
 #define PARAM_PERIOD_FLOOR 0.001
 
+/* The upper bound of the workloads' size parameters (kbuild's, the
+ * system profile's, the streamer's file size), in bytes: 16 TiB. */
+#define PARAM_SIZE_MAX (16.0 * (1ull << 40))
+
 struct param {
 	const char *name;
 	enum param_kind kind;

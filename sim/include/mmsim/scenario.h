@@ -94,7 +94,9 @@ size_t scenario_nr_params(const struct scenario *s);
 void scenario_param(const struct scenario *s, size_t i, const char **key, const char **value);
 
 /* After resolve: the policy with the scenario's switches, validated, and
- * workload i of [workload] names with its parameters, validated. */
+ * workload i of [workload] names with its parameters, validated.  0, or
+ * -1 with the whole message in err: it starts with where the blamed key
+ * was given (FILE:LINE or --set KEY), or with the scenario's file. */
 struct mm_policy;
 struct workload;
 int scenario_create_policy(const struct scenario *s, struct mm_policy **out, char *err, size_t errlen);
