@@ -52,7 +52,7 @@ const char *mm_policy_names(void)
  * hook added to struct mm_policy_ops is added here too (test_policy
  * checks that a resolved table has no NULL hook). */
 #define MM_POLICY_HOOKS(X) \
-	X(boot_pageblock_migratetype) X(fallbacks) X(can_steal_fallback) X(free_one_page_migratetype) \
+	X(policy_zones) X(boot_pageblock_migratetype) X(fallbacks) X(can_steal_fallback) X(free_one_page_migratetype) \
 	X(zone_free_pages) X(watermark_area_ok) X(wmark_gap) X(reclaim_order) X(compact_order) \
 	X(compaction_suitable_free_pages) X(isolate_free_page_free_pages) X(suitable_migration_source) \
 	X(suitable_migration_target) X(compact_finished) X(compaction_wmark) X(compaction_capture) \
