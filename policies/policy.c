@@ -9,12 +9,14 @@ extern const struct mm_policy_ops vanilla_policy_ops;
 extern const struct mm_policy_ops hugealloc_rfc_policy_ops;
 extern const struct mm_policy_ops v6_15_policy_ops;
 extern const struct mm_policy_ops defrag_mode_policy_ops;
+extern const struct mm_policy_ops tao_policy_ops;
 
 const struct mm_policy_ops *const mm_policy_table[] = {
 	&vanilla_policy_ops,
 	&hugealloc_rfc_policy_ops,
 	&v6_15_policy_ops,
 	&defrag_mode_policy_ops,
+	&tao_policy_ops,
 	NULL,
 };
 
