@@ -91,7 +91,7 @@ static void test_thp_from_nosplit_then_fallback(void **state)
 }
 
 /* A small request never enters ZONE_NOSPLIT (gfp_order_zone() stops it at
- * ZONE_MOVABLE, zone_is_suitable() refuses the order): DMA32 fills up to
+ * ZONE_MOVABLE): DMA32 fills up to
  * its last page while all of ZONE_NOSPLIT stays free; then reclaim finds
  * nothing (allocstall), the OOM killer nothing to kill, the request fails.
  * Undone (a small request walks from ZONE_NOSPLIT): the next 4096 pages
@@ -163,8 +163,9 @@ static void test_small_partition_reclaims(void **state)
 
 /* ZONE_NOSPLIT of order 4: an order-4 request splits a free page down to
  * order 4 and no lower; order 2 and order 0 never come from it
- * (zone_is_suitable).  Undone: the order-2 and order-0 requests split
- * ZONE_NOSPLIT's pages below its order. */
+ * (gfp_order_zone()).  Undone (gfp_zone() as v6.2): the order-4 request
+ * comes from DMA32 (and with the small requests let up, they would split
+ * ZONE_NOSPLIT's pages below its order). */
 static void test_nosplit_no_split_below_order(void **state)
 {
 	static const char *const sw[] = { "nosplit_percent=50", "nosplit_order=4", NULL };
@@ -231,6 +232,32 @@ static void test_nomerge_no_merge_above_order(void **state)
 	tl_check(m);
 }
 
+/* zone_is_suitable() in the watermark checks: a policy zone meets no
+ * watermark for an order it does not serve, so with DMA32 full and all of
+ * ZONE_NOSPLIT free, kswapd woken by a THP fault (highest zone
+ * ZONE_NOSPLIT) finds the node unbalanced at order 0 and balanced at the
+ * THP's order, and compaction finds no order-0 migration targets in
+ * ZONE_NOSPLIT.  Undone (every zone suitable): order 0 balanced by
+ * ZONE_NOSPLIT's free pages, compaction would go on there. */
+static void test_watermarks_of_unserved_orders(void **state)
+{
+	struct machine *m = boot("tao", half_nosplit);
+	struct zone *z = tl_zone(m, ZONE_NOSPLIT);
+	(void)state;
+
+	m->pgdat.debug_check_interval = 0;
+	while (tl_alloc(m, GFP_KERNEL, 0))
+		;
+	assert_int_equal(tl_stat(m, ZONE_DMA32, NR_FREE_PAGES), 0);
+	assert_int_equal(tl_stat(m, ZONE_NOSPLIT, NR_FREE_PAGES), 4096);
+	assert_false(zone_watermark_ok(&m->pgdat, z, 0, min_wmark_pages(z), ZONE_NOSPLIT, 0));
+	assert_true(zone_watermark_ok(&m->pgdat, z, HPAGE_PMD_ORDER, min_wmark_pages(z), ZONE_NOSPLIT, 0));
+	assert_false(pgdat_balanced(&m->pgdat, 0, ZONE_NOSPLIT));
+	assert_true(pgdat_balanced(&m->pgdat, HPAGE_PMD_ORDER, ZONE_NOSPLIT));
+	assert_int_equal(compaction_suitable(z, HPAGE_PMD_ORDER - 1, 0, ZONE_NOSPLIT), COMPACT_SKIPPED);
+	tl_check(m);
+}
+
 /* The switches the kernel would drop both zones for are refused. */
 static void test_bad_orders_refused(void **state)
 {
@@ -292,6 +319,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_small_partition_reclaims, tl_teardown),
 		cmocka_unit_test_teardown(test_nosplit_no_split_below_order, tl_teardown),
 		cmocka_unit_test_teardown(test_nomerge_no_merge_above_order, tl_teardown),
+		cmocka_unit_test_teardown(test_watermarks_of_unserved_orders, tl_teardown),
 		cmocka_unit_test_teardown(test_bad_orders_refused, tl_teardown),
 		cmocka_unit_test_teardown(test_kswapd_switch, tl_teardown),
 	};
