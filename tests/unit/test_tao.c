@@ -94,8 +94,9 @@ static void test_thp_from_nosplit_then_fallback(void **state)
  * ZONE_MOVABLE): DMA32 fills up to
  * its last page while all of ZONE_NOSPLIT stays free; then reclaim finds
  * nothing (allocstall), the OOM killer nothing to kill, the request fails.
- * Undone (a small request walks from ZONE_NOSPLIT): the next 4096 pages
- * come from ZONE_NOSPLIT. */
+ * Undone (gfp_order_zone() no longer stopping small requests and
+ * zone_is_suitable() taking every order, both, since either keeps them
+ * out): the next 4096 pages come from ZONE_NOSPLIT. */
 static void test_small_never_enters_nosplit(void **state)
 {
 	struct machine *m = boot("tao", half_nosplit);
@@ -125,8 +126,9 @@ static void test_small_never_enters_nosplit(void **state)
 /* The small-page partition reclaims on its own: DMA32 full of clean page
  * cache, a small request reclaims it directly (pgsteal_direct, allocstall
  * in the movable line), though ZONE_NOSPLIT has 4096 free pages.  Vanilla
- * on the same RAM has room left and reclaims nothing.  Undone (small
- * requests may use ZONE_NOSPLIT): no direct reclaim in tao either. */
+ * on the same RAM has room left and reclaims nothing.  Undone (no zone
+ * carved by find_virt_zones(), or small requests let into ZONE_NOSPLIT
+ * as above): no direct reclaim in tao either. */
 static void test_small_partition_reclaims(void **state)
 {
 	static const char *const policies[] = { "tao", "vanilla" };
