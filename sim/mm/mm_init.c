@@ -221,6 +221,10 @@ static void cut_zone(struct zone_layout *phys, struct zone_layout *virt, unsigne
 	phys->spanned = phys->present = cut - phys->start_pfn;
 	if (mend > cut)
 		mend = cut;
+	/* the kernel's own reservations may all lie above the cut: then
+	 * the physical zone keeps no managed page */
+	if (phys->managed_start > cut)
+		phys->managed_start = cut;
 	phys->managed = mend > phys->managed_start ? mend - phys->managed_start : 0;
 }
 

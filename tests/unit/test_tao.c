@@ -68,6 +68,38 @@ static void test_boot_carves_nosplit(void **state)
 	}
 }
 
+/* The carving on a QEMU layout: a 512 MiB guest gives ZONE_NOSPLIT the
+ * top quarter of DMA32, 32768 pages from pfn 98304, the memmap reserved
+ * at the top of memory inside it (30720 managed); on a 64 MiB guest the
+ * cut falls below the kernel's reservations at 16 MiB, and DMA32 keeps no
+ * managed page (find_virt_zones() counts all present memory, reserved or
+ * not).  Undone (the managed range not clamped at the cut): the 64 MiB
+ * boot fails with an inconsistent layout. */
+static void test_boot_qemu_layouts(void **state)
+{
+	struct vm_sysctl s = tl_sysctl();
+	struct mm_layout l;
+	struct machine *m;
+	char err[256];
+	(void)state;
+
+	assert_int_equal(mm_layout_qemu(512ull << 20, 9542, &l, err, sizeof(err)), 0);
+	m = tl_boot("tao", NULL, &l, 2, &s);
+	assert_int_equal(tl_zone(m, ZONE_NOSPLIT)->zone_start_pfn, 98304);
+	assert_int_equal(tl_zone(m, ZONE_NOSPLIT)->spanned_pages, 32768);
+	assert_int_equal(tl_zone(m, ZONE_NOSPLIT)->managed_pages, 30720);
+	assert_int_equal(tl_zone(m, ZONE_DMA32)->spanned_pages, 98304 - 4096);
+	assert_int_equal(tl_zone(m, ZONE_DMA32)->managed_pages, 98304 - 4096 - 9542);
+	tl_destroy(m);
+
+	assert_int_equal(mm_layout_qemu(64ull << 20, 9542, &l, err, sizeof(err)), 0);
+	m = tl_boot("tao", NULL, &l, 1, &s);
+	assert_int_equal(tl_zone(m, ZONE_NOSPLIT)->zone_start_pfn, 12288);
+	assert_int_equal(tl_zone(m, ZONE_NOSPLIT)->managed_pages, 16384 - 256 - 13638);
+	assert_int_equal(tl_zone(m, ZONE_DMA32)->managed_pages, 0);
+	tl_destroy(m);
+}
+
 /* gfp_order_zone() and the zonelist walk: a THP fault's request is served
  * from ZONE_NOSPLIT while it can meet its watermark (min 32: seven of the
  * eight THPs), then falls back to DMA32.  Undone (gfp_zone() as v6.2):
@@ -316,6 +348,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_boot_carves_nosplit, tl_teardown),
+		cmocka_unit_test_teardown(test_boot_qemu_layouts, tl_teardown),
 		cmocka_unit_test_teardown(test_thp_from_nosplit_then_fallback, tl_teardown),
 		cmocka_unit_test_teardown(test_small_never_enters_nosplit, tl_teardown),
 		cmocka_unit_test_teardown(test_small_partition_reclaims, tl_teardown),
