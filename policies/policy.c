@@ -9,12 +9,14 @@ extern const struct mm_policy_ops vanilla_policy_ops;
 extern const struct mm_policy_ops hugealloc_rfc_policy_ops;
 extern const struct mm_policy_ops v6_15_policy_ops;
 extern const struct mm_policy_ops defrag_mode_policy_ops;
+extern const struct mm_policy_ops tao_policy_ops;
 
 const struct mm_policy_ops *const mm_policy_table[] = {
 	&vanilla_policy_ops,
 	&hugealloc_rfc_policy_ops,
 	&v6_15_policy_ops,
 	&defrag_mode_policy_ops,
+	&tao_policy_ops,
 	NULL,
 };
 
@@ -52,7 +54,7 @@ const char *mm_policy_names(void)
  * hook added to struct mm_policy_ops is added here too (test_policy
  * checks that a resolved table has no NULL hook). */
 #define MM_POLICY_HOOKS(X) \
-	X(boot_pageblock_migratetype) X(fallbacks) X(can_steal_fallback) X(free_one_page_migratetype) \
+	X(policy_zones) X(boot_pageblock_migratetype) X(fallbacks) X(can_steal_fallback) X(free_one_page_migratetype) \
 	X(zone_free_pages) X(watermark_area_ok) X(wmark_gap) X(reclaim_order) X(compact_order) \
 	X(compaction_suitable_free_pages) X(isolate_free_page_free_pages) X(suitable_migration_source) \
 	X(suitable_migration_target) X(compact_finished) X(compaction_wmark) X(compaction_capture) \

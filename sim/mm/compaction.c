@@ -359,6 +359,11 @@ static enum compact_result compaction_targets_ok(struct zone *zone, int order, e
 	unsigned long watermark;
 	long min;
 
+	/* the kernel asks __zone_watermark_ok() at order 0, which TAO's
+	 * policy zones never meet (zone_is_suitable): no migration targets
+	 * there, compaction skips them */
+	if (!zone_is_suitable(zone, 0))
+		return COMPACT_SKIPPED;
 	if (mm_policy_has(zone->zone_pgdat->policy, MMF_COMPACTION_SUITABLE_CALLER_WMARK)) {
 		watermark = mark;
 		if (order > PAGE_ALLOC_COSTLY_ORDER)
@@ -1355,7 +1360,8 @@ enum compact_result try_to_compact_pages(struct pglist_data *pgdat, struct mm_ct
 		struct zone *zone = &pgdat->node_zones[zi];
 		enum compact_result status;
 
-		if (!populated_zone(zone))
+		/* TAO: the policy zones are not compacted (zone_can_frag) */
+		if (!populated_zone(zone) || !zone_can_frag(zone))
 			continue;
 		if (prio > MIN_COMPACT_PRIORITY && compaction_deferred(zone, (int)order)) {
 			if (rc < COMPACT_DEFERRED)
@@ -1391,7 +1397,7 @@ static bool kcompactd_node_suitable(struct pglist_data *pgdat)
 
 	for (int zi = 0; zi <= (int)pgdat->kcompactd_highest_zoneidx; zi++) {
 		struct zone *zone = &pgdat->node_zones[zi];
-		if (!populated_zone(zone))
+		if (!populated_zone(zone) || !zone_can_frag(zone))
 			continue;
 		/* the allocation can already succeed here */
 		if (compaction_wmark_ok(zone, order, false, 0, pgdat->kcompactd_highest_zoneidx))
@@ -1505,7 +1511,8 @@ static void compact_node(struct pglist_data *pgdat, struct mm_ctx *ctx, bool pro
 			.proactive_compaction = proactive,
 		};
 
-		if (!populated_zone(zone))
+		/* TAO's policy zones hold no pieces to compact (zone_can_frag) */
+		if (!populated_zone(zone) || !zone_can_frag(zone))
 			continue;
 		compact_zone(&cc, NULL);
 		/* compact_zone() counted the scan in compact_*_scanned; the

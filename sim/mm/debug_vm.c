@@ -327,6 +327,26 @@ static void check_free_area(struct vm_checker *c, const struct zone *z)
 		if (entries != z->free_area[order].nr_free)
 			violation(c, z, NO_PFN, "order %u: %lu buddies on the lists, nr_free %lu",
 			          order, entries, z->free_area[order].nr_free);
+		/* TAO: ZONE_NOMERGE merges no free page above its order
+		 * (zone_max_order()) */
+		if (order > z->max_order && entries)
+			violation(c, z, NO_PFN, "order %u: %lu free buddies above the zone's last order %u",
+			          order, entries, z->max_order);
+	}
+	/* TAO's zone orders: only the policy zones have one, ZONE_NOMERGE's
+	 * is its merge limit, and each is the kernel's zone_*_order */
+	{
+		const struct pglist_data *pgdat = c->pgdat;
+		unsigned want = z->idx == ZONE_NOSPLIT ? pgdat->zone_nosplit_order :
+		                z->idx == ZONE_NOMERGE ? pgdat->zone_nomerge_order : 0;
+		unsigned want_max = z->idx == ZONE_NOMERGE && z->order ? z->order : MAX_ORDER - 1;
+
+		if (z->order != want || z->max_order != want_max)
+			violation(c, z, NO_PFN, "zone order %u (want %u), max_order %u (want %u)",
+			          z->order, want, z->max_order, want_max);
+		if (z->idx > ZONE_MOVABLE && z->idx >= (enum zone_type)pgdat->kernel_nr_zones)
+			violation(c, z, NO_PFN, "populated policy zone in a kernel of %u zones",
+			          pgdat->kernel_nr_zones);
 	}
 	for (int mt = MIGRATE_UNMOVABLE; mt <= MIGRATE_FREE; mt++) {
 		enum zone_stat_item item = (enum zone_stat_item)(NR_FREE_UNMOVABLE + mt);

@@ -51,6 +51,7 @@ int  __compaction_capture(const struct mm_policy *, const struct capture_control
 /* mm_init.c */
 unsigned long wmark_gap(const struct mm_policy *, const struct zone *, unsigned long gap);
 int  memmap_init_migratetype(const struct mm_policy *);
+bool no_policy_zones(const struct mm_policy *, struct virt_zone_param p[2]);
 /* compaction.c */
 long compaction_free_pages(const struct mm_policy *, const struct zone *);
 bool suitable_migration_source(const struct mm_policy *, const struct compact_control *, int block_mt);
@@ -99,6 +100,61 @@ static inline bool fatal_signal_pending(const struct mm_ctx *ctx)
 static inline uint8_t buddy_tag(unsigned order, unsigned zonenum)
 {
 	return (uint8_t)(0x80u | zonenum << 4 | order);
+}
+
+/* TAO chapter one's policy zones (policies/README.md, "tao").  With no
+ * policy zone (every kernel but TAO's: zone orders 0, zones empty) these
+ * decide as v6.2 does. */
+
+/* zone_is_suitable(): may this zone serve a request of this order?  A
+ * physical zone serves every order; ZONE_NOSPLIT only orders of at least
+ * its order (no split below it), ZONE_NOMERGE only its order */
+static inline bool zone_is_suitable(const struct zone *z, unsigned order)
+{
+	if (z->idx < ZONE_NOSPLIT)
+		return true;
+	if (!z->order)
+		return false;
+	return (z->idx == ZONE_NOSPLIT && order >= z->order) ||
+	       (z->idx == ZONE_NOMERGE && order == z->order);
+}
+
+/* zone_can_frag(): may the zone hold pages of mixed orders (every zone
+ * but the policy zones)?  Direct compaction, kcompactd's suitability test,
+ * proactive compaction and compact_memory leave the policy zones out (the
+ * fragmentation score counts them) */
+static inline bool zone_can_frag(const struct zone *z)
+{
+	return z->idx < ZONE_NOSPLIT;
+}
+
+/* gfp_order_zone(): the highest zone a request may use.  __gfp_zone()
+ * gives a GFP_HIGHUSER_MOVABLE request (ZONE_MOVABLE in v6.2's table)
+ * the last policy zone; a request not of ZONE_NOMERGE's order stops
+ * below it, one below ZONE_NOSPLIT's order below that.  So only large
+ * movable user requests (THP faults) enter the policy zones, and the
+ * zonelist walk falls back from them to ZONE_MOVABLE and the physical
+ * zones; small requests never go up. */
+static inline enum zone_type gfp_order_zone(const struct pglist_data *pgdat, gfp_t gfp, unsigned order)
+{
+	enum zone_type zid = (enum zone_type)gfp_zone(gfp);
+
+	if (zid != ZONE_MOVABLE || !(pgdat->zone_nosplit_order | pgdat->zone_nomerge_order))
+		return zid;
+	zid = LAST_VIRT_ZONE;
+	if (!pgdat->zone_nomerge_order || order != pgdat->zone_nomerge_order)
+		zid = ZONE_NOMERGE - 1;
+	if (zid == ZONE_NOSPLIT && (!pgdat->zone_nosplit_order || order < pgdat->zone_nosplit_order))
+		zid = ZONE_NOSPLIT - 1;
+	return zid;
+}
+
+/* The zone-indexed events (pgalloc_*, allocstall_*) have lines for the
+ * v6.2 zones; the model counts a policy zone's in the movable line (a
+ * TAO kernel has lines of their own: policies/README.md) */
+static inline unsigned zone_event_idx(unsigned zid)
+{
+	return zid > ZONE_MOVABLE ? ZONE_MOVABLE : zid;
 }
 
 /* free-list primitives (page_alloc.c) */

@@ -216,6 +216,116 @@ unsigned long wmark_gap(const struct mm_policy *p, const struct zone *z, unsigne
 	return gap;
 }
 
+/* v6.2 has no policy zones (TAO's nosplit= and nomerge= do not exist) */
+bool no_policy_zones(const struct mm_policy *p, struct virt_zone_param vz[2])
+{
+	(void)p, (void)vz;
+	return false;
+}
+
+/* Move the top of a physical zone, from pfn cut on, into an empty
+ * (policy) zone: spans, present and managed pages follow the cut.  The
+ * zones the policy zones are carved from are contiguous RAM (DMA32 below
+ * 3.5 GiB, Normal above), so present pages are the span. */
+static void cut_zone(struct zone_layout *phys, struct zone_layout *virt, unsigned long cut)
+{
+	unsigned long end = phys->start_pfn + phys->spanned;
+	unsigned long mend = phys->managed_start + phys->managed;
+
+	virt->start_pfn = cut;
+	virt->spanned = virt->present = end - cut;
+	virt->managed_start = mend > cut ? (phys->managed_start > cut ? phys->managed_start : cut) : cut;
+	virt->managed = mend > virt->managed_start ? mend - virt->managed_start : 0;
+	phys->spanned = phys->present = cut - phys->start_pfn;
+	if (mend > cut)
+		mend = cut;
+	/* the kernel's own reservations may all lie above the cut: then
+	 * the physical zone keeps no managed page */
+	if (phys->managed_start > cut)
+		phys->managed_start = cut;
+	phys->managed = mend > phys->managed_start ? mend - phys->managed_start : 0;
+}
+
+/* find_virt_zones() of TAO's chapter one (mm/mm_init.c of the posting, as
+ * android15-6.6 carries it): each policy zone's size is its X (a
+ * percentage of all memory, or pages), rounded up to MAX_ORDER_NR_PAGES;
+ * the memory not given to them is kernelcore, counted from the bottom of
+ * memory.  ZONE_NOSPLIT starts where kernelcore ends, ZONE_NOMERGE after
+ * it, both at MAX_ORDER_NR_PAGES alignment, both carved from the top of
+ * the highest physical zone (find_usable_zone()).  An order above
+ * pageblock_order drops its zone; a ZONE_NOMERGE order not above
+ * ZONE_NOSPLIT's drops both (the kernel warns; tao's validate() refuses
+ * such switches first).  If the policy zones would take all memory there
+ * are none.  Sets the zone orders the allocator reads. */
+static void find_virt_zones(struct pglist_data *pgdat, struct mm_layout *lay,
+                            struct virt_zone_param vz[2])
+{
+	unsigned long totalpages = 0, nr[2], occupied = 0, pfn[2] = { 0, 0 };
+	unsigned long node_end = 0, prev = 0;
+	unsigned order[2] = { vz[0].order, vz[1].order };
+	int virt_zone = -1;
+
+	for (int i = 0; i <= LAST_PHYS_ZONE; i++) {
+		totalpages += lay->zone[i].present;
+		if (lay->zone[i].spanned) {
+			virt_zone = i;
+			node_end = lay->zone[i].start_pfn + lay->zone[i].spanned;
+		}
+	}
+	for (int v = 0; v < 2; v++)
+		if (order[v] > pageblock_order)
+			order[v] = 0;
+	if (order[1] && order[1] <= order[0])
+		order[0] = order[1] = 0;
+	for (int v = 0; v < 2; v++) {
+		nr[v] = !order[v] ? 0 : vz[v].percent ? totalpages * vz[v].percent / 100 : vz[v].nr_pages;
+		nr[v] = (nr[v] + MAX_ORDER_NR_PAGES - 1) / MAX_ORDER_NR_PAGES * MAX_ORDER_NR_PAGES;
+		occupied += nr[v];
+	}
+	pgdat->zone_nosplit_order = order[0];
+	pgdat->zone_nomerge_order = order[1];
+	if (virt_zone < 0 || occupied >= totalpages)
+		return;
+	/* kernelcore: what the policy zones leave */
+	occupied = totalpages - occupied;
+	for (int v = 0; v < 2; v++) {
+		unsigned long left = occupied;
+
+		if (!nr[v])
+			continue;
+		/* find_virt_zone(): walk memory from the bottom until
+		 * occupied pages are passed */
+		for (int i = 0; i <= virt_zone; i++) {
+			const struct zone_layout *zl = &lay->zone[i];
+			if (!zl->spanned)
+				continue;
+			if (i < virt_zone && left >= zl->present) {
+				left -= zl->present;
+				continue;
+			}
+			pfn[v] = zl->start_pfn + (left < zl->spanned ? left : zl->spanned);
+			break;
+		}
+		occupied += nr[v];
+	}
+	/* align on MAX_ORDER_NR_PAGES; a start not above the previous one or
+	 * past the node's end means no such zone */
+	for (int v = 0; v < 2; v++) {
+		pfn[v] = (pfn[v] + MAX_ORDER_NR_PAGES - 1) / MAX_ORDER_NR_PAGES * MAX_ORDER_NR_PAGES;
+		if (pfn[v] <= prev || pfn[v] >= node_end ||
+		    pfn[v] <= lay->zone[virt_zone].start_pfn)
+			pfn[v] = 0;
+		if (pfn[v])
+			prev = pfn[v];
+	}
+	/* ZONE_NOMERGE first: it is the top of the zone; then ZONE_NOSPLIT
+	 * out of what is left below it */
+	if (pfn[1])
+		cut_zone(&lay->zone[virt_zone], &lay->zone[ZONE_NOMERGE], pfn[1]);
+	if (pfn[0])
+		cut_zone(&lay->zone[virt_zone], &lay->zone[ZONE_NOSPLIT], pfn[0]);
+}
+
 /* v6.2 memmap_init_range(): every pageblock boots MIGRATE_MOVABLE */
 int memmap_init_migratetype(const struct mm_policy *p)
 {
@@ -228,18 +338,20 @@ void setup_per_zone_wmarks(struct pglist_data *pgdat)
 	unsigned long pages_min = (unsigned long)pgdat->sysctl.min_free_kbytes >> (PAGE_SHIFT - 10);
 	unsigned long lowmem_pages = 0;
 
-	for (int i = 0; i < MAX_NR_ZONES; i++)
-		if (i != ZONE_MOVABLE)
-			lowmem_pages += pgdat->node_zones[i].managed_pages;
+	/* the pages below ZONE_HIGHMEM: the zones up to ZONE_NORMAL (TAO's
+	 * form; v6.2's "not ZONE_MOVABLE" is the same on x86-64) */
+	for (int i = 0; i <= ZONE_NORMAL; i++)
+		lowmem_pages += pgdat->node_zones[i].managed_pages;
 
 	for (int i = 0; i < MAX_NR_ZONES; i++) {
 		struct zone *z = &pgdat->node_zones[i];
 		uint64_t tmp = lowmem_pages ? (uint64_t)pages_min * z->managed_pages / lowmem_pages : 0;
 		uint64_t scale;
 
-		if (i == ZONE_MOVABLE) {
+		if (i > ZONE_NORMAL) {
 			/* __GFP_HIGH and PF_MEMALLOC allocations do not need
-			 * movable zone pages: a small min, clamped */
+			 * pages of the zones above ZONE_NORMAL (movable, TAO's
+			 * policy zones): a small min, clamped */
 			unsigned long min_pages = z->managed_pages / 1024;
 			if (min_pages < 32)
 				min_pages = 32;
@@ -339,7 +451,7 @@ void set_recommended_min_free_kbytes(struct pglist_data *pgdat)
 static void free_boot_range(struct zone *z, unsigned long start, unsigned long end)
 {
 	while (start < end) {
-		unsigned order = MAX_ORDER - 1;
+		unsigned order = z->max_order;  /* MAX_ORDER - 1; ZONE_NOMERGE's order there */
 		while (order && ((start & ((1ul << order) - 1)) || start + (1ul << order) > end))
 			order--;
 		free_boot_page(z, start, order, get_pageblock_migratetype(z->zone_pgdat, start));
@@ -379,17 +491,27 @@ static uint32_t new_list(struct pglist_data *pgdat, uint32_t *next_sentinel)
 	return s;
 }
 
-int pgdat_init(struct pglist_data *pgdat, const struct mm_layout *layout,
+int pgdat_init(struct pglist_data *pgdat, const struct mm_layout *phys_layout,
                unsigned nr_cpus, const struct vm_sysctl *sysctl,
                struct mm_policy *policy, char *err, size_t errlen)
 {
 	unsigned long end = 0, nr_sentinels;
 	uint32_t next_sentinel;
+	struct mm_layout lay = *phys_layout;
+	const struct mm_layout *layout = &lay;
+	struct virt_zone_param vz[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
 
 	memset(pgdat, 0, sizeof(*pgdat));
 	if (nr_cpus < 1 || nr_cpus > 1024) {
 		snprintf(err, errlen, "number of CPUs %u out of range (1..1024)", nr_cpus);
 		return -1;
+	}
+	/* the zones the kernel has; TAO's policy zones carved out of the
+	 * physical ones by its boot parameters (nosplit=, nomerge=) */
+	pgdat->kernel_nr_zones = ZONE_MOVABLE + 1;
+	if (policy->ops.policy_zones(policy, vz)) {
+		pgdat->kernel_nr_zones = MAX_NR_ZONES;
+		find_virt_zones(pgdat, &lay, vz);
 	}
 	for (int i = 0; i < MAX_NR_ZONES; i++) {
 		const struct zone_layout *zl = &layout->zone[i];
@@ -450,6 +572,9 @@ int pgdat_init(struct pglist_data *pgdat, const struct mm_layout *layout,
 		z->zone_pgdat = pgdat;
 		z->name = zone_names[i];
 		z->idx = (enum zone_type)i;
+		z->order = i == ZONE_NOSPLIT ? pgdat->zone_nosplit_order :
+		           i == ZONE_NOMERGE ? pgdat->zone_nomerge_order : 0;
+		z->max_order = i == ZONE_NOMERGE && z->order ? z->order : MAX_ORDER - 1;
 		z->zone_start_pfn = zl->start_pfn;
 		z->spanned_pages = zl->spanned;
 		z->present_pages = zl->present;

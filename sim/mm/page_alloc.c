@@ -152,7 +152,9 @@ static inline bool buddy_merge_likely(const struct zone *zone, unsigned long pfn
 {
 	unsigned long higher;
 
-	if (order >= MAX_ORDER - 2)
+	/* no merge at the zone's last order (MAX_ORDER - 2 but in TAO's
+	 * ZONE_NOMERGE, zone_max_order()) */
+	if (order + 1 >= zone->max_order)
 		return false;
 	higher = buddy_pfn & pfn;
 	return page_is_buddy(zone, higher ^ (1ul << (order + 1)), order + 1);
@@ -229,7 +231,9 @@ void __free_one_page(struct zone *zone, unsigned long pfn, unsigned order, int m
 	struct capture_control *capc = task_capc(zone);
 
 	charge(pgdat->costs.buddy_ns);
-	while (order < MAX_ORDER - 1) {
+	/* zone_max_order(): TAO's ZONE_NOMERGE merges no buddy above its
+	 * order; every other zone up to MAX_ORDER - 1 */
+	while (order < zone->max_order) {
 		if (capc && compaction_capture(zone, capc, pfn, order, mt))
 			return;
 		buddy_pfn = pfn ^ (1ul << order);
@@ -1100,12 +1104,14 @@ unsigned long rmqueue(struct zone *zone, unsigned cpu, unsigned order, int mt, u
 {
 	unsigned long pfn = PFN_NONE;
 
+	/* TAO: a policy zone never serves an order it does not take */
+	VM_BUG_ON(!zone_is_suitable(zone, order));
 	if (pcp_allowed_order(order))
 		pfn = rmqueue_pcplist(zone, cpu, order, mt, alloc_flags);
 	if (pfn == PFN_NONE)
 		pfn = rmqueue_buddy(zone, order, mt, alloc_flags);
 	if (pfn != PFN_NONE)
-		count_vm_events(zone->zone_pgdat, PGALLOC_DMA + zone->idx, 1ul << order);
+		count_vm_events(zone->zone_pgdat, PGALLOC_DMA + zone_event_idx(zone->idx), 1ul << order);
 
 	/* a fallback boosted the watermarks: wake kswapd now, as the node
 	 * may look balanced and kswapd would not wake by itself */
@@ -1232,6 +1238,9 @@ static bool __zone_watermark_ok(const struct zone *z, unsigned order, unsigned l
 	const struct mm_policy_ops *ops = pol(pgdat);
 	long min = (long)mark;
 
+	/* TAO: a policy zone meets no watermark for an order it does not serve */
+	if (!zone_is_suitable(z, order))
+		return false;
 	free_pages -= (1l << order) - 1;
 	if (alloc_flags & ALLOC_HIGH)
 		min -= min / 2;
@@ -1287,8 +1296,11 @@ bool zone_watermark_fast(const struct zone *z, unsigned order, unsigned long mar
                          enum zone_type highest_zoneidx, unsigned alloc_flags, gfp_t gfp)
 {
 	const struct pglist_data *pgdat = z->zone_pgdat;
-	long free_pages = pol(pgdat)->zone_free_pages(pgdat->policy, z, alloc_flags);
+	long free_pages;
 
+	if (!zone_is_suitable(z, order))
+		return false;
+	free_pages = pol(pgdat)->zone_free_pages(pgdat->policy, z, alloc_flags);
 	charge(pgdat->costs.zone_check_ns);
 	/* fast check for order-0 only */
 	if (!order && free_pages > (long)mark + z->lowmem_reserve[highest_zoneidx])
@@ -1362,7 +1374,9 @@ retry:
 		struct zone *zone = &pgdat->node_zones[zi];
 		unsigned long mark, pfn;
 
-		if (!populated_zone(zone))
+		/* TAO: zones above the request's own are skipped
+		 * (zone_is_suitable) on the way down the zonelist */
+		if (!populated_zone(zone) || !zone_is_suitable(zone, order))
 			continue;
 		mark = wmark_pages(zone, alloc_flags & ALLOC_WMARK_MASK);
 		if (!(alloc_flags & ALLOC_NO_WATERMARKS) &&
@@ -1400,7 +1414,7 @@ unsigned requested_order(const struct mm_policy *p, unsigned order)
 	return order;
 }
 
-static unsigned gfp_to_alloc_flags(gfp_t gfp)
+static unsigned gfp_to_alloc_flags(const struct pglist_data *pgdat, gfp_t gfp, const struct alloc_context *ac)
 {
 	unsigned alloc_flags = ALLOC_WMARK_MIN | ALLOC_CPUSET;
 
@@ -1410,6 +1424,11 @@ static unsigned gfp_to_alloc_flags(gfp_t gfp)
 			alloc_flags |= ALLOC_HARDER;
 		alloc_flags &= ~ALLOC_CPUSET;
 	}
+	/* TAO (android15-6.6's gfp_to_alloc_flags()): a request for the
+	 * policy zones that cannot reclaim directly still wakes kswapd */
+	if (!(gfp & __GFP_DIRECT_RECLAIM) && ac->highest_zoneidx > ZONE_MOVABLE &&
+	    mm_policy_has(pgdat->policy, MMF_POLICY_ZONE_WAKES_KSWAPD))
+		alloc_flags |= ALLOC_KSWAPD;
 	return alloc_flags;
 }
 
@@ -1646,7 +1665,7 @@ static unsigned long __alloc_pages_slowpath(struct pglist_data *pgdat, gfp_t gfp
 {
 	bool can_direct_reclaim = gfp & __GFP_DIRECT_RECLAIM;
 	bool costly_order = order > PAGE_ALLOC_COSTLY_ORDER;
-	unsigned alloc_flags = gfp_to_alloc_flags(gfp);
+	unsigned alloc_flags = gfp_to_alloc_flags(pgdat, gfp, ac);
 	unsigned long pfn, did_some_progress = 0;
 	int no_progress_loops = 0, compaction_retries = 0, unfixed_retries = 0;
 	enum compact_priority compact_priority = DEF_COMPACT_PRIORITY;
@@ -1774,7 +1793,7 @@ struct page *alloc_pages(struct pglist_data *pgdat, struct mm_ctx *ctx, gfp_t gf
 	/* writes completed by now have freed their pages */
 	if (pgdat->swap.wb_len)
 		swap_writeback_complete(pgdat, false);
-	ac.highest_zoneidx = (enum zone_type)gfp_zone(gfp);
+	ac.highest_zoneidx = gfp_order_zone(pgdat, gfp, order);
 	ac.migratetype = pgdat_gfp_migratetype(pgdat, gfp);
 	{
 		const struct zone *preferred = NULL;

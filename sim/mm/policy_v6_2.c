@@ -9,6 +9,7 @@ const struct mm_policy_ops mm_v6_2_ops = {
 	.name = "v6.2",
 	.desc = "Linux v6.2",
 	.features = 0,
+	.policy_zones = no_policy_zones,
 	.boot_pageblock_migratetype = memmap_init_migratetype,
 	.fallbacks = fallbacks,
 	.can_steal_fallback = can_steal_fallback,

@@ -242,7 +242,7 @@ static void zoneinfo_show_print(FILE *f, const struct pglist_data *pgdat, const 
 	        0ul);                   /* no CMA areas in the model */
 
 	fprintf(f, "\n        protection: (%ld", z->lowmem_reserve[0]);
-	for (int i = 1; i < MAX_NR_ZONES; i++)
+	for (int i = 1; i < (int)pgdat->kernel_nr_zones; i++)
 		fprintf(f, ", %ld", z->lowmem_reserve[i]);
 	fputc(')', f);
 
@@ -273,7 +273,8 @@ static void zoneinfo_show_print(FILE *f, const struct pglist_data *pgdat, const 
 
 void show_zoneinfo(FILE *f, const struct pglist_data *pgdat)
 {
-	for (int zi = 0; zi < MAX_NR_ZONES; zi++)
+	/* the zones of the booted kernel: v6.2's four, TAO's six */
+	for (int zi = 0; zi < (int)pgdat->kernel_nr_zones; zi++)
 		zoneinfo_show_print(f, pgdat, &pgdat->node_zones[zi]);
 }
 

@@ -692,7 +692,7 @@ static unsigned long do_try_to_free_pages(struct pglist_data *pgdat, struct scan
 
 retry:
 	/* every pass counts, the forced-deactivation retry too (v6.2) */
-	count_vm_events(pgdat, ALLOCSTALL_DMA + sc->reclaim_idx, 1);
+	count_vm_events(pgdat, ALLOCSTALL_DMA + zone_event_idx(sc->reclaim_idx), 1);
 	do {
 		sc->nr_scanned = 0;
 		shrink_zones(pgdat, sc);

@@ -34,7 +34,7 @@ const char *const migratetype_names[MIGRATE_TYPES] = {
 	[MIGRATE_ISOLATE] = "Isolate",
 };
 
-const char *const zone_names[MAX_NR_ZONES] = { "DMA", "DMA32", "Normal", "Movable" };
+const char *const zone_names[MAX_NR_ZONES] = { "DMA", "DMA32", "Normal", "Movable", "NoSplit", "NoMerge" };
 
 static const char *const page_owner_names[NR_PGOWN] = {
 	[PGOWN_NONE] = "none",

@@ -42,7 +42,7 @@ file(WRITE bad-param.ini "[workload]\nnames = thp_faulter\n[workload.thp_faulter
 expect_exact(78 "bad-param.ini:4: unknown key 'regoin' in [workload.thp_faulter] (valid: region, hold, pause, touch_ns)"
 	run bad-param.ini -o ${OUT})
 file(WRITE bad-policy.ini "[policy]\nname = hygeine\n")
-expect_exact(78 "bad-policy.ini:2: [policy] name: unknown policy 'hygeine' (valid: vanilla, hugealloc_rfc, v6_15, defrag_mode)"
+expect_exact(78 "bad-policy.ini:2: [policy] name: unknown policy 'hygeine' (valid: vanilla, hugealloc_rfc, v6_15, defrag_mode, tao)"
 	run bad-policy.ini -o ${OUT})
 # a bad value of a policy switch (in the section of the policy's old name,
 # an alias), of a workload parameter and of a base-system profile: 78, the
@@ -76,7 +76,7 @@ expect_exact(78 "--set transparent_hugepage.enabled: 'sometimes' is not one of a
 	run ${SMOKE} --set transparent_hugepage.enabled=sometimes -o ${OUT})
 expect_exact(78 "--set hygiene.migrate_free: 'maybe' is not a boolean (yes or no)"
 	run ${SMOKE} --set hygiene.migrate_free=maybe -o ${OUT})
-expect_exact(78 "--policy: unknown policy 'hygeine' (valid: vanilla, hugealloc_rfc, v6_15, defrag_mode)"
+expect_exact(78 "--policy: unknown policy 'hygeine' (valid: vanilla, hugealloc_rfc, v6_15, defrag_mode, tao)"
 	run ${SMOKE} --policy hygeine -o ${OUT})
 expect_exact(78 "--seed: 'minus' is not a non-negative integer" run ${SMOKE} --seed minus -o ${OUT})
 expect_exact(78 "${SMOKE}: [policy.hugealloc_rfc]: policy hugealloc_rfc: wmark_free_blocks (RFC 22/26) needs migrate_free (RFC 11/26)"

@@ -693,7 +693,7 @@ static void test_switch_validation(void **state)
 	assert_true(strlen(err) > 0);
 	mm_policy_destroy(p);
 	err[0] = 0;
-	assert_int_equal(mm_policy_create("tao", &p, err, sizeof(err)), -1);
+	assert_int_equal(mm_policy_create("no_such_policy", &p, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "vanilla"));
 	assert_non_null(strstr(err, "hugealloc_rfc"));
 }

@@ -224,7 +224,7 @@ static void test_policy_alias(void **state)
 	assert_string_equal(mm_policy_canonical("vanilla"), "vanilla");
 	assert_string_equal(mm_policy_canonical("tao"), "tao");
 	/* the list of valid names gives the names, not the aliases */
-	assert_string_equal(mm_policy_names(), "vanilla, hugealloc_rfc, v6_15, defrag_mode");
+	assert_string_equal(mm_policy_names(), "vanilla, hugealloc_rfc, v6_15, defrag_mode, tao");
 	assert_int_equal(mm_policy_create("hygiene", &p, err, sizeof(err)), 0);
 	assert_string_equal(p->ops.name, "hugealloc_rfc");
 	mm_policy_destroy(p);

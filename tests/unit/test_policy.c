@@ -22,7 +22,7 @@ static const struct mm_policy_ops child_ops = {
 
 /* the hooks of a resolved table, as an array of pointers */
 #define HOOK_PTRS(o) { \
-	(const void *)(o)->boot_pageblock_migratetype, (const void *)(o)->fallbacks, \
+	(const void *)(o)->policy_zones, (const void *)(o)->boot_pageblock_migratetype, (const void *)(o)->fallbacks, \
 	(const void *)(o)->can_steal_fallback, (const void *)(o)->free_one_page_migratetype, \
 	(const void *)(o)->zone_free_pages, (const void *)(o)->watermark_area_ok, (const void *)(o)->wmark_gap, \
 	(const void *)(o)->reclaim_order, (const void *)(o)->compact_order, \
@@ -31,7 +31,7 @@ static const struct mm_policy_ops child_ops = {
 	(const void *)(o)->compact_finished, (const void *)(o)->compaction_wmark, \
 	(const void *)(o)->compaction_capture, (const void *)(o)->wakeup_kswapd_wakes_kcompactd, \
 	(const void *)(o)->bdev_mapping_gfp }
-#define NR_HOOKS 18
+#define NR_HOOKS 19
 
 static void assert_v6_2(const struct mm_policy *p)
 {

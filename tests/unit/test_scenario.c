@@ -291,9 +291,9 @@ static void test_errors(void **state)
 	bad("[transparent_hugepage]\nenabled = sometimes\n",
 	    "t.ini:2: [transparent_hugepage] enabled: 'sometimes' is not one of always, madvise, never");
 	bad("[kernel]\nconfig_compaction = maybe\n", "t.ini:2: [kernel] config_compaction: 'maybe' is not a boolean (yes or no)");
-	bad("[policy]\nname = hygeine\n", "t.ini:2: [policy] name: unknown policy 'hygeine' (valid: vanilla, hugealloc_rfc, v6_15, defrag_mode)");
+	bad("[policy]\nname = hygeine\n", "t.ini:2: [policy] name: unknown policy 'hygeine' (valid: vanilla, hugealloc_rfc, v6_15, defrag_mode, tao)");
 	bad("[policy.hygeine]\nx = 1\n",
-	    "t.ini:2: unknown policy 'hygeine' in [policy.hygeine] (valid: vanilla, hugealloc_rfc, v6_15, defrag_mode)");
+	    "t.ini:2: unknown policy 'hygeine' in [policy.hygeine] (valid: vanilla, hugealloc_rfc, v6_15, defrag_mode, tao)");
 	bad("[policy.hygiene]\nbogus = yes\n",
 	    "t.ini:2: unknown key 'bogus' in [policy.hugealloc_rfc] (valid: bdev_cache_movable, "
 	    "nofs_compact_reserves, capture_claim_block, capture_larger, migrate_free, compact_retry_three_outcomes, "

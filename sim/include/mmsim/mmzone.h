@@ -26,7 +26,17 @@ enum migratetype {
 	MIGRATE_TYPES
 };
 
-enum zone_type { ZONE_DMA, ZONE_DMA32, ZONE_NORMAL, ZONE_MOVABLE, MAX_NR_ZONES };
+/* The physical zones of an x86-64 guest, ZONE_MOVABLE (empty: no
+ * kernelcore=/movablecore=), and the two policy zones of TAO's chapter
+ * one ("THP zones: the use cases of policy zones", Yu Zhao, 2024), which
+ * only a kernel with that series has: pgdat->kernel_nr_zones says how
+ * many of these the booted kernel knows (ZONE_MOVABLE + 1 for v6.2).
+ * ZONE_NOSPLIT serves only allocations of at least its order,
+ * ZONE_NOMERGE only those of exactly its order (policies/README.md, "tao"). */
+enum zone_type { ZONE_DMA, ZONE_DMA32, ZONE_NORMAL, ZONE_MOVABLE, ZONE_NOSPLIT, ZONE_NOMERGE,
+                 MAX_NR_ZONES };
+#define LAST_PHYS_ZONE (ZONE_MOVABLE - 1)
+#define LAST_VIRT_ZONE ZONE_NOMERGE
 enum zone_watermarks { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
 
 enum zone_stat_item {
@@ -115,6 +125,11 @@ struct zone {
 	struct per_cpu_pages *per_cpu_pageset;   /* one per CPU */
 	const char *name;
 	enum zone_type idx;
+	/* TAO's zone->order: the order a policy zone serves (0 elsewhere) */
+	unsigned order;
+	/* zone_max_order(): __free_one_page() merges while the order is below
+	 * it: MAX_ORDER - 1, ZONE_NOMERGE's order there (TAO) */
+	unsigned max_order;
 
 	unsigned long zone_start_pfn;
 	unsigned long spanned_pages;
@@ -232,6 +247,14 @@ struct hstate;
 
 struct pglist_data {
 	struct zone node_zones[MAX_NR_ZONES];
+	/* MAX_NR_ZONES of the booted kernel: ZONE_MOVABLE + 1 for v6.2,
+	 * MAX_NR_ZONES for a kernel with TAO's policy zones (the /proc files
+	 * show that many) */
+	unsigned kernel_nr_zones;
+	/* TAO's zone_nosplit_order and zone_nomerge_order (nosplit=X,Y and
+	 * nomerge=X,Y): 0 when the kernel has no such zone */
+	unsigned zone_nosplit_order;
+	unsigned zone_nomerge_order;
 	unsigned nr_cpus;
 	unsigned long node_spanned_pages;        /* pfns 0 .. node_spanned_pages-1 */
 	struct page *mem_map;                    /* indexed by pfn; sentinels follow */

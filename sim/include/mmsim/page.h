@@ -34,6 +34,7 @@
 #define PAGE_SHIFT        12
 #define PAGE_SIZE         (1u << PAGE_SHIFT)
 #define MAX_ORDER         11                 /* v6.2: orders 0..MAX_ORDER-1 */
+#define MAX_ORDER_NR_PAGES (1ul << (MAX_ORDER - 1))  /* pages of a largest buddy */
 #define pageblock_order   9
 #define pageblock_nr_pages (1u << pageblock_order)
 #define PAGE_ALLOC_COSTLY_ORDER 3

@@ -121,10 +121,26 @@ enum mm_policy_feature {
 	 * pages) add one each, as in Debian's 6.12 mm/swap.c and vmscan.c
 	 * (v6.2: IO alone, a page each) */
 	MMF_LRU_COST_ROTATIONS                 = 1u << 22,
+
+	/* ---- TAO (2024, on v6.2) ---- */
+	/* gfp_to_alloc_flags(): a request whose highest zone is a policy
+	 * zone (ZONE_NOSPLIT, ZONE_NOMERGE) and that cannot reclaim directly
+	 * wakes kswapd (ALLOC_KSWAPD) even without __GFP_KSWAPD_RECLAIM, as
+	 * android15-6.6's backport of TAO does */
+	MMF_POLICY_ZONE_WAKES_KSWAPD           = 1u << 23,
 };
 
 struct mm_policy;
 struct compact_control;         /* sim/mm/internal.h */
+
+/* A policy zone as the boot command line asks for it (TAO's nosplit=X,Y
+ * and nomerge=X,Y, kernelcore= style): X as pages or as a percentage of
+ * memory, Y the zone's order.  find_virt_zones() (mm_init.c) carves it. */
+struct virt_zone_param {
+	unsigned long nr_pages;         /* X in pages (X given as a size) */
+	unsigned percent;               /* X as nn% (wins over nr_pages when set) */
+	unsigned order;                 /* Y: 0 = no such zone */
+};
 struct capture_control;
 
 struct mm_policy_ops {
@@ -150,6 +166,13 @@ struct mm_policy_ops {
 	/* called when the policy is attached to a node (p->pgdat set): trim
 	 * what the kernel configuration compiles out */
 	void (*attach)(struct mm_policy *);
+
+	/* ---- mm_init.c: the zones at boot ---- */
+	/* the policy zones the kernel has and the boot parameters that size
+	 * them: fills p[0] (ZONE_NOSPLIT) and p[1] (ZONE_NOMERGE) and returns
+	 * true for a kernel with TAO's policy zones; v6.2: false (no such
+	 * zones, nothing filled) */
+	bool (*policy_zones)(const struct mm_policy *, struct virt_zone_param p[2]);
 
 	/* ---- page_alloc.c: where free pages come from ---- */
 	/* memmap_init_zone_range(): type of every pageblock at boot */
