@@ -34,11 +34,11 @@ set(MINI "${SRC}/configs/mini.ini")
 # ${ABLATE_HELP} for the usage (mmsim ablate --help) printed after a
 # mistake in the options
 golden_help(ABLATE_HELP ablate)
-golden_expect_error(78 "mmsim: error: ablate: unknown policy 'nosuch' (valid: vanilla, hugealloc_rfc, v6_15, defrag_mode)"
+golden_expect_error(78 "mmsim: error: ablate: unknown policy 'nosuch' (valid: vanilla, hugealloc_rfc, v6_15, defrag_mode, tao)"
 	ablate "${MINI}" --policy nosuch -o "${OUT}/bad")
-golden_expect_error(78 "mmsim: error: ablate: policy vanilla has no switch that is on by default: nothing to turn off (policies with switches: hugealloc_rfc, defrag_mode; see 'mmsim list policies')"
+golden_expect_error(78 "mmsim: error: ablate: policy vanilla has no switch that is on by default: nothing to turn off (policies with switches: hugealloc_rfc, defrag_mode, tao; see 'mmsim list policies')"
 	ablate "${MINI}" --policy vanilla -o "${OUT}/bad")
-golden_expect_error(78 "mmsim: error: ablate: policy v6_15 has no switch that is on by default: nothing to turn off (policies with switches: hugealloc_rfc, defrag_mode; see 'mmsim list policies')"
+golden_expect_error(78 "mmsim: error: ablate: policy v6_15 has no switch that is on by default: nothing to turn off (policies with switches: hugealloc_rfc, defrag_mode, tao; see 'mmsim list policies')"
 	ablate "${MINI}" --policy v6_15 -o "${OUT}/bad")
 golden_expect_error(64 "mmsim: error: ablate: no policy (--policy P)\n${ABLATE_HELP}"
 	ablate "${MINI}" -o "${OUT}/bad")

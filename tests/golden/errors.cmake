@@ -48,9 +48,9 @@ golden_expect_error(78 "mmsim: error: --cpus: 'four' is not a number of CPUs (1.
 	demo --cpus four)
 
 # ---- policies: 78, listing the valid ones
-golden_expect_error(78 "mmsim: error: unknown policy 'hygeine' (valid: vanilla, hugealloc_rfc, v6_15, defrag_mode)"
+golden_expect_error(78 "mmsim: error: unknown policy 'hygeine' (valid: vanilla, hugealloc_rfc, v6_15, defrag_mode, tao)"
 	demo --policy hygeine)
-golden_expect_error(78 "mmsim: error: unknown policy 'hygeine' (valid: vanilla, hugealloc_rfc, v6_15, defrag_mode)"
+golden_expect_error(78 "mmsim: error: unknown policy 'hygeine' (valid: vanilla, hugealloc_rfc, v6_15, defrag_mode, tao)"
 	show buddyinfo --policy hygeine)
 
 # ---- --set: 78, naming the key; unknown switches list the valid ones

@@ -224,7 +224,7 @@ golden_expect_error(64 "mmsim: error: -j: '0' is not a number of jobs (1..1024)"
 golden_expect_error(64 "reproduce: unrecognized option '--bogus'\n${REPRODUCE_HELP}" reproduce --bogus)
 golden_expect_error(64 "mmsim: error: --policies: 'vanilla': two policies at least (the first is the baseline)"
 	reproduce --policies vanilla)
-golden_expect_error(64 "mmsim: error: --policies: unknown policy 'nope' (valid: vanilla, hugealloc_rfc, v6_15, defrag_mode)"
+golden_expect_error(64 "mmsim: error: --policies: unknown policy 'nope' (valid: vanilla, hugealloc_rfc, v6_15, defrag_mode, tao)"
 	reproduce --policies vanilla,nope)
 golden_expect_error(64 "mmsim: error: --policies: hugealloc_rfc is named twice"
 	reproduce --policies hygiene,hugealloc_rfc)
