@@ -405,8 +405,10 @@ static void do_page_cache_ra(struct pglist_data *pgdat, struct mm_ctx *ctx, stru
 static void page_cache_ra_order(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
                                 unsigned new_order, struct ra_io *io)
 {
+	/* the window as it is now: the allocations may sleep, and another
+	 * reader of the file change the state meanwhile */
 	const struct file_ra_state *ra = &as->ra;
-	unsigned long index = ra->start, mark = ra->start + ra->size - ra->async_size, limit;
+	unsigned long index = ra->start, end = ra->start + ra->size, mark = end - ra->async_size, limit;
 
 	if (!ra->size || ra->start >= as->size)
 		return;
@@ -434,7 +436,7 @@ static void page_cache_ra_order(struct pglist_data *pgdat, struct mm_ctx *ctx, s
 		if (index > limit)
 			return;
 	}
-	do_page_cache_ra(pgdat, ctx, as, index, ra->start + ra->size, mark, io);
+	do_page_cache_ra(pgdat, ctx, as, index, end, mark, io);
 }
 
 /* get_init_ra_size(): the first window, 2 or 4 times the read rounded up
@@ -568,12 +570,15 @@ void filemap_split_folios(struct pglist_data *pgdat, struct address_space *as, u
  * mapping's gfp.  Each folio of the read is marked accessed once, on its
  * head, except a large first folio when the previous read of the file
  * ended in it (pos_same_folio(): the model's reads are whole pages, so
- * an order-0 page is always marked, as without large folios); reaching
- * the folio marked PG_readahead starts the next window
- * (page_cache_async_ra(), after the mark here: the kernel's reference
- * keeps the folio, the model's reclaim could free it meanwhile).  What
- * the call brought in goes out as one request, which the reader waits
- * for, the pages read ahead included. */
+ * an order-0 page is always marked, as without large folios).  The state
+ * is the inode's, not the open file's, so a read from index 0 is taken
+ * as one from a fresh open (prev_pos -1): kbuild's jobs open a file and
+ * read it whole, and a small file read again by the next job is one
+ * folio its previous reader ended in.  Reaching the folio marked
+ * PG_readahead starts the next window (page_cache_async_ra(), after the
+ * mark here: the kernel's reference keeps the folio, the model's reclaim
+ * could free it meanwhile).  What the call brought in goes out as one
+ * request, which the reader waits for, the pages read ahead included. */
 static int filemap_read_ra(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
                            unsigned long index, unsigned long nr, struct filemap_read_stat *st)
 {
@@ -613,7 +618,7 @@ static int filemap_read_ra(struct pglist_data *pgdat, struct mm_ctx *ctx, struct
 		h = &pgdat->mem_map[head];
 		order = PageHead(h) ? page_order(h) : 0;
 		next = h->index + (1ul << order);
-		if (!(last == ULONG_MAX && order && prev_index != ULONG_MAX && prev_index &&
+		if (!(last == ULONG_MAX && order && index && prev_index != ULONG_MAX &&
 		      i >> order == (prev_index - 1) >> order))
 			folio_mark_accessed(pgdat, head);
 		if (as->ra.mark_index == h->index && as->ra.mark_pfn == head)
