@@ -784,7 +784,7 @@ static void check_lru_lists(struct vm_checker *c)
 
 	/* the inodes' counts of large folios, checked if any has one */
 	for (uint32_t i = 0; i < pgdat->nr_inodes && !large_folios; i++)
-		if (pgdat->inodes[i]->nr_large_folios)
+		if (pgdat->inodes[i] && pgdat->inodes[i]->nr_large_folios)
 			large_folios = calloc(pgdat->nr_inodes, sizeof(*large_folios));
 	for (int l = 0; l < NR_LRU_LISTS; l++) {
 		uint32_t head = pgdat->lruvec.lists[l];
@@ -798,7 +798,7 @@ static void check_lru_lists(struct vm_checker *c)
 		}
 	}
 	for (uint32_t i = 0; large_folios && i < pgdat->nr_inodes; i++)
-		if (large_folios[i] != pgdat->inodes[i]->nr_large_folios)
+		if (pgdat->inodes[i] && large_folios[i] != pgdat->inodes[i]->nr_large_folios)
 			violation(c, NULL, NO_PFN, "inode %u counts %lu large folios, the LRU lists hold %lu", i,
 			          pgdat->inodes[i]->nr_large_folios, large_folios[i]);
 	free(large_folios);

@@ -957,6 +957,9 @@ void mm_teardown(struct pglist_data *pgdat)
 		free(as->i_mmap);
 		free(as->i_pages);
 		free(as);
+		/* the invariant checker may run (a later inode's pages are
+		 * freed): it skips the inodes already gone */
+		pgdat->inodes[i] = NULL;
 	}
 	free(pgdat->inodes);
 	free(pgdat->mms);
