@@ -68,6 +68,7 @@ void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	"                        vm.lowmem_reserve_ratio (\"256 256 32 0\"),\n" \
 	"                        transparent_hugepage.enabled (always|madvise|never),\n" \
 	"                        kernel.config_compaction (yes|no), kernel.config_numa (yes|no),\n" \
+	"                        kernel.large_folios (yes|no),\n" \
 	"                        or POLICY.SWITCH\n" \
 	"                        (see 'mmsim list policies'); repeatable\n" \
 	"  --check-every N       run the invariant checker every N allocator operations\n"

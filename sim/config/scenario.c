@@ -74,6 +74,10 @@ static const struct key_desc keys[] = {
 	  "swap device bandwidth, bytes per second (K/M/G suffix)", CFG(swap_bandwidth) } },
 	{ "machine", { "kernel_reserved", PARAM_INT, "pages", 0, 1e12, "9542",
 	  "pages the kernel image and early boot keep (never managed)", CFG(kernel_reserved) } },
+	{ "machine", { "read_ahead_kb", PARAM_INT, "KiB", 4, 1 << 20, "128",
+	  "/sys/block/DEV/queue/read_ahead_kb of the disk: the readahead window's maximum (ra_pages), "
+	  "also the mmap fault read-around; 128 is the kernel's default", SYS(read_ahead_kb),
+	  .flags = PARAM_TEXT_IF_SET } },
 
 	{ "vm", { "min_free_kbytes", PARAM_INT, NULL, 128, 1 << 30, "auto",
 	  "vm.min_free_kbytes; auto: computed at boot as the kernel does", SYS(user_min_free_kbytes),
@@ -110,6 +114,10 @@ static const struct key_desc keys[] = {
 	  "(2007): no gives every request and block MIGRATE_UNMOVABLE (page_group_by_mobility_disabled); "
 	  "auto is the kernel's rule, off below pageblock_nr_pages * MIGRATE_TYPES pages of memory",
 	  SYS(group_by_mobility), .choices = mobility_choices } },
+	{ "kernel", { "large_folios", PARAM_BOOL, NULL, 0, 0, "no", "the file system's page cache takes "
+	  "large folios (ext4 from Linux 6.16, xfs from 5.18): read()'s readahead allocates folios of order "
+	  "above 0 (page_cache_ra_order), up to PMD order; no: order-0 pages, only the pages a read asks for",
+	  SYS(large_folios), .flags = PARAM_TEXT_IF_SET } },
 
 	{ "system", { "profile", PARAM_CUSTOM, NULL, 0, 0, "none", "the base system booted before the workloads: "
 	  "none, a profile name (configs/system/NAME.ini) or a path", .set = set_profile } },
@@ -889,6 +897,18 @@ static void add_param(struct scenario *s, struct textbuf *t, const char *section
 	s->nparams++;
 }
 
+/* a PARAM_TEXT_IF_SET key whose resolved value is its default's */
+static bool at_default(const struct scenario *s, const struct key_desc *d)
+{
+	struct scenario_config def;
+	char m[256];
+
+	memset(&def, 0, sizeof(def));
+	if (d->p.store == PARAM_ST_NONE || param_set(&d->p, &def, d->p.def, m, sizeof(m)))
+		return false;
+	return !memcmp((const char *)&s->cfg + d->p.off, (const char *)&def + d->p.off, d->p.size);
+}
+
 static void add_fixed_section(struct scenario *s, struct textbuf *t, const char *section)
 {
 	/* no profile: no [system] section, so that the texts and hashes of
@@ -897,7 +917,8 @@ static void add_fixed_section(struct scenario *s, struct textbuf *t, const char 
 		return;
 	tb_add(t, "%s[%s]\n", t->len ? "\n" : "", section);
 	for (size_t i = 0; i < NR_KEYS; i++)
-		if (!strcmp(keys[i].section, section))
+		if (!strcmp(keys[i].section, section) &&
+		    !((keys[i].p.flags & PARAM_TEXT_IF_SET) && at_default(s, &keys[i])))
 			add_param(s, t, section, keys[i].p.name, value_of(s, &keys[i]));
 }
 

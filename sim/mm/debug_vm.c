@@ -52,7 +52,12 @@
  *      of its process at its index (a THP: every pte of its pmd, in
  *      order), or, unmapped, the swap slot it caches; a page cache page
  *      the i_pages slot of its inode.  Migration and reclaim rewrite these
- *      entries; a stale one is a use-after-free in the making.
+ *      entries; a stale one is a use-after-free in the making.  A large
+ *      page-cache folio ([kernel] large_folios) is a regular file's, of
+ *      order 1..9, aligned in the file and inside it, unmapped and clean;
+ *      each tail is PG_tail, points at the head, is on no list, carries
+ *      the file and its index, and its slot points at it; each inode's
+ *      count of large folios is the number of its heads on the lists.
  */
 #include <inttypes.h>
 #include <limits.h>
@@ -691,7 +696,49 @@ unsigned long freelist_type_mismatches(const struct pglist_data *pgdat)
 	return n;
 }
 
-static void check_lru_rmap(struct vm_checker *c, unsigned long pfn)
+/* (f) a large page-cache folio at pfn, whose head's slot holds it */
+static void check_file_folio(struct vm_checker *c, const struct address_space *as, unsigned long pfn)
+{
+	const struct pglist_data *pgdat = c->pgdat;
+	const struct page *p = &pgdat->mem_map[pfn];
+	unsigned order = page_order(p);
+	unsigned long nr = 1ul << order;
+
+	if (p->owner != PGOWN_FILE || as->bdev || order < 1 || order > HPAGE_PMD_ORDER) {
+		violation(c, NULL, pfn, "large page-cache folio of order %u owned by %s", order,
+		          page_owner_name((enum page_owner_kind)p->owner));
+		return;
+	}
+	if ((p->index & (nr - 1)) || p->index + nr > as->size)
+		violation(c, NULL, pfn, "large page-cache folio at index %u of order %u: unaligned or past the "
+		          "end of inode %u (%lu pages)", p->index, order, p->mapping, as->size);
+	else if (p->mapcount || PageTest(p, PG_dirty) || PageTest(p, PG_writeback))
+		violation(c, NULL, pfn, "large page-cache folio mapped (%u) or dirty", (unsigned)p->mapcount);
+	else if (!as->nr_large_folios)
+		violation(c, NULL, pfn, "large page-cache folio of inode %u, which counts none", p->mapping);
+	else
+		for (unsigned long i = 1; i < nr; i++) {
+			const struct page *t = p + i;
+
+			if (!PageTail(t) || t->next != pfn || PageLRU(t) || PageHead(t)) {
+				violation(c, NULL, pfn + i, "page-cache folio tail: not a tail of head %#lx", pfn);
+				break;
+			}
+			if (t->owner != PGOWN_FILE || t->mapping != p->mapping || t->index != p->index + i) {
+				violation(c, NULL, pfn + i, "page-cache folio tail: owner %s inode %u index %u, "
+				          "head's inode %u index %u", page_owner_name((enum page_owner_kind)t->owner),
+				          t->mapping, t->index, p->mapping, p->index);
+				break;
+			}
+			if (as->i_pages[p->index + i] != (ENTRY_PRESENT | (uint32_t)(pfn + i))) {
+				violation(c, NULL, pfn + i, "page-cache folio tail: i_pages[%lu] of inode %u does "
+				          "not hold it", (unsigned long)p->index + i, p->mapping);
+				break;
+			}
+		}
+}
+
+static void check_lru_rmap(struct vm_checker *c, unsigned long pfn, unsigned long *large_folios)
 {
 	const struct pglist_data *pgdat = c->pgdat;
 	const struct page *p = &pgdat->mem_map[pfn];
@@ -728,7 +775,11 @@ static void check_lru_rmap(struct vm_checker *c, unsigned long pfn)
 		if (!as || p->index >= as->size || as->i_pages[p->index] != want)
 			violation(c, NULL, pfn, "page cache LRU page: i_pages[%u] of inode %u does not hold it",
 			          p->index, p->mapping);
-		else if (as->nr_i_mmap && page_mapcount_walk(pgdat, pfn) != p->mapcount)
+		else if (PageHead(p)) {
+			check_file_folio(c, as, pfn);
+			if (large_folios)
+				large_folios[p->mapping]++;
+		} else if (as->nr_i_mmap && page_mapcount_walk(pgdat, pfn) != p->mapcount)
 			violation(c, NULL, pfn, "mapped file page: mapcount %u, but %lu ptes map it",
 			          (unsigned)p->mapcount, page_mapcount_walk(pgdat, pfn));
 		else if (!as->nr_i_mmap && p->mapcount)
@@ -749,7 +800,12 @@ static void check_lru_rmap(struct vm_checker *c, unsigned long pfn)
 static void check_lru_lists(struct vm_checker *c)
 {
 	const struct pglist_data *pgdat = c->pgdat;
+	unsigned long *large_folios = NULL;
 
+	/* the inodes' counts of large folios, checked if any has one */
+	for (uint32_t i = 0; i < pgdat->nr_inodes && !large_folios; i++)
+		if (pgdat->inodes[i] && pgdat->inodes[i]->nr_large_folios)
+			large_folios = calloc(pgdat->nr_inodes, sizeof(*large_folios));
 	for (int l = 0; l < NR_LRU_LISTS; l++) {
 		uint32_t head = pgdat->lruvec.lists[l];
 		unsigned long n = 0;
@@ -758,9 +814,14 @@ static void check_lru_lists(struct vm_checker *c)
 				violation(c, NULL, pfn, "LRU list %d is corrupt", l);
 				break;
 			}
-			check_lru_rmap(c, pfn);
+			check_lru_rmap(c, pfn, large_folios);
 		}
 	}
+	for (uint32_t i = 0; large_folios && i < pgdat->nr_inodes; i++)
+		if (pgdat->inodes[i] && large_folios[i] != pgdat->inodes[i]->nr_large_folios)
+			violation(c, NULL, NO_PFN, "inode %u counts %lu large folios, the LRU lists hold %lu", i,
+			          pgdat->inodes[i]->nr_large_folios, large_folios[i]);
+	free(large_folios);
 }
 
 /* The free counters of every populated zone, for the BUG report. */

@@ -7,7 +7,8 @@
  * page it can without waiting: clean, not under writeback, mapped by no
  * process (mapping_evict_folio); the slot is left empty, with no shadow
  * entry (__remove_mapping with reclaimed false: a later read is no
- * refault).  Swap cache, shmem and anonymous pages stay.  2: drop_slab():
+ * refault); a large folio goes whole.  Swap cache, shmem and anonymous
+ * pages stay.  2: drop_slab():
  * every shrinker at priority 0 (all its objects), again while the pass
  * before freed much (v6.2: while (freed >> shift++) > 1).  Each counts
  * its vmstat event.  The time it takes is charged to ctx. */
@@ -30,10 +31,12 @@ static unsigned long drop_pagecache(struct pglist_data *pgdat, struct mm_ctx *ct
 			looked++;
 			if (!p->mapcount && !PageTest(p, PG_dirty) && !PageTest(p, PG_writeback) &&
 			    (p->owner == PGOWN_FILE || p->owner == PGOWN_BDEV)) {
+				unsigned long nr = PageHead(p) ? 1ul << page_order(p) : 1;
+
 				lruvec_del_page(pgdat, pfn);
 				remove_mapping(pgdat, pfn, false);
-				__free_pages(pgdat, ctx, p, 0);
-				dropped++;
+				filemap_free_folio(pgdat, ctx, p);
+				dropped += nr;
 			}
 			pfn = next;
 		}

@@ -14,7 +14,15 @@
  * them from the reclaimable slab caches.
  *
  * Dirty pages are queued in dirtying order; the flusher writes back those
- * older than vm.dirty_expire_centisecs. */
+ * older than vm.dirty_expire_centisecs.
+ *
+ * With [kernel] large_folios (ext4 from 6.16), read() of a regular file
+ * goes through readahead as 6.12's mm/readahead.c does it: a window per
+ * file that ramps up to read_ahead_kb, read in folios of growing order
+ * (page_cache_ra_order()), up to PMD order.  Without it, a read reads
+ * the pages it asks for, at order 0, and nothing ahead (the model before
+ * large folios; docs/model.md, "Readahead and large folios"). */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
@@ -105,6 +113,12 @@ static int xa_node_get(struct pglist_data *pgdat, struct mm_ctx *ctx, struct add
 	return 0;
 }
 
+/* file_ra_state_init(): no window, no read yet (prev_pos = -1) */
+static void file_ra_state_init(struct file_ra_state *ra)
+{
+	*ra = (struct file_ra_state){ .prev_index = ULONG_MAX, .mark_index = RA_NO_MARK, .mark_pfn = RA_NO_MARK };
+}
+
 struct address_space *inode_create(struct pglist_data *pgdat, unsigned long size_pages, bool bdev)
 {
 	struct address_space *as = calloc(1, sizeof(*as));
@@ -132,6 +146,7 @@ struct address_space *inode_create(struct pglist_data *pgdat, unsigned long size
 	as->bdev = bdev;
 	as->dname = DNAME_NONE;
 	as->inode = SLAB_OBJ_NONE;
+	file_ra_state_init(&as->ra);
 	pgdat->inodes[pgdat->nr_inodes++] = as;
 	return as;
 }
@@ -235,13 +250,394 @@ static struct page *page_cache_alloc(struct pglist_data *pgdat, struct mm_ctx *c
 		return &pgdat->mem_map[entry_pfn(e)];
 	}
 	if (entry_nonres(e) && !write)
-		workingset_refault(pgdat, p, e & ENTRY_VAL_MASK, true);
+		workingset_refault(pgdat, p, e & ENTRY_VAL_MASK, true, 1);
 	as->i_pages[index] = ENTRY_PRESENT | (uint32_t)pfn;
 	as->nrpages++;
 	mod_node_page_state(pgdat, NR_FILE_PAGES, 1);
 	lruvec_add_page(pgdat, pfn, false);
 	ctx->kernel_ns += pgdat->costs.pagecache_add_ns;
 	return p;
+}
+
+/* ------------------------------------------------------------------ */
+/* large folios and readahead (mm/readahead.c) */
+
+/* MAX_PAGECACHE_ORDER on x86-64: PMD order (PREFERRED_MAX_PAGECACHE_ORDER) */
+#define MAX_PAGECACHE_ORDER HPAGE_PMD_ORDER
+
+/* the bdi's ra_pages: read_ahead_kb in pages */
+static unsigned long ra_max_pages(const struct pglist_data *pgdat)
+{
+	unsigned long n = pgdat->sysctl.read_ahead_kb >> (PAGE_SHIFT - 10);
+
+	return n ? n : 1;
+}
+
+static inline unsigned long folio_nr_pages(const struct page *p)
+{
+	return PageHead(p) ? 1ul << page_order(p) : 1;
+}
+
+/* the head pfn of the folio that page-cache entry e points into */
+static inline unsigned long entry_folio(const struct pglist_data *pgdat, uint32_t e)
+{
+	const struct page *p = &pgdat->mem_map[entry_pfn(e)];
+
+	return PageTail(p) ? p->next : entry_pfn(e);
+}
+
+/* a page-cache folio that left its file (or never entered it) goes back:
+ * prep_new_page() rewrites only the tails' flags, so their owner, mapping
+ * and index are cleared here */
+void filemap_free_folio(struct pglist_data *pgdat, struct mm_ctx *ctx, struct page *p)
+{
+	unsigned order = PageHead(p) ? page_order(p) : 0;
+
+	for (unsigned long i = 1; i < (1ul << order); i++) {
+		p[i].owner = PGOWN_NONE;
+		p[i].mapping = p[i].index = 0;
+	}
+	p->owner = PGOWN_NONE;
+	p->mapping = p->index = 0;
+	__free_pages(pgdat, ctx, p, order);
+}
+
+/* what one read()'s readahead brought in: pages (one request to the
+ * disk) and, of them, those whose slot held a shadow entry */
+struct ra_io {
+	unsigned long pages, shadowed;
+};
+
+enum { RA_OK, RA_ENOMEM, RA_EEXIST };
+
+/* ra_alloc_folio() + filemap_add_folio(): a folio of 2^order pages at
+ * index (aligned to its order), allocated with readahead_gfp_mask(), the
+ * mapping's GFP_HIGHUSER_MOVABLE with __GFP_NORETRY | __GFP_NOWARN (and
+ * __GFP_COMP above order 0), goes into the page cache and on the inactive
+ * file list (its head: the LRU code sizes an entry by its order).  Every
+ * slot of its range points at its page (the xarray's multi-index entry,
+ * one slot per page here).  A slot already holding a page fails the add
+ * (-EEXIST) after the allocation, as in the kernel; over shadow entries
+ * the folio is one refault of nr pages (the kernel looks at the last
+ * shadow of the range; a folio evicted whole left the same one in each).
+ * It carries PG_readahead if mark falls in it. */
+static int ra_alloc_folio(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
+                          unsigned long index, unsigned order, unsigned long mark, struct ra_io *io)
+{
+	gfp_t gfp = GFP_HIGHUSER_MOVABLE | __GFP_NORETRY | __GFP_NOWARN | (order ? __GFP_COMP : 0);
+	unsigned long nr = 1ul << order, pfn, shadowed = 0;
+	uint32_t shadow = 0;
+	struct page *p = alloc_pages(pgdat, ctx, gfp, order);
+
+	if (!p)
+		return RA_ENOMEM;
+	pfn = page_to_pfn(pgdat, p);
+	for (unsigned long i = 0; i < nr; i++) {
+		p[i].owner = PGOWN_FILE;
+		p[i].mapping = as->ino;
+		p[i].index = (uint32_t)(index + i);
+	}
+	/* the xarray nodes of the range (a node holds 64 slots) */
+	for (unsigned long c = index >> XA_CHUNK_SHIFT; c <= (index + nr - 1) >> XA_CHUNK_SHIFT; c++)
+		if (xa_node_get(pgdat, ctx, as, c << XA_CHUNK_SHIFT)) {
+			filemap_free_folio(pgdat, ctx, p);
+			return RA_ENOMEM;
+		}
+	/* the allocations may have slept: another reader may have added a
+	 * page of the range meanwhile (xas_for_each_conflict) */
+	for (unsigned long i = index; i < index + nr; i++) {
+		uint32_t e = as->i_pages[i];
+
+		if (entry_present(e)) {
+			filemap_free_folio(pgdat, ctx, p);
+			return RA_EEXIST;
+		}
+		if (entry_nonres(e)) {
+			shadow = e;
+			shadowed++;
+		}
+	}
+	if (shadow)
+		workingset_refault(pgdat, p, shadow & ENTRY_VAL_MASK, true, nr);
+	for (unsigned long i = 0; i < nr; i++)
+		as->i_pages[index + i] = ENTRY_PRESENT | (uint32_t)(pfn + i);
+	as->nrpages += nr;
+	mod_node_page_state(pgdat, NR_FILE_PAGES, (long)nr);
+	if (order)
+		as->nr_large_folios++;
+	lruvec_add_page(pgdat, pfn, false);
+	ctx->kernel_ns += pgdat->costs.pagecache_add_ns;
+	/* folio_set_readahead() on the folio that holds the mark */
+	if (mark != ULONG_MAX && index == (mark & ~(nr - 1))) {
+		as->ra.mark_index = (uint32_t)index;
+		as->ra.mark_pfn = (uint32_t)pfn;
+	}
+	io->pages += nr;
+	io->shadowed += shadowed;
+	return RA_OK;
+}
+
+/* do_page_cache_ra() / page_cache_ra_unbounded(): order-0 pages over
+ * [index, end), the cached ones skipped; a failed allocation ends it */
+static void do_page_cache_ra(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
+                             unsigned long index, unsigned long end, unsigned long mark, struct ra_io *io)
+{
+	if (end > as->size)
+		end = as->size;
+	for (unsigned long i = index; i < end; i++) {
+		if (entry_present(as->i_pages[i]))
+			continue;
+		if (fatal_signal_pending(ctx))
+			break;
+		if (ra_alloc_folio(pgdat, ctx, as, i, 0, mark, io) == RA_ENOMEM)
+			break;
+	}
+}
+
+/* page_cache_ra_order(): the window ra describes, in folios of new_order
+ * + 2 (at most MAX_PAGECACHE_ORDER and ilog2 of the window), smaller
+ * where the index is not aligned to it or the folio would pass the end
+ * of the window or of the file.  A folio that cannot be had (the
+ * allocation failed, or a page of its range is cached) ends the loop,
+ * and the rest of the window is read at order 0 (the fallback, as is a
+ * window under 4 pages, or a file without large folio support: the
+ * model's mapped files, see filemap_split_folios()) */
+static void page_cache_ra_order(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
+                                unsigned new_order, struct ra_io *io)
+{
+	/* the window as it is now: the allocations may sleep, and another
+	 * reader of the file change the state meanwhile */
+	const struct file_ra_state *ra = &as->ra;
+	unsigned long index = ra->start, end = ra->start + ra->size, mark = end - ra->async_size, limit;
+
+	if (!ra->size || ra->start >= as->size)
+		return;
+	if (!as->nr_i_mmap && ra->size >= 4) {
+		limit = as->size - 1;
+		if (limit > index + ra->size - 1)
+			limit = index + ra->size - 1;
+		if (new_order < MAX_PAGECACHE_ORDER)
+			new_order += 2;
+		if (new_order > MAX_PAGECACHE_ORDER)
+			new_order = MAX_PAGECACHE_ORDER;
+		if (new_order > (unsigned)(63 - __builtin_clzl(ra->size)))       /* ilog2 */
+			new_order = (unsigned)(63 - __builtin_clzl(ra->size));
+		while (index <= limit) {
+			unsigned order = new_order;
+
+			if (index & ((1ul << order) - 1))
+				order = (unsigned)__builtin_ctzl(index);         /* __ffs */
+			while (order > 0 && index + (1ul << order) - 1 > limit)
+				order--;
+			if (fatal_signal_pending(ctx) || ra_alloc_folio(pgdat, ctx, as, index, order, mark, io))
+				break;
+			index += 1ul << order;
+		}
+		if (index > limit)
+			return;
+	}
+	do_page_cache_ra(pgdat, ctx, as, index, end, mark, io);
+}
+
+/* get_init_ra_size(): the first window, 2 or 4 times the read rounded up
+ * to a power of two, or the maximum */
+static unsigned long get_init_ra_size(unsigned long size, unsigned long max)
+{
+	unsigned long newsize = 1;
+
+	while (newsize < size)
+		newsize <<= 1;          /* roundup_pow_of_two */
+	if (newsize <= max / 32)
+		return newsize * 4;
+	if (newsize <= max / 4)
+		return newsize * 2;
+	return max;
+}
+
+/* get_next_ra_size(): each window 4 then 2 times the last, up to max */
+static unsigned long get_next_ra_size(unsigned long cur, unsigned long max)
+{
+	if (cur < max / 16)
+		return 4 * cur;
+	if (cur <= max / 2)
+		return 2 * cur;
+	return max;
+}
+
+/* page_cache_sync_ra(): a read of req_count pages misses at index.  At
+ * the start of the file, after the previous read (index - prev_index <=
+ * 1) or for a read larger than the window, a new window starts at index;
+ * any other miss is a small random read of just the pages asked for, at
+ * order 0, which leaves the state alone.  Left out: page_cache_prev_miss()'s
+ * look at the cached history before index (a miss that follows cached
+ * pages the reader did not read through this file's state), and
+ * ractl_max_pages()'s io_pages for reads over the window. */
+static void page_cache_sync_ra(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
+                               unsigned long index, unsigned long req_count, struct ra_io *io)
+{
+	struct file_ra_state *ra = &as->ra;
+	unsigned long max = ra_max_pages(pgdat);
+
+	if (!index || req_count > max || index - ra->prev_index <= 1ul) {
+		ra->start = index;
+		ra->size = get_init_ra_size(req_count, max);
+		ra->async_size = ra->size > req_count ? ra->size - req_count : ra->size >> 1;
+		/* the model keeps one mark per file: a new window's replaces
+		 * the old one's */
+		ra->mark_index = ra->mark_pfn = RA_NO_MARK;
+		page_cache_ra_order(pgdat, ctx, as, 0, io);
+		return;
+	}
+	do_page_cache_ra(pgdat, ctx, as, index, index + req_count, ULONG_MAX, io);
+}
+
+/* page_cache_async_ra(): the read reached the folio marked PG_readahead
+ * (head pfn, at index, of order), req_count pages from index to the end
+ * of the read.  The mark is cleared; if it is where the window put it,
+ * the next window follows this one, ramped up, all of it read ahead, in
+ * folios two orders above the marked one.  Left out: a marked folio out
+ * of step with the state (interleaved reads: the kernel guesses a window
+ * from page_cache_next_miss()), which one mark per file cannot give. */
+static void page_cache_async_ra(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
+                                unsigned long index, unsigned order, struct ra_io *io)
+{
+	struct file_ra_state *ra = &as->ra;
+	unsigned long max = ra_max_pages(pgdat), next;
+
+	ra->mark_index = ra->mark_pfn = RA_NO_MARK;
+	if (index != ((ra->start + ra->size - ra->async_size) & ~((1ul << order) - 1)))
+		return;
+	ra->start += ra->size;
+	next = get_next_ra_size(ra->size, max);
+	if (next > ra->size)
+		ra->size = next;
+	ra->async_size = ra->size;
+	page_cache_ra_order(pgdat, ctx, as, order, io);
+}
+
+/* split a large page-cache folio (head pfn) into order-0 pages, as
+ * split_huge_page() of a file folio does: each keeps its slot and goes
+ * on the LRU list the folio was on, after it, in order, with its flags */
+static void split_file_folio(struct pglist_data *pgdat, struct address_space *as, unsigned long head)
+{
+	struct page *h = &pgdat->mem_map[head];
+	unsigned long nr = 1ul << page_order(h);
+	uint32_t keep = h->flags & ((1u << PG_active) | (1u << PG_referenced) | (1u << PG_young) |
+	                            (1u << PG_workingset) | (1u << PG_reclaim) | PAGE_ZONE_MASK);
+	bool on_lru = PageLRU(h);
+
+	VM_BUG_ON(!PageHead(h) || h->mapcount || PageTest(h, PG_dirty) || PageTest(h, PG_isolated));
+	if (on_lru)
+		lruvec_del_page(pgdat, head);
+	for (unsigned long i = 0; i < nr; i++) {
+		struct page *p = h + i;
+		p->flags = keep;
+		p->owner = PGOWN_FILE;
+		p->mapping = as->ino;
+		p->index = h->index + (uint32_t)i;
+		p->refcount = 1;
+		p->mapcount = 0;
+		p->private = 0;
+		p->next = p->prev = PFN_NONE;
+	}
+	for (unsigned long i = 0; on_lru && i < nr; i++)
+		lruvec_add_page(pgdat, head + i, false);
+	as->nr_large_folios--;
+}
+
+void filemap_split_folios(struct pglist_data *pgdat, struct address_space *as, unsigned long index,
+                          unsigned long nr)
+{
+	unsigned long end = index + nr < as->size ? index + nr : as->size;
+
+	for (unsigned long i = index; as->nr_large_folios && i < end; i++) {
+		uint32_t e = as->i_pages[i];
+		unsigned long head;
+
+		if (!entry_present(e) || !(PageHead(&pgdat->mem_map[entry_pfn(e)]) ||
+		                           PageTail(&pgdat->mem_map[entry_pfn(e)])))
+			continue;
+		head = entry_folio(pgdat, e);
+		i = pgdat->mem_map[head].index + (1ul << page_order(&pgdat->mem_map[head])) - 1;
+		split_file_folio(pgdat, as, head);
+	}
+}
+
+/* filemap_read() with large folios: filemap_get_pages() looks the read's
+ * folios up in order; a missing one starts synchronous readahead
+ * (page_cache_sync_ra()) and, if readahead did not bring it (a failed
+ * allocation), filemap_create_folio() adds an order-0 page with the
+ * mapping's gfp.  Each folio of the read is marked accessed once, on its
+ * head, except a large first folio when the previous read of the file
+ * ended in it (pos_same_folio(): the model's reads are whole pages, so
+ * an order-0 page is always marked, as without large folios).  The state
+ * is the inode's, not the open file's, so a read from index 0 is taken
+ * as one from a fresh open (prev_pos -1): kbuild's jobs open a file and
+ * read it whole, and a small file read again by the next job is one
+ * folio its previous reader ended in.  Reaching the folio marked
+ * PG_readahead starts the next window (page_cache_async_ra(), after the
+ * mark here: the kernel's reference keeps the folio, the model's reclaim
+ * could free it meanwhile).  What the call brought in goes out as one
+ * request, which the reader waits for, the pages read ahead included. */
+static int filemap_read_ra(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
+                           unsigned long index, unsigned long nr, struct filemap_read_stat *st)
+{
+	unsigned long end = index + nr < as->size ? index + nr : as->size, i = index;
+	unsigned long prev_index = as->ra.prev_index, last = ULONG_MAX;
+	struct ra_io io = { 0 };
+	int ret = 0;
+
+	while (i < end) {
+		uint32_t e = as->i_pages[i];
+		unsigned long head, next;
+		unsigned order;
+		struct page *h;
+
+		if (fatal_signal_pending(ctx)) {
+			ret = -1;
+			break;
+		}
+		if (!entry_present(e)) {
+			page_cache_sync_ra(pgdat, ctx, as, i, end - i, &io);
+			e = as->i_pages[i];
+		}
+		if (!entry_present(e)) {
+			/* filemap_create_folio(): the page alone, which may
+			 * reclaim and retry as the mapping's gfp allows */
+			bool shadow = entry_nonres(e);
+
+			if (!page_cache_alloc(pgdat, ctx, as, i, false)) {
+				ret = -1;
+				break;
+			}
+			io.pages++;
+			io.shadowed += shadow;
+			e = as->i_pages[i];
+		}
+		head = entry_folio(pgdat, e);
+		h = &pgdat->mem_map[head];
+		order = PageHead(h) ? page_order(h) : 0;
+		next = h->index + (1ul << order);
+		if (!(last == ULONG_MAX && order && index && prev_index != ULONG_MAX &&
+		      i >> order == (prev_index - 1) >> order))
+			folio_mark_accessed(pgdat, head);
+		if (as->ra.mark_index == h->index && as->ra.mark_pfn == head)
+			page_cache_async_ra(pgdat, ctx, as, h->index, order, &io);
+		last = next < end ? next : end;
+		ctx->kernel_ns += pgdat->costs.pagecache_hit_ns * (double)(last - i);
+		i = last;
+	}
+	if (last != ULONG_MAX)
+		as->ra.prev_index = last;
+	if (io.pages) {
+		blockdev_io_wait(pgdat, ctx, &pgdat->disk, io.pages, false);
+		count_vm_events(pgdat, PGPGIN, io.pages * (PAGE_SIZE >> 10));
+	}
+	if (st) {
+		st->missed += io.pages;
+		st->shadowed += io.shadowed;
+	}
+	return ret;
 }
 
 static int filemap_rw(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
@@ -252,8 +648,14 @@ static int filemap_rw(struct pglist_data *pgdat, struct mm_ctx *ctx, struct addr
 
 	if (file_open(pgdat, ctx, as))
 		return -1;
+	if (!write && !as->bdev && pgdat->sysctl.large_folios)
+		return filemap_read_ra(pgdat, ctx, as, index, nr, st);
 	if (write)
 		file_grow(as, index + nr);
+	/* the model never dirties a large folio: the write's range is split
+	 * into order-0 pages first */
+	if (write && as->nr_large_folios)
+		filemap_split_folios(pgdat, as, index, nr);
 	for (unsigned long i = index; i < index + nr && i < as->size; i++) {
 		uint32_t e = as->i_pages[i];
 		struct page *p;
@@ -360,17 +762,19 @@ unsigned long filemap_write_and_wait_range(struct pglist_data *pgdat, struct mm_
 	return written;
 }
 
-/* do_sync_mmap_readahead()'s read-around: ra_pages (read_ahead_kb = 128
- * KiB) centred on the faulting index, as page_cache_ra_order() reads them:
- * the missing pages are allocated and go out as one read, which the
- * faulting task waits for; pages already cached are not touched (a
- * fault does not mark them accessed) */
-#define MMAP_RA_PAGES 32
+/* do_sync_mmap_readahead()'s read-around: ra_pages ([machine]
+ * read_ahead_kb, 128 KiB by default: 32 pages) centred on the faulting
+ * index, as page_cache_ra_order() reads them: the missing pages are
+ * allocated and go out as one read, which the faulting task waits for;
+ * pages already cached are not touched (a fault does not mark them
+ * accessed).  Always order-0 pages, also with large folios (the model
+ * maps no large file folio) */
 int filemap_fault_read(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
                        unsigned long index)
 {
-	unsigned long start = index > MMAP_RA_PAGES / 2 ? index - MMAP_RA_PAGES / 2 : 0;
-	unsigned long end = start + MMAP_RA_PAGES < as->size ? start + MMAP_RA_PAGES : as->size;
+	unsigned long ra_pages = ra_max_pages(pgdat);
+	unsigned long start = index > ra_pages / 2 ? index - ra_pages / 2 : 0;
+	unsigned long end = start + ra_pages < as->size ? start + ra_pages : as->size;
 	unsigned long misses = 0;
 
 	for (unsigned long i = start; i < end; i++) {
@@ -431,17 +835,22 @@ unsigned long writeback_dirty_pages(struct pglist_data *pgdat, struct mm_ctx *ct
 	return written;
 }
 
-/* __remove_mapping(): a clean file page leaves the page cache; reclaim
- * (reclaimed) leaves a shadow entry in its slot, an invalidation
- * (drop_caches) an empty one */
+/* __remove_mapping(): a clean file folio leaves the page cache; reclaim
+ * (reclaimed) leaves a shadow entry in its slots (one shadow, in every
+ * slot of a large folio), an invalidation (drop_caches) empty ones */
 void remove_mapping(struct pglist_data *pgdat, unsigned long pfn, bool reclaimed)
 {
 	struct page *p = &pgdat->mem_map[pfn];
 	struct address_space *as = pgdat->inodes[p->mapping];
+	unsigned long nr = folio_nr_pages(p);
+	uint32_t e = reclaimed ? ENTRY_NONRES | workingset_eviction(pgdat, pfn, nr) : 0;
 
-	as->i_pages[p->index] = reclaimed ? ENTRY_NONRES | workingset_eviction(pgdat, pfn) : 0;
-	as->nrpages--;
-	mod_node_page_state(pgdat, NR_FILE_PAGES, -1);
+	for (unsigned long i = 0; i < nr; i++)
+		as->i_pages[p->index + i] = e;
+	as->nrpages -= nr;
+	if (nr > 1)
+		as->nr_large_folios--;
+	mod_node_page_state(pgdat, NR_FILE_PAGES, -(long)nr);
 	if (as->bdev) {
 		struct mm_ctx ctx = { 0 };
 		kmem_cache_free(pgdat, &ctx, BUFFER_HEAD_CACHE, p->private);
@@ -465,22 +874,28 @@ void inode_unlink(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_
 		uint32_t e = as->i_pages[j];
 
 		if (entry_present(e)) {
-			unsigned long pfn = entry_pfn(e);
+			unsigned long pfn = entry_folio(pgdat, e);
 			struct page *p = &pgdat->mem_map[pfn];
 
+			VM_BUG_ON(p->index != j);
 			if (PageTest(p, PG_dirty)) {
 				ClearPageFlag(p, PG_dirty);
 				mod_node_page_state(pgdat, NR_FILE_DIRTY, -1);
 			}
 			lruvec_del_page(pgdat, pfn);
-			as->nrpages--;
-			mod_node_page_state(pgdat, NR_FILE_PAGES, -1);
-			p->owner = PGOWN_NONE;
-			p->mapping = p->index = 0;
-			__free_pages(pgdat, ctx, p, 0);
+			/* the folio's slots are emptied (a large folio's first
+			 * is j: the loop goes up), its pages uncounted */
+			for (unsigned long i = 1; i < folio_nr_pages(p); i++)
+				as->i_pages[j + i] = 0;
+			as->nrpages -= folio_nr_pages(p);
+			if (PageHead(p))
+				as->nr_large_folios--;
+			mod_node_page_state(pgdat, NR_FILE_PAGES, -(long)folio_nr_pages(p));
+			filemap_free_folio(pgdat, ctx, p);
 		}
 		as->i_pages[j] = 0;
 	}
+	file_ra_state_init(&as->ra);
 	for (unsigned long c = 0; as->xa_nodes && c < xa_nr_chunks(as->size); c++)
 		if (as->xa_nodes[c] != SLAB_OBJ_NONE) {
 			kmem_cache_free(pgdat, ctx, RADIX_TREE_NODE_CACHE, as->xa_nodes[c]);
@@ -523,12 +938,12 @@ void mm_teardown(struct pglist_data *pgdat)
 		for (unsigned long j = 0; j < as->size; j++) {
 			uint32_t e = as->i_pages[j];
 			if (entry_present(e)) {
-				unsigned long pfn = entry_pfn(e);
+				unsigned long pfn = entry_folio(pgdat, e);
 				if (PageTest(&pgdat->mem_map[pfn], PG_dirty))
 					mod_node_page_state(pgdat, NR_FILE_DIRTY, -1);
 				lruvec_del_page(pgdat, pfn);
 				remove_mapping(pgdat, pfn, false);
-				__free_pages(pgdat, &ctx, &pgdat->mem_map[pfn], 0);
+				filemap_free_folio(pgdat, &ctx, &pgdat->mem_map[pfn]);
 			}
 		}
 		/* the slab objects, unless the caches went first (slab_destroy
@@ -542,6 +957,9 @@ void mm_teardown(struct pglist_data *pgdat)
 		free(as->i_mmap);
 		free(as->i_pages);
 		free(as);
+		/* the invariant checker may run (a later inode's pages are
+		 * freed): it skips the inodes already gone */
+		pgdat->inodes[i] = NULL;
 	}
 	free(pgdat->inodes);
 	free(pgdat->mms);

@@ -208,7 +208,7 @@ static unsigned long shmem_read_page(struct pglist_data *pgdat, struct mm_ctx *c
 		if (!(p = shmem_alloc_page(pgdat, ctx, obj->nr_pages)))
 			return PFN_NONE;
 		pfn = page_to_pfn(pgdat, p);
-		workingset_refault(pgdat, p, swap_get_shadow(pgdat, slot), false);
+		workingset_refault(pgdat, p, swap_get_shadow(pgdat, slot), false, 1);
 		blockdev_io_wait(pgdat, ctx, &pgdat->swap.dev, 1, false);
 		swap_free(pgdat, ctx, slot);
 		count_vm_events(pgdat, PSWPIN, 1);
@@ -405,7 +405,7 @@ bool shmem_writepage(struct pglist_data *pgdat, unsigned long pfn)
 	 * keeps the swap entry; the page is the swap cache's alone */
 	o->entries[p->index] = ENTRY_NONRES | slot;
 	shmem_page_uncache(pgdat);
-	swap_set_shadow(pgdat, slot, workingset_eviction(pgdat, pfn));
+	swap_set_shadow(pgdat, slot, workingset_eviction(pgdat, pfn, 1));
 	p->owner = PGOWN_ANON;
 	p->mapping = p->index = 0;
 	ClearPageFlag(p, PG_referenced);

@@ -339,11 +339,13 @@ void lru_note_cost_refault(struct pglist_data *pgdat, bool file, unsigned long n
 unsigned long lruvec_lru_size(const struct pglist_data *pgdat, enum lru_list lru);
 
 /* ---- workingset.c ---- */
-uint32_t workingset_eviction(struct pglist_data *pgdat, unsigned long pfn);
-/* a refault of a page evicted with this shadow: counts, and returns true
- * if the page is to start on the active list */
-bool workingset_refault(struct pglist_data *pgdat, struct page *page, uint32_t shadow, bool file);
-void workingset_activation(struct pglist_data *pgdat);
+/* the shadow entry of a folio of nr_pages evicted now */
+uint32_t workingset_eviction(struct pglist_data *pgdat, unsigned long pfn, unsigned long nr_pages);
+/* a refault of a folio of nr_pages evicted with this shadow: counts (in
+ * pages), and returns true if the folio is to start on the active list */
+bool workingset_refault(struct pglist_data *pgdat, struct page *page, uint32_t shadow, bool file,
+                        unsigned long nr_pages);
+void workingset_activation(struct pglist_data *pgdat, unsigned long nr_pages);
 void workingset_age_nonresident(struct pglist_data *pgdat, unsigned long nr_pages);
 
 /* ---- swapfile.c ---- */
@@ -425,8 +427,15 @@ void shrink_active_list_direct(struct pglist_data *pgdat, struct mm_ctx *ctx, en
  * from now (the reclaimer's place in its pass); false if it cannot be (no
  * swap) */
 bool try_to_swap_out(struct pglist_data *pgdat, unsigned long pfn, double issue_delay);
-/* drop a clean file page from its page cache, leaving a shadow entry */
+/* drop a clean file folio (its head pfn) from its page cache, leaving a
+ * shadow entry in each of its slots if reclaimed */
 void remove_mapping(struct pglist_data *pgdat, unsigned long pfn, bool reclaimed);
+/* free a page-cache folio (order 0 or a large folio's head) that left its file */
+void filemap_free_folio(struct pglist_data *pgdat, struct mm_ctx *ctx, struct page *p);
+/* split the large folios over file pages [index, index + nr) into order-0
+ * pages (the model maps and dirties no large file folio) */
+void filemap_split_folios(struct pglist_data *pgdat, struct address_space *as, unsigned long index,
+                          unsigned long nr);
 void file_page_written(struct pglist_data *pgdat, unsigned long pfn);
 /* filemap_fault()'s read of a missing page: the mmap read-around window
  * around index goes into the page cache, one read; 0, or -1 when the page

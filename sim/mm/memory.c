@@ -290,6 +290,11 @@ static int do_read_fault(struct pglist_data *pgdat, struct mm_ctx *ctx, struct m
 
 	if (!a || !(as = inode_lookup(pgdat, a->ino)) || (index = a->pgoff + (v - a->start)) >= as->size)
 		return -1;
+	/* the model maps no large page-cache folio (the kernel maps one with
+	 * ptes, or a PMD): the file's are split into order-0 pages at its
+	 * first fault, and read() of a mapped file makes none (filemap.c) */
+	if (as->nr_large_folios)
+		filemap_split_folios(pgdat, as, 0, as->size);
 	if (pte_alloc(pgdat, ctx, mm, v) || mm->oom_victim)
 		return -1;
 	count_vm_events(pgdat, PGFAULT, 1);
@@ -634,7 +639,7 @@ int mm_access(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *m
 		if (entry_nonres(e)) {
 			/* do_swap_page(): read it back and wait for it */
 			uint32_t slot = e & ENTRY_VAL_MASK;
-			workingset_refault(pgdat, p, swap_get_shadow(pgdat, slot), false);
+			workingset_refault(pgdat, p, swap_get_shadow(pgdat, slot), false, 1);
 			blockdev_io_wait(pgdat, ctx, &pgdat->swap.dev, 1, false);
 			if (mm->oom_victim) {
 				/* killed while it caught up: the pte and its
@@ -669,7 +674,7 @@ bool try_to_swap_out(struct pglist_data *pgdat, unsigned long pfn, double issue_
 
 	if (slot == UINT32_MAX)
 		return false;
-	swap_set_shadow(pgdat, slot, workingset_eviction(pgdat, pfn));
+	swap_set_shadow(pgdat, slot, workingset_eviction(pgdat, pfn, 1));
 	set_pte(mm, p->index, ENTRY_NONRES | slot);
 	mm->young[p->index / 64] &= ~(1ull << (p->index % 64));     /* PG_young is cleared below */
 	mm->rss_anon--;

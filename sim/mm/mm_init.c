@@ -135,6 +135,8 @@ void vm_sysctl_defaults(struct vm_sysctl *s)
 		.config_compaction = true,
 		.config_numa = true,
 		.group_by_mobility = GROUP_BY_MOBILITY_AUTO,
+		.large_folios = false,
+		.read_ahead_kb = 128,
 		.swappiness = 60,
 		.vfs_cache_pressure = 100,
 		.dirty_expire_centisecs = 3000,

@@ -27,7 +27,7 @@ void activate_page(struct pglist_data *pgdat, unsigned long pfn)
 	SetPageFlag(p, PG_active);
 	lruvec_add_page(pgdat, pfn, false);
 	count_vm_events(pgdat, PGACTIVATE, (unsigned long)nr_pages_of(p));
-	workingset_activation(pgdat);
+	workingset_activation(pgdat, (unsigned long)nr_pages_of(p));
 }
 
 /* folio_mark_accessed(): inactive,unreferenced -> inactive,referenced ->

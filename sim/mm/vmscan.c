@@ -155,9 +155,9 @@ static uint32_t isolate_lru_page(struct pglist_data *pgdat, enum lru_list lru, s
 
 /*
  * shrink_folio_list() for one isolated page: activate, keep, write out or
- * free it.  Returns 1 if the page was freed.  A THP that has to be
- * swapped is split first (no THP swap cluster in this model: add_to_swap()
- * fails for the folio); split_folio_to_list() puts its tail pages on the
+ * free it.  Returns the pages freed: 1, or a large file folio's pages.
+ * A THP that has to be swapped is split first (no THP swap cluster in
+ * this model: add_to_swap() fails for the folio); split_folio_to_list() puts its tail pages on the
  * list being reclaimed, so they are reclaimed in this same pass without
  * being scanned again (their scan was counted with the THP's 512 pages):
  * the caller's *tail is set to the first tail pfn.
@@ -253,6 +253,14 @@ static unsigned long shrink_page(struct pglist_data *pgdat, unsigned long pfn, b
 	}
 	ClearPageFlag(p, PG_reclaim);
 	remove_mapping(pgdat, pfn, true);
+	if (PageHead(p)) {
+		/* a large page-cache folio (never mapped or dirty in the
+		 * model) goes whole: its pages are reclaimed together */
+		unsigned long nr = lru_nr_pages(p);
+
+		filemap_free_folio(pgdat, sc->ctx, p);
+		return nr;
+	}
 free:
 	__free_pages(pgdat, sc->ctx, p, 0);
 	return 1;

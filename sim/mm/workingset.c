@@ -16,18 +16,22 @@
 #define SHADOW_WORKINGSET       (1u << 30)
 #define SHADOW_EVICTION_MASK    (SHADOW_WORKINGSET - 1)
 
-uint32_t workingset_eviction(struct pglist_data *pgdat, unsigned long pfn)
+/* the shadow of a folio of nr_pages evicted now: the clock before the
+ * eviction, which ticks by the folio's pages (workingset_age_nonresident
+ * with folio_nr_pages) */
+uint32_t workingset_eviction(struct pglist_data *pgdat, unsigned long pfn, unsigned long nr_pages)
 {
 	bool workingset = PageTest(&pgdat->mem_map[pfn], PG_workingset);
+	uint32_t shadow = (uint32_t)(pgdat->lruvec.nonresident_age & SHADOW_EVICTION_MASK) |
+	                  (workingset ? SHADOW_WORKINGSET : 0);
 
-	/* the clock ticks with every eviction (workingset_age_nonresident) */
-	return (uint32_t)(pgdat->lruvec.nonresident_age++ & SHADOW_EVICTION_MASK) |
-	       (workingset ? SHADOW_WORKINGSET : 0);
+	pgdat->lruvec.nonresident_age += nr_pages;
+	return shadow;
 }
 
-void workingset_activation(struct pglist_data *pgdat)
+void workingset_activation(struct pglist_data *pgdat, unsigned long nr_pages)
 {
-	pgdat->lruvec.nonresident_age++;
+	pgdat->lruvec.nonresident_age += nr_pages;
 }
 
 /* workingset_age_nonresident(): pages put back on an active list by
@@ -37,13 +41,16 @@ void workingset_age_nonresident(struct pglist_data *pgdat, unsigned long nr_page
 	pgdat->lruvec.nonresident_age += nr_pages;
 }
 
-bool workingset_refault(struct pglist_data *pgdat, struct page *page, uint32_t shadow, bool file)
+/* a folio of nr_pages added over a shadow entry: counted in pages, as
+ * the kernel counts it (folio_nr_pages) */
+bool workingset_refault(struct pglist_data *pgdat, struct page *page, uint32_t shadow, bool file,
+                        unsigned long nr_pages)
 {
 	unsigned long refault = pgdat->lruvec.nonresident_age & SHADOW_EVICTION_MASK;
 	unsigned long distance = (refault - (shadow & SHADOW_EVICTION_MASK)) & SHADOW_EVICTION_MASK;
 	unsigned long workingset_size;
 
-	mod_node_page_state(pgdat, file ? WORKINGSET_REFAULT_FILE : WORKINGSET_REFAULT_ANON, 1);
+	mod_node_page_state(pgdat, file ? WORKINGSET_REFAULT_FILE : WORKINGSET_REFAULT_ANON, (long)nr_pages);
 	/* the workingset the page competed with: the active file list, plus,
 	 * for anon, the inactive file list; plus anon lists while swap exists */
 	workingset_size = lruvec_lru_size(pgdat, LRU_ACTIVE_FILE);
@@ -57,14 +64,14 @@ bool workingset_refault(struct pglist_data *pgdat, struct page *page, uint32_t s
 	if (distance > workingset_size)
 		return false;
 	SetPageFlag(page, PG_active);
-	mod_node_page_state(pgdat, file ? WORKINGSET_ACTIVATE_FILE : WORKINGSET_ACTIVATE_ANON, 1);
-	workingset_activation(pgdat);
+	mod_node_page_state(pgdat, file ? WORKINGSET_ACTIVATE_FILE : WORKINGSET_ACTIVATE_ANON, (long)nr_pages);
+	workingset_activation(pgdat, nr_pages);
 	/* it had been active before its eviction: a workingset page whose
 	 * refault is the IO cost of having reclaimed its type */
 	if (shadow & SHADOW_WORKINGSET) {
 		SetPageFlag(page, PG_workingset);
-		lru_note_cost_refault(pgdat, file, 1);
-		mod_node_page_state(pgdat, file ? WORKINGSET_RESTORE_FILE : WORKINGSET_RESTORE_ANON, 1);
+		lru_note_cost_refault(pgdat, file, nr_pages);
+		mod_node_page_state(pgdat, file ? WORKINGSET_RESTORE_FILE : WORKINGSET_RESTORE_ANON, (long)nr_pages);
 	}
 	return true;
 }

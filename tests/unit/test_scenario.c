@@ -83,6 +83,10 @@ static void test_defaults(void **state)
 	assert_int_equal(c->sysctl.config_numa, d.config_numa);
 	assert_int_equal(c->sysctl.vfs_cache_pressure, d.vfs_cache_pressure);
 	assert_int_equal(c->sysctl.dirty_expire_centisecs, d.dirty_expire_centisecs);
+	assert_false(d.large_folios);
+	assert_int_equal(c->sysctl.large_folios, d.large_folios);
+	assert_int_equal(d.read_ahead_kb, 128);
+	assert_int_equal(c->sysctl.read_ahead_kb, d.read_ahead_kb);
 	assert_int_equal(c->ram, 2ull << 30);
 	assert_int_equal(c->cpus, 4);
 	assert_int_equal(c->swap, 0);
@@ -158,6 +162,40 @@ static void test_values_and_overrides(void **state)
 /* The text is canonical: the same settings in another order, or given
  * by --set instead of the file, give the same text and hash; it
  * re-reads to itself. */
+/* keys added after results existed (PARAM_TEXT_IF_SET): at their
+ * defaults, given or not, they are not in the text or the params, so the
+ * hash of a scenario that does not use them is what it was; set to
+ * another value, they are */
+static void test_keys_text_if_set(void **state)
+{
+	struct scenario *a = good(MINIMAL), *b, *c;
+	const struct scenario_config *cfg;
+
+	(void)state;
+	assert_null(strstr(scenario_text(a), "large_folios"));
+	assert_null(strstr(scenario_text(a), "read_ahead_kb"));
+	assert_null(param(a, "kernel.large_folios"));
+	assert_null(param(a, "machine.read_ahead_kb"));
+	b = good(MINIMAL "[kernel]\nlarge_folios = no\n[machine]\nread_ahead_kb = 128\n");
+	assert_string_equal(scenario_text(a), scenario_text(b));
+	assert_string_equal(scenario_hash(a), scenario_hash(b));
+	c = good(MINIMAL "[kernel]\nlarge_folios = yes\n");
+	assert_int_equal(scenario_set(c, "machine.read_ahead_kb=8192", err, sizeof(err)), 0);
+	assert_int_equal(scenario_resolve(c, err, sizeof(err)), 0);
+	cfg = scenario_config(c);
+	assert_true(cfg->sysctl.large_folios);
+	assert_int_equal(cfg->sysctl.read_ahead_kb, 8192);
+	assert_string_equal(param(c, "kernel.large_folios"), "yes");
+	assert_string_equal(param(c, "machine.read_ahead_kb"), "8192");
+	assert_non_null(strstr(scenario_text(c), "\nkernel_reserved = 9542\nread_ahead_kb = 8192\n"));
+	assert_non_null(strstr(scenario_text(c), "\ngroup_by_mobility = auto\nlarge_folios = yes\n"));
+	assert_string_not_equal(scenario_hash(a), scenario_hash(c));
+	scenario_free(a);
+	scenario_free(b);
+	scenario_free(c);
+	bad("[machine]\nread_ahead_kb = 2\n", "t.ini:2: [machine] read_ahead_kb: '2' is not an integer of KiB in 4..1048576");
+}
+
 static void test_canonical_text(void **state)
 {
 	struct scenario *a = good("[run]\nduration = 2\nseed = 3\n[workload]\nnames = thp_faulter\n"
@@ -404,6 +442,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_values_and_overrides),
+		cmocka_unit_test(test_keys_text_if_set),
 		cmocka_unit_test(test_canonical_text),
 		cmocka_unit_test(test_text_round_trip),
 		cmocka_unit_test(test_other_policy_section),

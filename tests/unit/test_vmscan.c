@@ -337,17 +337,17 @@ static void test_refault_restores_only_the_workingset(void **state)
 	}
 	SetPageFlag(old[0], PG_workingset);
 	for (int i = 0; i < 2; i++)
-		shadow[i] = workingset_eviction(pgdat, tl_pfn(m, old[i]));
+		shadow[i] = workingset_eviction(pgdat, tl_pfn(m, old[i]), 1);
 	l->anon_cost = l->file_cost = 0;
 
-	assert_true(workingset_refault(pgdat, new[1], shadow[1], true));
+	assert_true(workingset_refault(pgdat, new[1], shadow[1], true, 1));
 	assert_true(PageTest(new[1], PG_active));
 	assert_false(PageTest(new[1], PG_workingset));
 	assert_int_equal(node_page_state(pgdat, WORKINGSET_ACTIVATE_FILE), 1);
 	assert_int_equal(node_page_state(pgdat, WORKINGSET_RESTORE_FILE), 0);
 	assert_int_equal(l->file_cost, 0);
 
-	assert_true(workingset_refault(pgdat, new[0], shadow[0], true));
+	assert_true(workingset_refault(pgdat, new[0], shadow[0], true, 1));
 	assert_true(PageTest(new[0], PG_active));
 	assert_true(PageTest(new[0], PG_workingset));
 	assert_int_equal(node_page_state(pgdat, WORKINGSET_RESTORE_FILE), 1);

@@ -90,6 +90,21 @@ struct mm_struct {
 #define PMD_TRANS_HUGE 0x2u             /* mapped by a THP (pmd_trans_huge) */
 #define PMD_FILE      0x4u              /* inside a file mapping: faults read the page cache */
 
+/* read()'s readahead state (struct file_ra_state, mm/readahead.c): the
+ * current window [start, start + size), of which the last async_size
+ * pages are read ahead of the reader; the folio of the window marked
+ * PG_readahead (at start + size - async_size, rounded down to the folio),
+ * whose read starts the next window; and where the previous read ended
+ * (prev_pos, in pages).  Used only with [kernel] large_folios. */
+#define RA_NO_MARK UINT32_MAX
+struct file_ra_state {
+	unsigned long start, size, async_size;
+	unsigned long prev_index;          /* prev_pos >> PAGE_SHIFT: the page after the last read;
+	                                    * ULONG_MAX: no read yet (prev_pos = -1) */
+	uint32_t mark_index, mark_pfn;     /* the PG_readahead folio: its index and head pfn
+	                                    * (RA_NO_MARK: none) */
+};
+
 /* A file's page cache (struct address_space with its inode). */
 struct address_space {
 	uint32_t ino;                      /* page->mapping of its pages */
@@ -106,6 +121,14 @@ struct address_space {
 	struct file_vma *i_mmap;           /* the areas mapping it (the kernel's interval tree) */
 	unsigned nr_i_mmap, cap_i_mmap;
 	const char *name;                  /* a static name, for files looked up by it (executables) */
+	/* The readahead state of read().  The kernel keeps it per open file
+	 * (file->f_ra); the model keeps it per inode, because each model
+	 * file has one reader at a time (a streamer's file, a source file
+	 * that a compiler job opens and reads whole), so the two are the
+	 * same state. */
+	struct file_ra_state ra;
+	unsigned long nr_large_folios;     /* its folios of order > 0 (PG_head), so that the split
+	                                    * before a mapping or a write costs nothing without them */
 };
 
 /* A block device: latency and bandwidth, one queue (FIFO). */

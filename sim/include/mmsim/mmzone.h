@@ -196,6 +196,11 @@ struct vm_sysctl {
 	bool config_compaction;         /* not a sysctl: CONFIG_COMPACTION of the kernel booted */
 	bool config_numa;               /* not a sysctl: CONFIG_NUMA of the kernel booted */
 	int  group_by_mobility;         /* not a sysctl: GROUP_BY_MOBILITY_* ([kernel] group_by_mobility) */
+	bool large_folios;              /* not a sysctl: the file system's page cache takes large folios
+	                                 * (ext4 from Linux 6.16): read()'s readahead allocates folios
+	                                 * above order 0 ([kernel] large_folios, no) */
+	unsigned read_ahead_kb;         /* /sys/block/DEV/queue/read_ahead_kb: the bdi's ra_pages in KiB
+	                                 * ([machine] read_ahead_kb, 128) */
 	int  swappiness;                /* vm.swappiness, 60 */
 	int  vfs_cache_pressure;        /* vm.vfs_cache_pressure, 100 */
 	int  dirty_expire_centisecs;    /* vm.dirty_expire_centisecs, 3000 */

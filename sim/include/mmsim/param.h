@@ -48,6 +48,10 @@ enum param_store {
 #define PARAM_OR_ZERO   0x2     /* 0 (none, never) or a number in [min, max]: min is the
                                  * floor of a period, below which the simulated cost of
                                  * the events is absurd (PARAM_PERIOD_FLOOR) */
+#define PARAM_TEXT_IF_SET 0x4   /* a scenario key written into the resolved text (and its
+                                 * params) only when its value is not the default: a key
+                                 * added later leaves the texts and hashes of scenarios
+                                 * that do not use it as they were */
 
 /* The shortest period of a timer, a poll or a record: one jiffy at
  * HZ=1000.  A period below it costs events without measuring anything
