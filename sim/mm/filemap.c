@@ -313,7 +313,7 @@ enum { RA_OK, RA_ENOMEM, RA_EEXIST };
 /* ra_alloc_folio() + filemap_add_folio(): a folio of 2^order pages at
  * index (aligned to its order), allocated with readahead_gfp_mask(), the
  * mapping's GFP_HIGHUSER_MOVABLE with __GFP_NORETRY | __GFP_NOWARN (and
- * __GFP_COMP above order 0), goes into the page cache and on the inactive
+ * __GFP_COMP above order 0), less __GFP_FS (memalloc_nofs_save()), goes into the page cache and on the inactive
  * file list (its head: the LRU code sizes an entry by its order).  Every
  * slot of its range points at its page (the xarray's multi-index entry,
  * one slot per page here).  A slot already holding a page fails the add
@@ -324,7 +324,15 @@ enum { RA_OK, RA_ENOMEM, RA_EEXIST };
 static int ra_alloc_folio(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
                           unsigned long index, unsigned order, unsigned long mark, struct ra_io *io)
 {
-	gfp_t gfp = GFP_HIGHUSER_MOVABLE | __GFP_NORETRY | __GFP_NOWARN | (order ? __GFP_COMP : 0);
+	/* readahead runs under memalloc_nofs_save() (page_cache_ra_order(),
+	 * page_cache_ra_unbounded()): the allocation loses __GFP_FS, as the
+	 * real 6.18's mm_vmscan_wakeup_kswapd shows for the streamer's folios
+	 * (GFP_NOFS|__GFP_HIGHMEM|__GFP_MOVABLE|__GFP_NOWARN|__GFP_NORETRY|
+	 * __GFP_COMP|__GFP_HARDWALL, real/README.md "The traced pair"): its
+	 * direct compaction migrates no file page and its direct reclaim runs
+	 * no fs shrinker */
+	gfp_t gfp = (GFP_HIGHUSER_MOVABLE & ~__GFP_FS) | __GFP_NORETRY | __GFP_NOWARN |
+	            (order ? __GFP_COMP : 0);
 	unsigned long nr = 1ul << order, pfn, shadowed = 0;
 	uint32_t shadow = 0;
 	struct page *p = alloc_pages(pgdat, ctx, gfp, order);
