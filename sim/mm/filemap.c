@@ -273,11 +273,6 @@ static unsigned long ra_max_pages(const struct pglist_data *pgdat)
 	return n ? n : 1;
 }
 
-static inline unsigned long folio_nr_pages(const struct page *p)
-{
-	return PageHead(p) ? 1ul << page_order(p) : 1;
-}
-
 /* the head pfn of the folio that page-cache entry e points into */
 static inline unsigned long entry_folio(const struct pglist_data *pgdat, uint32_t e)
 {

@@ -106,6 +106,13 @@ static inline uint8_t buddy_tag(unsigned order, unsigned zonenum)
  * policy zone (every kernel but TAO's: zone orders 0, zones empty) these
  * decide as v6.2 does. */
 
+/* folio_nr_pages(): the pages of the folio whose head is p (a THP or a
+ * large page-cache folio is one LRU entry of 2^order pages) */
+static inline unsigned long folio_nr_pages(const struct page *p)
+{
+	return PageHead(p) ? 1ul << page_order(p) : 1;
+}
+
 /* zone_is_suitable(): may this zone serve a request of this order?  A
  * physical zone serves every order; ZONE_NOSPLIT only orders of at least
  * its order (no split below it), ZONE_NOMERGE only its order */

@@ -106,21 +106,16 @@ static enum page_references folio_check_references(struct pglist_data *pgdat, st
 	return PAGEREF_RECLAIM;
 }
 
-/* folio_nr_pages(): a THP on the LRU is one entry of 512 pages */
-static inline unsigned long lru_nr_pages(const struct page *p)
-{
-	return PageHead(p) ? 1ul << page_order(p) : 1;
-}
 
 static void putback(struct pglist_data *pgdat, unsigned long pfn, bool active)
 {
 	struct page *p = &pgdat->mem_map[pfn];
 	if (active) {
 		SetPageFlag(p, PG_active);
-		count_vm_events(pgdat, PGACTIVATE, lru_nr_pages(p));   /* in pages, as v6.2 */
+		count_vm_events(pgdat, PGACTIVATE, folio_nr_pages(p));   /* in pages, as v6.2 */
 		/* move_folios_to_lru(): an active page put back ages the
 		 * workingset clock */
-		workingset_age_nonresident(pgdat, lru_nr_pages(p));
+		workingset_age_nonresident(pgdat, folio_nr_pages(p));
 	}
 	lruvec_add_page(pgdat, pfn, false);
 }
@@ -256,7 +251,7 @@ static unsigned long shrink_page(struct pglist_data *pgdat, unsigned long pfn, b
 	if (PageHead(p)) {
 		/* a large page-cache folio (never mapped or dirty in the
 		 * model) goes whole: its pages are reclaimed together */
-		unsigned long nr = lru_nr_pages(p);
+		unsigned long nr = folio_nr_pages(p);
 
 		filemap_free_folio(pgdat, sc->ctx, p);
 		return nr;
@@ -323,7 +318,7 @@ static unsigned long shrink_inactive_list(struct pglist_data *pgdat, unsigned lo
 				break;
 			continue;
 		}
-		nr_taken += lru_nr_pages(&pgdat->mem_map[pfn]);
+		nr_taken += folio_nr_pages(&pgdat->mem_map[pfn]);
 		nr_reclaimed += shrink_page(pgdat, pfn, file, sc, &nr_pageout, &tail);
 		/* a split THP's tails, on the list being reclaimed */
 		for (unsigned long t = 0; tail && t < PTRS_PER_PTE - 1; t++)
@@ -363,18 +358,18 @@ static void shrink_active_list(struct pglist_data *pgdat, unsigned long nr_to_sc
 			continue;
 		}
 		p = &pgdat->mem_map[pfn];
-		nr_taken += lru_nr_pages(p);
+		nr_taken += folio_nr_pages(p);
 		if (folio_referenced(pgdat, sc->ctx, p, &vm_flags) && (vm_flags & VM_EXEC) && file) {
-			nr_rotated += lru_nr_pages(p);
+			nr_rotated += folio_nr_pages(p);
 			lruvec_add_page(pgdat, pfn, false);
-			workingset_age_nonresident(pgdat, lru_nr_pages(p));   /* move_folios_to_lru() */
+			workingset_age_nonresident(pgdat, folio_nr_pages(p));   /* move_folios_to_lru() */
 			continue;
 		}
 		ClearPageFlag(p, PG_young);         /* an unmapped page's, if any */
 		ClearPageFlag(p, PG_active);
 		SetPageFlag(p, PG_workingset);
 		lruvec_add_page(pgdat, pfn, false);
-		nr_deactivate += lru_nr_pages(p);
+		nr_deactivate += folio_nr_pages(p);
 	}
 	sc->ctx->isolated[is_file_lru(lru)] = nr_taken;
 	count_vm_events(pgdat, PGREFILL, nr_taken);
