@@ -38,6 +38,7 @@ struct key_desc {
 
 static const char *const thp_enabled_choices[] = { "always", "madvise", "never", NULL };
 static const char *const mobility_choices[] = { "no", "yes", "auto", NULL };   /* GROUP_BY_MOBILITY_* */
+static const char *const ra_order_choices[] = { "marked_folio", "file_ra_state", NULL };   /* RA_ORDER_* */
 static const char *const thp_defrag_choices[] = { "always", "defer", "defer+madvise", "madvise", "never", NULL };
 
 static const char *check_pcp_fraction(const void *owner, const char *value, char *buf, size_t len)
@@ -118,6 +119,13 @@ static const struct key_desc keys[] = {
 	  "large folios (ext4 from Linux 6.16, xfs from 5.18): read()'s readahead allocates folios of order "
 	  "above 0 (page_cache_ra_order), up to PMD order; no: order-0 pages, only the pages a read asks for",
 	  SYS(large_folios), .flags = PARAM_TEXT_IF_SET } },
+	{ "kernel", { "readahead_order", PARAM_ENUM, NULL, 0, 0, "marked_folio", "with large_folios, where "
+	  "a readahead window's folio order comes from: marked_folio, two above the folio whose PG_readahead "
+	  "started the window (6.12: a cold read starts at order 2, a window after a failed allocation at 2 "
+	  "again); file_ra_state, two above the last window's order, kept in struct file_ra_state (the "
+	  "running 6.18, 'mm/readahead: Store folio order in struct file_ra_state', 2025: a cold read starts "
+	  "at order 0, a failed allocation does not lower it, the window's end is aligned to it)",
+	  SYS(readahead_order), .choices = ra_order_choices, .flags = PARAM_TEXT_IF_SET } },
 
 	{ "system", { "profile", PARAM_CUSTOM, NULL, 0, 0, "none", "the base system booted before the workloads: "
 	  "none, a profile name (configs/system/NAME.ini) or a path", .set = set_profile } },

@@ -19,7 +19,9 @@
  * With [kernel] large_folios (ext4 from 6.16), read() of a regular file
  * goes through readahead as 6.12's mm/readahead.c does it: a window per
  * file that ramps up to read_ahead_kb, read in folios of growing order
- * (page_cache_ra_order()), up to PMD order.  Without it, a read reads
+ * (page_cache_ra_order()), up to PMD order; [kernel] readahead_order says
+ * whether the order comes from the marked folio (6.12) or from the state
+ * (file_ra_state's order, the running 6.18).  Without it, a read reads
  * the pages it asks for, at order 0, and nothing ahead (the model before
  * large folios; docs/model.md, "Readahead and large folios"). */
 #include <limits.h>
@@ -398,33 +400,44 @@ static void do_page_cache_ra(struct pglist_data *pgdat, struct mm_ctx *ctx, stru
 }
 
 /* page_cache_ra_order(): the window ra describes, in folios of new_order
- * + 2 (at most MAX_PAGECACHE_ORDER and ilog2 of the window), smaller
- * where the index is not aligned to it or the folio would pass the end
- * of the window or of the file.  A folio that cannot be had (the
- * allocation failed, or a page of its range is cached) ends the loop,
- * and the rest of the window is read at order 0 (the fallback, as is a
- * window under 4 pages, or a file without large folio support: the
- * model's mapped files, see filemap_split_folios()) */
+ * (at most MAX_PAGECACHE_ORDER and ilog2 of the window), smaller where
+ * the index is not aligned to it or the folio would pass the end of the
+ * window or of the file.  6.12 takes the order the caller names and adds
+ * 2 to it here; with file_ra_state's order (readahead_order =
+ * file_ra_state) the callers have set ra->order, the cap is stored back
+ * into it, before the loop, so that a failed allocation leaves it where
+ * it was.  A folio that cannot be had (the allocation failed, or a page
+ * of its range is cached) ends the loop, and the rest of the window is
+ * read at order 0 (the fallback, as is a file without large folio
+ * support: the model's mapped files, see filemap_split_folios(); and in
+ * 6.12 a window under 4 pages) */
 static void page_cache_ra_order(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
                                 unsigned new_order, struct ra_io *io)
 {
 	/* the window as it is now: the allocations may sleep, and another
 	 * reader of the file change the state meanwhile */
-	const struct file_ra_state *ra = &as->ra;
+	struct file_ra_state *ra = &as->ra;
 	unsigned long index = ra->start, end = ra->start + ra->size, mark = end - ra->async_size, limit;
+	bool ra_state = pgdat->sysctl.readahead_order == RA_ORDER_FILE_RA_STATE;
 
 	if (!ra->size || ra->start >= as->size)
 		return;
-	if (!as->nr_i_mmap && ra->size >= 4) {
+	if (ra_state && as->nr_i_mmap)
+		ra->order = 0;
+	if (!as->nr_i_mmap && (ra_state || ra->size >= 4)) {
 		limit = as->size - 1;
 		if (limit > index + ra->size - 1)
 			limit = index + ra->size - 1;
-		if (new_order < MAX_PAGECACHE_ORDER)
+		if (ra_state)
+			new_order = ra->order;
+		else if (new_order < MAX_PAGECACHE_ORDER)
 			new_order += 2;
 		if (new_order > MAX_PAGECACHE_ORDER)
 			new_order = MAX_PAGECACHE_ORDER;
 		if (new_order > (unsigned)(63 - __builtin_clzl(ra->size)))       /* ilog2 */
 			new_order = (unsigned)(63 - __builtin_clzl(ra->size));
+		if (ra_state)
+			ra->order = new_order;
 		while (index <= limit) {
 			unsigned order = new_order;
 
@@ -488,6 +501,7 @@ static void page_cache_sync_ra(struct pglist_data *pgdat, struct mm_ctx *ctx, st
 		/* the model keeps one mark per file: a new window's replaces
 		 * the old one's */
 		ra->mark_index = ra->mark_pfn = RA_NO_MARK;
+		ra->order = 0;          /* file_ra_state: a new stream starts at order 0 */
 		page_cache_ra_order(pgdat, ctx, as, 0, io);
 		return;
 	}
@@ -498,9 +512,12 @@ static void page_cache_sync_ra(struct pglist_data *pgdat, struct mm_ctx *ctx, st
  * (head pfn, at index, of order), req_count pages from index to the end
  * of the read.  The mark is cleared; if it is where the window put it,
  * the next window follows this one, ramped up, all of it read ahead, in
- * folios two orders above the marked one.  Left out: a marked folio out
- * of step with the state (interleaved reads: the kernel guesses a window
- * from page_cache_next_miss()), which one mark per file cannot give. */
+ * folios two orders above the marked one (6.12) or above the last
+ * window's (file_ra_state: then the window's end is also rounded down to
+ * that order, up to the largest power of two dividing ra_pages, when
+ * something is left).  Left out: a marked folio out of step with the
+ * state (interleaved reads: the kernel guesses a window from
+ * page_cache_next_miss()), which one mark per file cannot give. */
 static void page_cache_async_ra(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as,
                                 unsigned long index, unsigned order, struct ra_io *io)
 {
@@ -514,6 +531,17 @@ static void page_cache_async_ra(struct pglist_data *pgdat, struct mm_ctx *ctx, s
 	next = get_next_ra_size(ra->size, max);
 	if (next > ra->size)
 		ra->size = next;
+	if (pgdat->sysctl.readahead_order == RA_ORDER_FILE_RA_STATE) {
+		unsigned max_align = (unsigned)__builtin_ctzl(max);     /* ffs(max_pages) - 1 */
+		unsigned long align, end, aligned_end;
+
+		ra->order += 2;
+		align = 1ul << (ra->order < max_align ? ra->order : max_align);
+		end = ra->start + ra->size;
+		aligned_end = end & ~(align - 1);
+		if (aligned_end > ra->start)
+			ra->size -= end - aligned_end;
+	}
 	ra->async_size = ra->size;
 	page_cache_ra_order(pgdat, ctx, as, order, io);
 }

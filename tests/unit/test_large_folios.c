@@ -109,6 +109,66 @@ static void test_readahead_ramp(void **state)
 	tl_destroy(m);
 }
 
+/* [kernel] readahead_order = file_ra_state (the running 6.18): the same
+ * reads from the start of a file of 16,384 pages, read_ahead_kb 8192.
+ * The order is the state's, not the marked folio's: the cold window
+ * [0,128) is order 0, each next one two above the last, its end rounded
+ * down to that order (up to ra_pages' 2,048): [128,384) order 2,
+ * [384,896) 4, [896,1920) 6, [1920,3840) 8 (its first folio order 7),
+ * [3840,5120) 9 (the first order 8), [5120,6144), then windows of 2,048
+ * aligned to it.  A window whose first folio cannot be had (here a page
+ * of its range already cached: -EEXIST, as a failed allocation) is read
+ * at order 0 with the mark on its first page, and the next window is
+ * order 9 again: the state kept its order (6.12 would start it at 2). */
+static void test_readahead_order_state(void **state)
+{
+	struct vm_sysctl s = tl_sysctl_nowmark();
+	struct machine *m;
+	struct pglist_data *pgdat;
+	struct address_space *as;
+	(void)state;
+
+	s.large_folios = true;
+	s.read_ahead_kb = 8192;
+	s.readahead_order = RA_ORDER_FILE_RA_STATE;
+	m = tl_boot_dma32("vanilla", NULL, 64, &s);
+	pgdat = &m->pgdat;
+	as = inode_create(pgdat, 16384, false);
+	assert_non_null(as);
+	pgdat->debug_check_interval = 0;        /* thousands of allocations */
+	read_seq(m, as, 0, 6176, 32);
+	assert_orders(m, as, 0, 128, 0);
+	assert_orders(m, as, 128, 384, 2);
+	assert_orders(m, as, 384, 896, 4);
+	assert_orders(m, as, 896, 1920, 6);
+	assert_orders(m, as, 1920, 2048, 7);
+	assert_orders(m, as, 2048, 3840, 8);
+	assert_orders(m, as, 3840, 4096, 8);
+	assert_orders(m, as, 4096, 10240, 9);
+	assert_orders(m, as, 10240, 10241, -1);
+	assert_int_equal(as->ra.start, 8192);
+	assert_int_equal(as->ra.size, 2048);
+	assert_int_equal(as->ra.order, 9);
+	assert_int_equal(as->ra.mark_index, 8192);
+	/* a small random read caches page 10340 alone and leaves the state */
+	assert_int_equal(filemap_read(pgdat, &m->ctx, as, 10340, 1), 0);
+	assert_orders(m, as, 10340, 10341, 0);
+	assert_int_equal(as->ra.mark_index, 8192);
+	/* reaching 8192: the window [10240,12288) cannot have its first
+	 * folio; it is read at order 0, marked at 10240, the order kept */
+	read_seq(m, as, 6176, 8224, 32);
+	assert_orders(m, as, 10240, 12288, 0);
+	assert_int_equal(as->ra.order, 9);
+	assert_int_equal(as->ra.mark_index, 10240);
+	/* reaching 10240: the next window is order 9 again */
+	read_seq(m, as, 8224, 10272, 32);
+	assert_orders(m, as, 12288, 14336, 9);
+	assert_orders(m, as, 14336, 14337, -1);
+	pgdat->debug_check_interval = 1;
+	tl_check(m);
+	tl_destroy(m);
+}
+
 /* without large folios: order-0 pages, exactly the pages asked for, no
  * window (the model before the key existed) */
 static void test_no_large_folios_reads_what_is_asked(void **state)
@@ -304,6 +364,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_readahead_ramp, tl_teardown),
+		cmocka_unit_test_teardown(test_readahead_order_state, tl_teardown),
 		cmocka_unit_test_teardown(test_no_large_folios_reads_what_is_asked, tl_teardown),
 		cmocka_unit_test_teardown(test_fallback_to_order0, tl_teardown),
 		cmocka_unit_test_teardown(test_reclaim_and_refault, tl_teardown),

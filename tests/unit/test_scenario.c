@@ -86,6 +86,8 @@ static void test_defaults(void **state)
 	assert_false(d.large_folios);
 	assert_int_equal(c->sysctl.large_folios, d.large_folios);
 	assert_int_equal(d.read_ahead_kb, 128);
+	assert_int_equal(d.readahead_order, RA_ORDER_MARKED_FOLIO);
+	assert_int_equal(c->sysctl.readahead_order, d.readahead_order);
 	assert_int_equal(c->sysctl.read_ahead_kb, d.read_ahead_kb);
 	assert_int_equal(c->ram, 2ull << 30);
 	assert_int_equal(c->cpus, 4);
@@ -176,7 +178,8 @@ static void test_keys_text_if_set(void **state)
 	assert_null(strstr(scenario_text(a), "read_ahead_kb"));
 	assert_null(param(a, "kernel.large_folios"));
 	assert_null(param(a, "machine.read_ahead_kb"));
-	b = good(MINIMAL "[kernel]\nlarge_folios = no\n[machine]\nread_ahead_kb = 128\n");
+	assert_null(strstr(scenario_text(a), "readahead_order"));
+	b = good(MINIMAL "[kernel]\nlarge_folios = no\nreadahead_order = marked_folio\n[machine]\nread_ahead_kb = 128\n");
 	assert_string_equal(scenario_text(a), scenario_text(b));
 	assert_string_equal(scenario_hash(a), scenario_hash(b));
 	c = good(MINIMAL "[kernel]\nlarge_folios = yes\n");
@@ -189,6 +192,12 @@ static void test_keys_text_if_set(void **state)
 	assert_string_equal(param(c, "machine.read_ahead_kb"), "8192");
 	assert_non_null(strstr(scenario_text(c), "\nkernel_reserved = 9542\nread_ahead_kb = 8192\n"));
 	assert_non_null(strstr(scenario_text(c), "\ngroup_by_mobility = auto\nlarge_folios = yes\n"));
+	assert_int_equal(cfg->sysctl.readahead_order, RA_ORDER_MARKED_FOLIO);
+	assert_int_equal(scenario_set(c, "kernel.readahead_order=file_ra_state", err, sizeof(err)), 0);
+	assert_int_equal(scenario_resolve(c, err, sizeof(err)), 0);
+	cfg = scenario_config(c);
+	assert_int_equal(cfg->sysctl.readahead_order, RA_ORDER_FILE_RA_STATE);
+	assert_non_null(strstr(scenario_text(c), "\nlarge_folios = yes\nreadahead_order = file_ra_state\n"));
 	assert_string_not_equal(scenario_hash(a), scenario_hash(c));
 	scenario_free(a);
 	scenario_free(b);

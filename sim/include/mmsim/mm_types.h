@@ -103,6 +103,8 @@ struct file_ra_state {
 	                                    * ULONG_MAX: no read yet (prev_pos = -1) */
 	uint32_t mark_index, mark_pfn;     /* the PG_readahead folio: its index and head pfn
 	                                    * (RA_NO_MARK: none) */
+	unsigned order;                    /* the last window's folio order ([kernel]
+	                                    * readahead_order = file_ra_state only) */
 };
 
 /* A file's page cache (struct address_space with its inode). */

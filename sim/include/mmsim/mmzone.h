@@ -182,6 +182,11 @@ enum { THP_DEFRAG_ALWAYS, THP_DEFRAG_DEFER, THP_DEFRAG_DEFER_MADVISE, THP_DEFRAG
 /* [kernel] group_by_mobility: off, on, or the kernel's rule */
 enum { GROUP_BY_MOBILITY_OFF, GROUP_BY_MOBILITY_ON, GROUP_BY_MOBILITY_AUTO };
 
+/* [kernel] readahead_order: a readahead window's folio order two above
+ * the folio whose PG_readahead started it (6.12), or two above the last
+ * window's, kept in file_ra_state (the running 6.18) */
+enum { RA_ORDER_MARKED_FOLIO, RA_ORDER_FILE_RA_STATE };
+
 struct vm_sysctl {
 	int  min_free_kbytes;           /* computed at boot unless set (user_min_free_kbytes) */
 	int  user_min_free_kbytes;      /* -1: not set by the user */
@@ -199,6 +204,8 @@ struct vm_sysctl {
 	bool large_folios;              /* not a sysctl: the file system's page cache takes large folios
 	                                 * (ext4 from Linux 6.16): read()'s readahead allocates folios
 	                                 * above order 0 ([kernel] large_folios, no) */
+	int  readahead_order;           /* not a sysctl: RA_ORDER_*, where a readahead window's folio
+	                                 * order comes from ([kernel] readahead_order, marked_folio) */
 	unsigned read_ahead_kb;         /* /sys/block/DEV/queue/read_ahead_kb: the bdi's ra_pages in KiB
 	                                 * ([machine] read_ahead_kb, 128) */
 	int  swappiness;                /* vm.swappiness, 60 */
