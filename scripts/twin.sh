@@ -7,7 +7,9 @@
 #   scripts/twin.sh [SEEDS [OUT]]      defaults: 5, out/twin
 #
 # SERIES (default real/data/series-2026-12-05-streamer) names the real
-# runs.  Resumable: the sweep skips runs already complete in OUT.
+# runs; SETS, space-separated KEY=VALUE, are given to the sweep as --set
+# (the traced series: SETS="run.compact_memory=yes run.nr_hugepages=N",
+# docs/twin.md).  Resumable: the sweep skips runs already complete in OUT.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -15,23 +17,27 @@ SEEDS=${1:-5}
 OUT=${2:-out/twin}
 SERIES=${SERIES:-real/data/series-2026-12-05-streamer}
 M=build/release/mmsim
+set_args=()
+for kv in ${SETS:-}; do
+	set_args+=(--set "$kv")
+done
 
 cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DMMSIM_SANITIZE=OFF >/dev/null
 cmake --build build/release -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
 mkdir -p "$OUT"
 rm -f "$OUT/real.db" "$OUT/all.db"
 "$M" import "$SERIES" -o "$OUT/real.db"
-"$M" sweep configs/twin-6.18.ini --vary policy.name=v6_15,defrag_mode --seeds "$SEEDS" \
+"$M" sweep configs/twin-6.18.ini ${set_args[@]+"${set_args[@]}"} --vary policy.name=v6_15,defrag_mode --seeds "$SEEDS" \
 	-j "$(nproc 2>/dev/null || echo 2)" -o "$OUT/sweep"
 "$M" merge -o "$OUT/all.db" "$OUT/real.db" "$OUT/sweep/sweep.db"
-"$M" compare "$OUT/all.db" --baseline real:v6_15 --spread --extra-rows cadence
+"$M" compare "$OUT/all.db" --baseline real:v6_15 --spread --extra-rows cadence --extra-rows wakes
 
 # the change from vm.defrag_mode=0 to 1, row by row: the real runs' against
 # the twin's, and whether they go the same way (a change under 5 % of the
 # larger mean counts as none)
 echo
 echo "vm.defrag_mode 0 -> 1: real against twin (means)"
-"$M" compare "$OUT/all.db" --format csv --extra-rows cadence | python3 -c '
+"$M" compare "$OUT/all.db" --format csv --extra-rows cadence --extra-rows wakes | python3 -c '
 import csv, sys
 rows = {}
 for r in csv.DictReader(sys.stdin):
