@@ -13,6 +13,10 @@
  *   type, the pcp lists cache no type);
  * - 6.12's compaction scanners counting a skipped compound page or
  *   free buddy as all its pages (MMF_COMPACT_SCANNED_COUNTS_SKIPPED);
+ * - 6.9's compaction of folios below the target order ("mm/compaction:
+ *   enable compacting >0 order folios"): the migrate scanner takes a
+ *   large page-cache folio whole, the free scanner keeps its targets
+ *   whole by order (MMF_COMPACT_LARGE_FOLIOS);
  * - 6.12's lru_note_cost() with rotations as a secondary cost
  *   (MMF_LRU_COST_ROTATIONS);
  * - 6.15's "mm: compaction: push watermark into compaction_suitable()
@@ -26,10 +30,10 @@ const struct mm_policy_ops v6_15_policy_ops = {
 	.name = "v6_15",
 	.desc = "Linux 6.15 with vm.defrag_mode=0: v6.2 plus freelist hygiene (block claim/steal, free pages "
 	        "on their block's type's list), "
-	        "6.5's compaction retry rules, 6.3's proactive daemon counting, 6.15's compaction_suitable() "
-	        "at the caller's watermark",
+	        "6.5's compaction retry rules, 6.3's proactive daemon counting, 6.9's compaction of folios "
+	        "below the target order, 6.15's compaction_suitable() at the caller's watermark",
 	.features = MMF_PROACTIVE_COMPACT_COUNTS_DAEMON | MMF_COMPACT_RETRY_THREE_OUTCOMES |
 	            MMF_ZONELIST_SUITABLE_TARGETS_ONLY | MMF_RMQUEUE_CLAIM_STEAL |
 	            MMF_COMPACTION_SUITABLE_CALLER_WMARK | MMF_FREELIST_HYGIENE |
-	            MMF_COMPACT_SCANNED_COUNTS_SKIPPED | MMF_LRU_COST_ROTATIONS,
+	            MMF_COMPACT_SCANNED_COUNTS_SKIPPED | MMF_LRU_COST_ROTATIONS | MMF_COMPACT_LARGE_FOLIOS,
 };

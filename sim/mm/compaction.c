@@ -477,6 +477,39 @@ static void push_freepage(struct compact_control *cc, unsigned long pfn)
 	cc->freepages[cc->nr_freepages++] = (uint32_t)pfn;
 }
 
+/* 6.9 on (MMF_COMPACT_LARGE_FOLIOS): compaction migrates folios below
+ * the target order, and keeps its free targets whole */
+static inline bool compact_large_folios(const struct compact_control *cc)
+{
+	return mm_policy_has(cc->zone->zone_pgdat->policy, MMF_COMPACT_LARGE_FOLIOS);
+}
+
+/* a free page of 2^order pages at pfn, off the buddy lists, onto the
+ * per-order target list (the kernel's list_add_tail(&page->lru,
+ * &cc->freepages[order]) with set_page_private(page, order)); only its
+ * first page carries anything: the order, and the reference
+ * release_freepages() drops */
+static void push_freepage_order(struct compact_control *cc, unsigned long pfn, unsigned order)
+{
+	struct page *p = &cc->zone->zone_pgdat->mem_map[pfn];
+
+	if (cc->nr_freepages_order[order] == cc->cap_freepages_order[order]) {
+		unsigned cap = cc->cap_freepages_order[order] ? cc->cap_freepages_order[order] * 2 : 64;
+		uint32_t *n = realloc(cc->freepages_order[order], cap * sizeof(*n));
+		if (!n)
+			abort();
+		cc->freepages_order[order] = n;
+		cc->cap_freepages_order[order] = cap;
+	}
+	p->flags &= PAGE_ZONE_MASK;
+	set_page_order(p, order);
+	p->refcount = 1;
+	p->private = 0;
+	p->owner = PGOWN_NONE;
+	cc->freepages_order[order][cc->nr_freepages_order[order]++] = (uint32_t)pfn;
+	cc->nr_freepages += 1u << order;
+}
+
 /* isolate_freepages_block(): take the free pages of [*start, end),
  * splitting them to order 0, until enough; advances *start */
 static unsigned long isolate_freepages_block(struct compact_control *cc, unsigned long *start_pfn,
@@ -519,8 +552,11 @@ static unsigned long isolate_freepages_block(struct compact_control *cc, unsigne
 		isolated = __isolate_free_page(zone, blockpfn, order);
 		if (!isolated)
 			break;
+		/* 6.9: kept whole, on the list of its order */
+		if (compact_large_folios(cc))
+			push_freepage_order(cc, blockpfn, order);
 		/* split_map_pages(): order-0 pages for the migration */
-		for (unsigned long i = 0; i < isolated; i++) {
+		else for (unsigned long i = 0; i < isolated; i++) {
 			struct page *p = &pgdat->mem_map[blockpfn + i];
 			p->flags &= PAGE_ZONE_MASK;
 			p->refcount = 1;
@@ -530,7 +566,7 @@ static unsigned long isolate_freepages_block(struct compact_control *cc, unsigne
 		}
 		nr_scanned += isolated - 1;
 		total_isolated += isolated;
-		if (cc->nr_migratepages <= cc->nr_freepages) {
+		if (cc->nr_migrate_pages <= cc->nr_freepages) {
 			blockpfn += isolated;
 			break;
 		}
@@ -663,7 +699,11 @@ static void fast_isolate_freepages(struct compact_control *cc)
 			move_freelist_head(pgdat, head, freepage);
 		if (page != PFN_NONE) {
 			unsigned long isolated = __isolate_free_page(zone, page, (unsigned)order);
-			if (isolated) {
+			if (isolated && compact_large_folios(cc)) {
+				push_freepage_order(cc, page, (unsigned)order);
+				nr_scanned += isolated - 1;
+				count_vm_events(pgdat, COMPACTISOLATED, isolated);
+			} else if (isolated) {
 				for (unsigned long i = 0; i < isolated; i++) {
 					struct page *p = &pgdat->mem_map[page + i];
 					p->flags &= PAGE_ZONE_MASK;
@@ -679,7 +719,7 @@ static void fast_isolate_freepages(struct compact_control *cc)
 				page = PFN_NONE;
 			}
 		}
-		if (cc->nr_freepages >= cc->nr_migratepages)
+		if (cc->nr_freepages >= cc->nr_migrate_pages)
 			break;
 		limit = limit >> 1 ? limit >> 1 : 1;
 	}
@@ -712,7 +752,7 @@ static void isolate_freepages_block_around(struct compact_control *cc, unsigned 
 	struct zone *zone = cc->zone;
 	unsigned long start_pfn, end_pfn;
 
-	if (cc->nr_freepages >= cc->nr_migratepages)
+	if (cc->nr_freepages >= cc->nr_migrate_pages)
 		return;
 	/* minimise scanning during async compaction */
 	if (cc->direct_compaction && cc->mode == MIGRATE_ASYNC)
@@ -758,7 +798,7 @@ static void isolate_freepages(struct compact_control *cc)
 		nr_isolated = isolate_freepages_block(cc, &isolate_start_pfn, block_end_pfn, stride);
 		if (isolate_start_pfn == block_end_pfn)
 			update_pageblock_skip(cc, block_start_pfn);
-		if (cc->nr_freepages >= cc->nr_migratepages) {
+		if (cc->nr_freepages >= cc->nr_migrate_pages) {
 			/* restart at the previous block next time if this one
 			 * was used up */
 			if (isolate_start_pfn >= block_end_pfn)
@@ -789,12 +829,56 @@ static unsigned long compaction_alloc(struct compact_control *cc)
 	return cc->freepages[--cc->nr_freepages];
 }
 
+/* 6.9's compaction_alloc() (MMF_COMPACT_LARGE_FOLIOS): a free page of
+ * the source folio's order, from the smallest non-empty target list at
+ * or above it, the rest split down onto the lower lists; with none, the
+ * free scanner runs once more.  The pages allocated for come off
+ * nr_migrate_pages, as 6.12 takes them off cc->nr_migratepages, so a
+ * later free scan looks for what is left of the batch. */
+static unsigned long compaction_alloc_order(struct compact_control *cc, unsigned order)
+{
+	bool isolated = false;
+	unsigned long pfn;
+	unsigned o;
+
+	for (;;) {
+		for (o = order; o < MAX_ORDER && !cc->nr_freepages_order[o]; o++)
+			;
+		if (o < MAX_ORDER)
+			break;
+		if (isolated)
+			return PFN_NONE;
+		isolate_freepages(cc);
+		isolated = true;
+	}
+	pfn = cc->freepages_order[o][--cc->nr_freepages_order[o]];
+	cc->nr_freepages -= 1u << o;
+	while (o > order) {
+		o--;
+		push_freepage_order(cc, pfn + (1ul << o), o);
+	}
+	cc->nr_migrate_pages -= 1u << order;
+	return pfn;
+}
+
 /* release_freepages(): give back unused targets; returns the highest pfn */
 static unsigned long release_freepages(struct compact_control *cc)
 {
 	struct pglist_data *pgdat = cc->zone->zone_pgdat;
 	unsigned long high_pfn = 0;
 
+	/* 6.12's release_free_list(): every piece with its order */
+	if (compact_large_folios(cc)) {
+		for (unsigned order = 0; order < MAX_ORDER; order++)
+			while (cc->nr_freepages_order[order]) {
+				unsigned long pfn = cc->freepages_order[order][--cc->nr_freepages_order[order]];
+				cc->nr_freepages -= 1u << order;
+				__free_pages(pgdat, cc->ctx, &pgdat->mem_map[pfn], order);
+				if (pfn > high_pfn)
+					high_pfn = pfn;
+			}
+		return high_pfn;
+	}
 	while (cc->nr_freepages) {
 		unsigned long pfn = cc->freepages[--cc->nr_freepages];
 		__free_pages(pgdat, cc->ctx, &pgdat->mem_map[pfn], 0);
@@ -818,6 +902,32 @@ static void putback_movable_pages(struct compact_control *cc)
 			lruvec_add_page(pgdat, pfn, false);
 	}
 	cc->nr_migratepages = 0;
+	cc->nr_migrate_pages = 0;
+}
+
+/* skip_isolation_on_order() (6.9): a folio at or above the target order
+ * stays (a free page of the order would already be there, or migrating
+ * it could not make one), and so does one of pageblock order or more,
+ * for compact_memory too (order -1) */
+static bool skip_isolation_on_order(int order, int target_order)
+{
+	if (!is_via_compact_memory(target_order) && order >= target_order)
+		return true;
+	return order >= (int)pageblock_order;
+}
+
+/* may the migrate scanner take this large folio whole (6.9)?  An LRU
+ * folio below the target order that page_migratable() allows; of the
+ * model's LRU folios only the page cache's come in orders below PMD
+ * order (anonymous THPs and hugetlb pages are pageblock order), and
+ * migrate_folio() moves those */
+static bool isolate_large_folio_ok(const struct compact_control *cc, const struct page *head)
+{
+	const struct pglist_data *pgdat = cc->zone->zone_pgdat;
+
+	return PageHead(head) && PageLRU(head) && head->owner == PGOWN_FILE &&
+	       !skip_isolation_on_order((int)page_order(head), cc->order) &&
+	       page_migratable(pgdat, head, cc->gfp_mask);
 }
 
 static inline unsigned long block_end_pfn_order(unsigned long pfn, int order)
@@ -855,7 +965,8 @@ static int isolate_migratepages_block(struct compact_control *cc, unsigned long 
 	unsigned long nr_scanned = 0, nr_skipped = 0, nr_isolated = 0, next_skip_pfn = 0;
 	bool skip_on_failure = false, valid_page = false, locked = false;
 	bool count_skipped = mm_policy_has(pgdat->policy, MMF_COMPACT_SCANNED_COUNTS_SKIPPED);
-	unsigned long valid_pfn = 0;
+	bool large_folios = compact_large_folios(cc);
+	unsigned long valid_pfn = 0, iso_pfn, iso_nr;
 
 	/* others have isolated many pages: async gives up, sync waits for
 	 * them (a context that cannot sleep, kcompactd, goes on: it would
@@ -879,6 +990,8 @@ static int isolate_migratepages_block(struct compact_control *cc, unsigned long 
 	for (; low_pfn < end_pfn; low_pfn++) {
 		struct page *page = &pgdat->mem_map[low_pfn];
 
+		iso_pfn = low_pfn;
+		iso_nr = 1;
 		if (skip_on_failure && low_pfn >= next_skip_pfn) {
 			if (nr_isolated)
 				break;
@@ -902,10 +1015,27 @@ static int isolate_migratepages_block(struct compact_control *cc, unsigned long 
 			}
 			continue;
 		}
-		/* compound pages (THP, hugetlb) are not compacted */
+		/* compound pages (THP, hugetlb) are not compacted; from 6.9
+		 * a folio below the target order is, whole */
 		if (PageHead(page) || PageTail(page)) {
 			const struct page *head = PageTail(page) ? &pgdat->mem_map[page->next] : page;
 			unsigned long last = page_to_pfn(pgdat, head) + (1ul << page_order(head)) - 1;
+
+			if (large_folios && isolate_large_folio_ok(cc, page)) {
+				if (!locked) {
+					compact_lock(cc, false);
+					locked = true;
+				}
+				iso_nr = 1ul << page_order(page);
+				lruvec_del_page(pgdat, low_pfn);
+				SetPageFlag(page, PG_isolated);
+				/* 6.12: nr_scanned += folio_nr_pages(folio) - 1
+				 * (counted; the CPU charged is per page looked at) */
+				if (count_skipped)
+					nr_skipped += iso_nr - 1;
+				low_pfn = last;
+				goto isolate_success;
+			}
 
 			/* 6.12 counts what it steps over: a tail at a time, or a
 			 * whole head (pages past the range are not scanned) */
@@ -931,10 +1061,11 @@ static int isolate_migratepages_block(struct compact_control *cc, unsigned long 
 		lruvec_del_page(pgdat, low_pfn);
 		SetPageFlag(page, PG_isolated);
 isolate_success:
-		cc->migratepages[cc->nr_migratepages++] = (uint32_t)low_pfn;
-		nr_isolated++;
+		cc->migratepages[cc->nr_migratepages++] = (uint32_t)iso_pfn;
+		cc->nr_migrate_pages += (unsigned)iso_nr;
+		nr_isolated += iso_nr;
 		/* contended: isolate quickly, to be done with the lock */
-		if (cc->nr_migratepages >= COMPACT_CLUSTER_MAX && !cc->finish_pageblock && !cc->contended) {
+		if (cc->nr_migrate_pages >= COMPACT_CLUSTER_MAX && !cc->finish_pageblock && !cc->contended) {
 			low_pfn++;
 			break;
 		}
@@ -1106,11 +1237,15 @@ static enum isolate_migrate_t isolate_migratepages(struct compact_control *cc)
 /* migrate_pages() with compaction_alloc(): every isolated page to a free
  * target; with no target left, the rest go back (-ENOMEM).  Returns the
  * pages that failed. */
+static unsigned migrate_folios(struct compact_control *cc);
+
 static unsigned migrate_pages(struct compact_control *cc)
 {
 	struct pglist_data *pgdat = cc->zone->zone_pgdat;
 	unsigned nr_succeeded = 0, nr_failed = 0;
 
+	if (compact_large_folios(cc))
+		return migrate_folios(cc);
 	/* the batch counts as isolated while the time of its migration is
 	 * spent (sched.c) */
 	cc->ctx->isolated[0] = cc->ctx->isolated[1] = 0;
@@ -1139,8 +1274,104 @@ static unsigned migrate_pages(struct compact_control *cc)
 		nr_succeeded++;
 	}
 	cc->nr_migratepages = 0;
+	cc->nr_migrate_pages = 0;
 	count_vm_events(pgdat, PGMIGRATE_SUCCESS, nr_succeeded);
 	count_vm_events(pgdat, PGMIGRATE_FAIL, nr_failed);
+	return nr_failed;
+}
+
+/* migrate_pages() of 6.9 on (MMF_COMPACT_LARGE_FOLIOS): each isolated
+ * folio to a target of its order (compaction_alloc_order); the events
+ * count pages, the time is migrate_page_ns a page.  A large folio that
+ * finds no target is split, as 6.12's migrate_pages_batch() splits it on
+ * -ENOMEM, and its pages are migrated one by one after the rest of the
+ * batch (one pass; those left without a target go back to the LRU); an
+ * order-0 page that finds none ends the batch, and what is left of it,
+ * split pages included, goes back (-ENOMEM).  The old folios are freed,
+ * in order, once the batch has moved: while a large folio of the batch is
+ * isolated its file's count of large folios is not what the LRU lists
+ * hold, which the invariant checker run by every free would report (the
+ * kernel frees each after its move; the freed sources go to the pcp
+ * lists either way, where neither scanner looks).  Returns 0 when every
+ * page moved (6.12 too, when a split folio's pages all moved), else the
+ * folios and pages that did not. */
+static unsigned migrate_folios(struct compact_control *cc)
+{
+	struct pglist_data *pgdat = cc->zone->zone_pgdat;
+	struct page *mem_map = pgdat->mem_map;
+	uint32_t done[pageblock_nr_pages], split[pageblock_nr_pages];
+	unsigned nr_done = 0, nr_split = 0, nr_failed = 0, i;
+	unsigned long nr_succeeded = 0, nr_failed_pages = 0;
+	bool enomem = false;
+
+	cc->ctx->isolated[0] = cc->ctx->isolated[1] = 0;
+	for (i = 0; i < cc->nr_migratepages; i++) {
+		const struct page *p = &mem_map[cc->migratepages[i]];
+		cc->ctx->isolated[!PageTest(p, PG_swapbacked)] += folio_nr_pages(p);
+	}
+	for (i = 0; i < cc->nr_migratepages; i++) {
+		unsigned long src = cc->migratepages[i];
+		unsigned order = PageHead(&mem_map[src]) ? page_order(&mem_map[src]) : 0;
+		unsigned long dst = compaction_alloc_order(cc, order);
+
+		if (dst == PFN_NONE && order) {
+			/* try_split_folio(): its pages go after the batch */
+			filemap_split_isolated_folio(pgdat, src);
+			for (unsigned long k = 0; k < 1ul << order; k++)
+				split[nr_split++] = (uint32_t)(src + k);
+			continue;
+		}
+		if (dst == PFN_NONE) {
+			enomem = true;
+			break;
+		}
+		if (order)
+			migrate_folio(pgdat, src, dst);
+		else
+			migrate_page(pgdat, src, dst);
+		charge(cc, pgdat->costs.migrate_page_ns * (double)(1ul << order));
+		nr_succeeded += 1ul << order;
+		done[nr_done++] = (uint32_t)src;
+	}
+	/* -ENOMEM: the rest of the batch goes back, the split pages too */
+	for (unsigned j = i; enomem && j < cc->nr_migratepages; j++) {
+		unsigned long pfn = cc->migratepages[j];
+		nr_failed_pages += folio_nr_pages(&mem_map[pfn]);
+		nr_failed++;
+		ClearPageFlag(&mem_map[pfn], PG_isolated);
+		if (!__PageMovable(&mem_map[pfn]))
+			lruvec_add_page(pgdat, pfn, false);
+	}
+	for (unsigned j = 0; j < nr_split; j++) {
+		unsigned long src = split[j], dst = enomem ? PFN_NONE : compaction_alloc_order(cc, 0);
+
+		if (dst == PFN_NONE) {
+			/* no target: this page and the rest go back to the
+			 * LRU (the split pass ends at -ENOMEM); one failure */
+			if (!enomem) {
+				enomem = true;
+				nr_failed++;
+			}
+			nr_failed_pages++;
+			ClearPageFlag(&mem_map[src], PG_isolated);
+			lruvec_add_page(pgdat, src, false);
+			continue;
+		}
+		migrate_page(pgdat, src, dst);
+		charge(cc, pgdat->costs.migrate_page_ns);
+		nr_succeeded++;
+		done[nr_done++] = (uint32_t)src;
+	}
+	/* the old folios, to this CPU's pcp lists (or the buddy lists for
+	 * an order without one), whence check_drain merges them */
+	for (unsigned j = 0; j < nr_done; j++) {
+		struct page *old = &mem_map[done[j]];
+		__free_pages(pgdat, cc->ctx, old, PageHead(old) ? page_order(old) : 0);
+	}
+	cc->nr_migratepages = 0;
+	cc->nr_migrate_pages = 0;
+	count_vm_events(pgdat, PGMIGRATE_SUCCESS, nr_succeeded);
+	count_vm_events(pgdat, PGMIGRATE_FAIL, nr_failed_pages);
 	return nr_failed;
 }
 
@@ -1195,7 +1426,7 @@ static enum compact_result compact_zone(struct compact_control *cc, struct captu
 	enum compact_result ret;
 
 	cc->total_migrate_scanned = cc->total_free_scanned = 0;
-	cc->nr_migratepages = cc->nr_freepages = 0;
+	cc->nr_migratepages = cc->nr_migrate_pages = cc->nr_freepages = 0;
 	cc->search_order = cc->order;
 	cc->fast_search_fail = 0;
 	cc->fast_start_pfn = 0;
@@ -1307,6 +1538,11 @@ out:
 	free(cc->freepages);
 	cc->freepages = NULL;
 	cc->cap_freepages = 0;
+	for (unsigned o = 0; o < MAX_ORDER; o++) {
+		free(cc->freepages_order[o]);
+		cc->freepages_order[o] = NULL;
+		cc->cap_freepages_order[o] = 0;
+	}
 	if (ret == COMPACT_CONTENDED)
 		pgdat->sched_stats.compact_contended++;
 	count_vm_events(pgdat, COMPACTMIGRATE_SCANNED, cc->total_migrate_scanned);

@@ -576,6 +576,35 @@ static void split_file_folio(struct pglist_data *pgdat, struct address_space *as
 	as->nr_large_folios--;
 }
 
+/* split_folio_to_list() of a large page-cache folio compaction has
+ * isolated (6.12's migrate_pages_batch() when no target of its order is
+ * left): as split_file_folio(), but its pages stay isolated, off the LRU,
+ * for the caller to migrate or put back one by one */
+void filemap_split_isolated_folio(struct pglist_data *pgdat, unsigned long head)
+{
+	struct page *h = &pgdat->mem_map[head];
+	unsigned long nr = 1ul << page_order(h);
+	struct address_space *as = pgdat->inodes[h->mapping];
+	uint32_t keep = h->flags & ((1u << PG_active) | (1u << PG_referenced) | (1u << PG_young) |
+	                            (1u << PG_workingset) | (1u << PG_reclaim) | (1u << PG_isolated) |
+	                            PAGE_ZONE_MASK);
+
+	VM_BUG_ON(!PageHead(h) || PageLRU(h) || !PageTest(h, PG_isolated) || h->owner != PGOWN_FILE ||
+	          h->mapcount || PageTest(h, PG_dirty));
+	for (unsigned long i = 0; i < nr; i++) {
+		struct page *p = h + i;
+		p->flags = keep;
+		p->owner = PGOWN_FILE;
+		p->mapping = as->ino;
+		p->index = h->index + (uint32_t)i;
+		p->refcount = 1;
+		p->mapcount = 0;
+		p->private = 0;
+		p->next = p->prev = PFN_NONE;
+	}
+	as->nr_large_folios--;
+}
+
 void filemap_split_folios(struct pglist_data *pgdat, struct address_space *as, unsigned long index,
                           unsigned long nr)
 {

@@ -508,9 +508,19 @@ struct compact_control {
 	/* the isolated pages: sources to migrate, free targets (order 0) */
 	uint32_t migratepages[pageblock_nr_pages];  /* COMPACT_CLUSTER_MAX, or a
 	                                             * whole block when finishing one */
-	unsigned nr_migratepages;
-	uint32_t *freepages;            /* a stack of isolated free pages */
-	unsigned nr_freepages, cap_freepages;
+	unsigned nr_migratepages;       /* entries of migratepages[] (a folio's head) */
+	unsigned nr_migrate_pages;      /* their pages, what the kernel's nr_migratepages
+	                                 * counts (equal to the entries but under
+	                                 * MMF_COMPACT_LARGE_FOLIOS, where a folio is
+	                                 * 2^order and compaction_alloc() takes off what
+	                                 * it allocates for, as 6.12 does) */
+	uint32_t *freepages;            /* a stack of isolated free pages (v6.2: order 0) */
+	unsigned nr_freepages, cap_freepages;   /* MMF_COMPACT_LARGE_FOLIOS: nr_freepages
+	                                         * counts the pages of freepages_order[] */
+	/* MMF_COMPACT_LARGE_FOLIOS (6.9): the isolated free pages kept whole,
+	 * a stack per order (the kernel's cc->freepages[order] lists) */
+	uint32_t *freepages_order[MAX_ORDER];
+	unsigned nr_freepages_order[MAX_ORDER], cap_freepages_order[MAX_ORDER];
 };
 
 /* struct capture_control: a page freed during direct compaction that
@@ -559,6 +569,15 @@ struct capture_control *task_capc(const struct zone *zone);
  * (page table, page cache, swap cache, LRU) to the free page dst;
  * the source is left with refcount 1 for the caller to free */
 void migrate_page(struct pglist_data *pgdat, unsigned long src, unsigned long dst);
+/* the same for an isolated large page-cache folio (head src, order > 0)
+ * to the free page dst of its order (6.9's compaction,
+ * MMF_COMPACT_LARGE_FOLIOS): every page's slot, the tails, the head on
+ * the LRU; the old head is left a compound page of its order with
+ * refcount 1, for the caller to free with that order */
+void migrate_folio(struct pglist_data *pgdat, unsigned long src, unsigned long dst);
+/* filemap.c: split an isolated large page-cache folio (head pfn) into
+ * order-0 pages that stay isolated (compaction's split on -ENOMEM) */
+void filemap_split_isolated_folio(struct pglist_data *pgdat, unsigned long head);
 /* isolate_migratepages_block's test: can this LRU page be migrated now? */
 bool page_migratable(const struct pglist_data *pgdat, const struct page *p, gfp_t gfp);
 

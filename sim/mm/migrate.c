@@ -89,3 +89,62 @@ void migrate_page(struct pglist_data *pgdat, unsigned long src, unsigned long ds
 	else
 		ClearPageFlag(new, PG_isolated);
 }
+
+/* folio_migrate_mapping() and folio_migrate_flags() for a large
+ * page-cache folio (the model's only LRU folios below PMD order; never
+ * mapped, dirty or under writeback, debug_vm.c (f)): the head's state and
+ * order, each tail's PG_tail, head pointer, file and index, every slot of
+ * the folio's range, the readahead mark (PG_readahead moves with the
+ * folio), and the head on the LRU list the folio was isolated from.  The
+ * counters do not change: the same pages of the same file, elsewhere. */
+void migrate_folio(struct pglist_data *pgdat, unsigned long src, unsigned long dst)
+{
+	struct page *old = &pgdat->mem_map[src], *new = &pgdat->mem_map[dst];
+	unsigned order = page_order(old);
+	unsigned long nr = 1ul << order;
+	struct address_space *as = old->mapping < pgdat->nr_inodes ? pgdat->inodes[old->mapping] : NULL;
+
+	VM_BUG_ON(!PageHead(old) || PageLRU(old) || PageBuddy(new) || PagePcp(new) || PageLRU(new) ||
+	          old->owner != PGOWN_FILE || old->mapcount || PageTest(old, PG_dirty) || !as ||
+	          (dst & (nr - 1)));
+	new->flags = (new->flags & PAGE_ZONE_MASK) |
+	             (old->flags & ~(PAGE_ZONE_MASK | PAGE_ORDER_MASK | (1u << PG_isolated)));
+	set_page_order(new, order);
+	new->private = old->private;
+	new->mapping = old->mapping;
+	new->index = old->index;
+	new->owner = old->owner;
+	new->mapcount = 0;
+	new->aux = old->aux;
+	new->refcount = 1;
+	for (unsigned long i = 0; i < nr; i++) {
+		struct page *o = old + i, *n = new + i;
+
+		if (i) {
+			n->flags = (n->flags & PAGE_ZONE_MASK) | (1u << PG_tail);
+			n->next = (uint32_t)dst;
+			n->private = 0;
+			n->mapcount = 0;
+			n->owner = o->owner;
+			n->mapping = o->mapping;
+			n->index = o->index;
+			n->aux = o->aux;
+			/* the old tail stays a tail of the old head (__free_pages
+			 * clears it), without its file */
+			o->owner = PGOWN_NONE;
+			o->mapping = o->index = 0;
+		}
+		if (as->i_pages[new->index + i] == (ENTRY_PRESENT | (uint32_t)(src + i)))
+			as->i_pages[new->index + i] = ENTRY_PRESENT | (uint32_t)(dst + i);
+	}
+	if (as->ra.mark_pfn == src && as->ra.mark_index == new->index)
+		as->ra.mark_pfn = (uint32_t)dst;
+	/* the old head keeps its order and PG_head, and its reference */
+	old->flags = (old->flags & PAGE_ZONE_MASK) | (1u << PG_head);
+	set_page_order(old, order);
+	old->private = old->mapping = old->index = 0;
+	old->owner = PGOWN_NONE;
+	old->mapcount = 0;
+	old->refcount = 1;
+	lruvec_add_page(pgdat, dst, false);
+}

@@ -121,6 +121,15 @@ enum mm_policy_feature {
 	 * pages) add one each, as in Debian's 6.12 mm/swap.c and vmscan.c
 	 * (v6.2: IO alone, a page each) */
 	MMF_LRU_COST_ROTATIONS                 = 1u << 22,
+	/* 6.9, "mm/compaction: enable compacting >0 order folios":
+	 * isolate_migratepages_block() migrates a folio below the target
+	 * order (skip_isolation_on_order(); any order below pageblock_order
+	 * for compact_memory), and compaction_alloc() gives it a free page of
+	 * its order from per-order target lists: the free scanner keeps each
+	 * isolated buddy whole, the smallest order at least the folio's is
+	 * split down, the rest goes back to the buddy allocator with its
+	 * order (v6.2: compound pages skipped, targets split to order 0) */
+	MMF_COMPACT_LARGE_FOLIOS               = 1u << 24,
 
 	/* ---- TAO (2024, on v6.2) ---- */
 	/* gfp_to_alloc_flags(): a request whose highest zone is a policy
