@@ -66,6 +66,10 @@ void migrate_page(struct pglist_data *pgdat, unsigned long src, unsigned long ds
 		struct address_space *as = pgdat->inodes[old->mapping];
 		if (as && as->i_pages[old->index] == (ENTRY_PRESENT | (uint32_t)src))
 			as->i_pages[old->index] = entry;
+		/* folio_migrate_flags(): PG_readahead moves with the page (the
+		 * model keeps the mark as the file's index and pfn) */
+		if (as && as->ra.mark_pfn == src && as->ra.mark_index == old->index)
+			as->ra.mark_pfn = (uint32_t)dst;
 		/* a mapped page: every process's pte follows (rmap walk) */
 		if (old->mapcount)
 			remove_migration_ptes_file(pgdat, src, dst);

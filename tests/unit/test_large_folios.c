@@ -169,6 +169,52 @@ static void test_readahead_order_state(void **state)
 	tl_destroy(m);
 }
 
+/* PG_readahead moves with a migrated page (folio_migrate_flags()): the
+ * order-0 page that holds a window's mark, migrated as compaction does
+ * it, keeps the mark, and the reader reaching it starts the next window.
+ * (The model keeps the mark as the file's index and pfn; before the fix
+ * a migrated order-0 mark was lost, and the stream began again from a
+ * cold window at the next miss.) */
+static void test_readahead_mark_migrates(void **state)
+{
+	struct vm_sysctl s = tl_sysctl_nowmark();
+	struct machine *m;
+	struct pglist_data *pgdat;
+	struct address_space *as;
+	struct page *dst;
+	unsigned long src;
+	(void)state;
+
+	s.large_folios = true;
+	s.read_ahead_kb = 128;
+	s.readahead_order = RA_ORDER_FILE_RA_STATE;     /* a cold window is order 0 */
+	m = tl_boot_dma32("vanilla", NULL, 8, &s);
+	pgdat = &m->pgdat;
+	as = inode_create(pgdat, 256, false);
+	assert_non_null(as);
+	/* a read of 8 pages: the window [0,16) at order 0, marked at 8 */
+	assert_int_equal(filemap_read(pgdat, &m->ctx, as, 0, 8), 0);
+	assert_orders(m, as, 0, 16, 0);
+	assert_orders(m, as, 16, 17, -1);
+	assert_int_equal(as->ra.mark_index, 8);
+	src = entry_pfn(as->i_pages[8]);
+	assert_int_equal(as->ra.mark_pfn, src);
+	/* isolate_migratepages_block() and migrate_pages() of that page */
+	dst = tl_alloc(m, GFP_HIGHUSER_MOVABLE, 0);
+	assert_non_null(dst);
+	lruvec_del_page(pgdat, src);
+	SetPageFlag(&pgdat->mem_map[src], PG_isolated);
+	migrate_page(pgdat, src, tl_pfn(m, dst));
+	tl_free(m, &pgdat->mem_map[src], 0);
+	assert_int_equal(entry_pfn(as->i_pages[8]), tl_pfn(m, dst));
+	assert_int_equal(as->ra.mark_pfn, tl_pfn(m, dst));
+	/* the reader reaches the mark: the next window is read ahead */
+	assert_int_equal(filemap_read(pgdat, &m->ctx, as, 8, 8), 0);
+	assert_true(order_at(m, as, 16) >= 0);
+	tl_check(m);
+	tl_destroy(m);
+}
+
 /* without large folios: order-0 pages, exactly the pages asked for, no
  * window (the model before the key existed) */
 static void test_no_large_folios_reads_what_is_asked(void **state)
@@ -365,6 +411,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_readahead_ramp, tl_teardown),
 		cmocka_unit_test_teardown(test_readahead_order_state, tl_teardown),
+		cmocka_unit_test_teardown(test_readahead_mark_migrates, tl_teardown),
 		cmocka_unit_test_teardown(test_no_large_folios_reads_what_is_asked, tl_teardown),
 		cmocka_unit_test_teardown(test_fallback_to_order0, tl_teardown),
 		cmocka_unit_test_teardown(test_reclaim_and_refault, tl_teardown),
