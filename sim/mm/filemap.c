@@ -546,6 +546,33 @@ static void page_cache_async_ra(struct pglist_data *pgdat, struct mm_ctx *ctx, s
 	page_cache_ra_order(pgdat, ctx, as, order, io);
 }
 
+/* __split_huge_page() of a page-cache folio (head pfn): its pages
+ * become order-0 pages of the file, each at its index, with the head's
+ * LRU and reclaim flags (and PG_isolated when extra says so); the file
+ * has one large folio less.  Leaves the LRU to the caller. */
+static void split_folio_pages(struct pglist_data *pgdat, struct address_space *as, unsigned long head,
+                              uint32_t extra)
+{
+	struct page *h = &pgdat->mem_map[head];
+	unsigned long nr = 1ul << page_order(h);
+	uint32_t keep = h->flags & ((1u << PG_active) | (1u << PG_referenced) | (1u << PG_young) |
+	                            (1u << PG_workingset) | (1u << PG_reclaim) | extra | PAGE_ZONE_MASK);
+	uint32_t index = h->index;
+
+	for (unsigned long i = 0; i < nr; i++) {
+		struct page *p = h + i;
+		p->flags = keep;
+		p->owner = PGOWN_FILE;
+		p->mapping = as->ino;
+		p->index = index + (uint32_t)i;
+		p->refcount = 1;
+		p->mapcount = 0;
+		p->private = 0;
+		p->next = p->prev = PFN_NONE;
+	}
+	as->nr_large_folios--;
+}
+
 /* split a large page-cache folio (head pfn) into order-0 pages, as
  * split_huge_page() of a file folio does: each keeps its slot and goes
  * on the LRU list the folio was on, after it, in order, with its flags */
@@ -553,27 +580,14 @@ static void split_file_folio(struct pglist_data *pgdat, struct address_space *as
 {
 	struct page *h = &pgdat->mem_map[head];
 	unsigned long nr = 1ul << page_order(h);
-	uint32_t keep = h->flags & ((1u << PG_active) | (1u << PG_referenced) | (1u << PG_young) |
-	                            (1u << PG_workingset) | (1u << PG_reclaim) | PAGE_ZONE_MASK);
 	bool on_lru = PageLRU(h);
 
 	VM_BUG_ON(!PageHead(h) || h->mapcount || PageTest(h, PG_dirty) || PageTest(h, PG_isolated));
 	if (on_lru)
 		lruvec_del_page(pgdat, head);
-	for (unsigned long i = 0; i < nr; i++) {
-		struct page *p = h + i;
-		p->flags = keep;
-		p->owner = PGOWN_FILE;
-		p->mapping = as->ino;
-		p->index = h->index + (uint32_t)i;
-		p->refcount = 1;
-		p->mapcount = 0;
-		p->private = 0;
-		p->next = p->prev = PFN_NONE;
-	}
+	split_folio_pages(pgdat, as, head, 0);
 	for (unsigned long i = 0; on_lru && i < nr; i++)
 		lruvec_add_page(pgdat, head + i, false);
-	as->nr_large_folios--;
 }
 
 /* split_folio_to_list() of a large page-cache folio compaction has
@@ -583,26 +597,10 @@ static void split_file_folio(struct pglist_data *pgdat, struct address_space *as
 void filemap_split_isolated_folio(struct pglist_data *pgdat, unsigned long head)
 {
 	struct page *h = &pgdat->mem_map[head];
-	unsigned long nr = 1ul << page_order(h);
-	struct address_space *as = pgdat->inodes[h->mapping];
-	uint32_t keep = h->flags & ((1u << PG_active) | (1u << PG_referenced) | (1u << PG_young) |
-	                            (1u << PG_workingset) | (1u << PG_reclaim) | (1u << PG_isolated) |
-	                            PAGE_ZONE_MASK);
 
 	VM_BUG_ON(!PageHead(h) || PageLRU(h) || !PageTest(h, PG_isolated) || h->owner != PGOWN_FILE ||
 	          h->mapcount || PageTest(h, PG_dirty));
-	for (unsigned long i = 0; i < nr; i++) {
-		struct page *p = h + i;
-		p->flags = keep;
-		p->owner = PGOWN_FILE;
-		p->mapping = as->ino;
-		p->index = h->index + (uint32_t)i;
-		p->refcount = 1;
-		p->mapcount = 0;
-		p->private = 0;
-		p->next = p->prev = PFN_NONE;
-	}
-	as->nr_large_folios--;
+	split_folio_pages(pgdat, pgdat->inodes[h->mapping], head, 1u << PG_isolated);
 }
 
 void filemap_split_folios(struct pglist_data *pgdat, struct address_space *as, unsigned long index,
