@@ -25,22 +25,11 @@ struct fixture {
 	uint32_t *heads;                /* their head pfns, in file order */
 };
 
-static struct page *folio_at(struct machine *m, struct address_space *as, unsigned long i)
-{
-	uint32_t e = as->i_pages[i];
-	struct page *p;
-
-	if (!entry_present(e))
-		return NULL;
-	p = &m->pgdat.mem_map[entry_pfn(e)];
-	return PageTail(p) ? &m->pgdat.mem_map[p->next] : p;
-}
-
 static void note_folios(struct fixture *f)
 {
 	f->nr_folios = 0;
 	for (unsigned long i = 0; i < f->file_pages;) {
-		struct page *h = folio_at(f->m, f->as, i);
+		struct page *h = tl_folio_at(f->m, f->as, i);
 		assert_non_null(h);
 		if (PageHead(h))
 			f->heads[f->nr_folios++] = (uint32_t)tl_pfn(f->m, h);
@@ -186,7 +175,7 @@ static void assert_file_intact(struct fixture *f)
 	struct address_space *as = f->as;
 
 	for (unsigned long i = 0; i < f->file_pages;) {
-		struct page *h = folio_at(m, as, i);
+		struct page *h = tl_folio_at(m, as, i);
 		unsigned long head, nr;
 
 		assert_non_null(h);
@@ -349,7 +338,7 @@ static void test_folio_at_target_order_never_isolated(void **state)
 		tl_check(f.m);
 		assert_file_intact(&f);
 		for (unsigned long i = 0; i < nr; i++) {
-			struct page *h = folio_at(f.m, f.as, index[i]);
+			struct page *h = tl_folio_at(f.m, f.as, index[i]);
 			if ((int)order[i] < keep) {
 				/* moved whole, or split for want of a target */
 				moved += tl_pfn(f.m, h) != pfn[i];

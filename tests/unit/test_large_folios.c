@@ -24,21 +24,10 @@ static struct machine *boot(bool large, unsigned read_ahead_kb, unsigned long bl
 	return tl_boot_dma32("vanilla", NULL, blocks, &s);
 }
 
-static struct page *folio_at(struct machine *m, struct address_space *as, unsigned long i)
-{
-	uint32_t e = as->i_pages[i];
-	struct page *p;
-
-	if (!entry_present(e))
-		return NULL;
-	p = &m->pgdat.mem_map[entry_pfn(e)];
-	return PageTail(p) ? &m->pgdat.mem_map[p->next] : p;
-}
-
 /* the order of the folio holding file page i; -1: not cached */
 static int order_at(struct machine *m, struct address_space *as, unsigned long i)
 {
-	struct page *p = folio_at(m, as, i);
+	struct page *p = tl_folio_at(m, as, i);
 
 	if (!p)
 		return -1;
@@ -101,10 +90,10 @@ static void test_readahead_ramp(void **state)
 	 * read by two reads, the second starting where the first ended
 	 * (pos_same_folio): referenced, not activated; a folio only read
 	 * ahead is not referenced */
-	assert_true(PageTest(folio_at(m, as, 384), PG_referenced));
-	assert_false(PageTest(folio_at(m, as, 384), PG_active));
-	assert_true(PageTest(folio_at(m, as, 0), PG_referenced));
-	assert_false(PageTest(folio_at(m, as, 2048), PG_referenced));
+	assert_true(PageTest(tl_folio_at(m, as, 384), PG_referenced));
+	assert_false(PageTest(tl_folio_at(m, as, 384), PG_active));
+	assert_true(PageTest(tl_folio_at(m, as, 0), PG_referenced));
+	assert_false(PageTest(tl_folio_at(m, as, 2048), PG_referenced));
 	tl_check(m);
 	tl_destroy(m);
 }
@@ -378,11 +367,11 @@ static void test_split_on_write_and_fault(void **state)
 	assert_orders(m, as, 4, 8, 0);
 	assert_orders(m, as, 8, 128, 2);
 	assert_int_equal(as->nr_large_folios, 31);
-	assert_true(PageTest(folio_at(m, as, 5), PG_dirty));
-	assert_false(PageTest(folio_at(m, as, 4), PG_dirty));
+	assert_true(PageTest(tl_folio_at(m, as, 5), PG_dirty));
+	assert_false(PageTest(tl_folio_at(m, as, 4), PG_dirty));
 	/* the split pages keep the folio's referenced bit and stay on its list */
-	assert_true(PageTest(folio_at(m, as, 6), PG_referenced));
-	assert_true(PageLRU(folio_at(m, as, 7)));
+	assert_true(PageTest(tl_folio_at(m, as, 6), PG_referenced));
+	assert_true(PageLRU(tl_folio_at(m, as, 7)));
 	assert_int_equal(lruvec_lru_size(pgdat, LRU_INACTIVE_FILE) + lruvec_lru_size(pgdat, LRU_ACTIVE_FILE), lru);
 	assert_int_equal(as->nrpages, 128);
 	tl_check(m);

@@ -187,6 +187,18 @@ static inline unsigned long tl_pfn(const struct machine *m, const struct page *p
 	return page_to_pfn(&m->pgdat, p);
 }
 
+/* the head of the page-cache folio holding file page i; NULL: not cached */
+static inline struct page *tl_folio_at(struct machine *m, struct address_space *as, unsigned long i)
+{
+	uint32_t e = as->i_pages[i];
+	struct page *p;
+
+	if (!entry_present(e))
+		return NULL;
+	p = &m->pgdat.mem_map[entry_pfn(e)];
+	return PageTail(p) ? &m->pgdat.mem_map[p->next] : p;
+}
+
 static inline struct page *tl_page(struct machine *m, unsigned long pfn)
 {
 	return pfn_to_page(&m->pgdat, pfn);
