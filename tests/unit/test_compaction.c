@@ -107,19 +107,7 @@ static void pin_one_per_block(struct fragmented *f)
 static enum compact_result compact(struct fragmented *f, enum compact_priority prio,
                                    struct capture_control *capc)
 {
-	struct pglist_data *pgdat = &f->m->pgdat;
-	struct alloc_context ac = { .highest_zoneidx = (enum zone_type)gfp_zone(GFP_TRANSHUGE),
-	                            .migratetype = MIGRATE_MOVABLE };
-	struct mm_ctx ctx = { .cpu = 0 };
-	enum compact_result r;
-
-	*capc = (struct capture_control){ .order = pageblock_order, .compact_order = pageblock_order,
-	                                  .migratetype = MIGRATE_MOVABLE, .page = PFN_NONE };
-	ctx.capture_control = capc;
-	mm_set_current(&ctx);
-	r = try_to_compact_pages(pgdat, &ctx, GFP_TRANSHUGE, pageblock_order, ALLOC_WMARK_MIN, &ac, prio, capc);
-	mm_set_current(NULL);
-	return r;
+	return tl_compact_thp(f->m, pageblock_order, prio, capc);
 }
 
 /* hand a page the test took off the free lists back to the allocator

@@ -116,19 +116,7 @@ static void destroy(struct fixture *f)
 static enum compact_result compact_order(struct fixture *f, unsigned order, enum compact_priority prio,
                                          struct capture_control *capc)
 {
-	struct pglist_data *pgdat = &f->m->pgdat;
-	struct alloc_context ac = { .highest_zoneidx = (enum zone_type)gfp_zone(GFP_TRANSHUGE),
-	                            .migratetype = MIGRATE_MOVABLE };
-	struct mm_ctx ctx = { .cpu = 0 };
-	enum compact_result r;
-
-	*capc = (struct capture_control){ .order = order, .compact_order = (int)order,
-	                                  .migratetype = MIGRATE_MOVABLE, .page = PFN_NONE };
-	ctx.capture_control = capc;
-	mm_set_current(&ctx);
-	r = try_to_compact_pages(pgdat, &ctx, GFP_TRANSHUGE, order, ALLOC_WMARK_MIN, &ac, prio, capc);
-	mm_set_current(NULL);
-	return r;
+	return tl_compact_thp(f->m, order, prio, capc);
 }
 
 static enum compact_result compact(struct fixture *f, enum compact_priority prio, struct capture_control *capc)

@@ -187,6 +187,25 @@ static inline unsigned long tl_pfn(const struct machine *m, const struct page *p
 	return page_to_pfn(&m->pgdat, p);
 }
 
+/* direct compaction for a THP-class request of this order, as the slow
+ * path calls try_to_compact_pages(), capturing the page it frees in capc */
+static inline enum compact_result tl_compact_thp(struct machine *m, unsigned order, enum compact_priority prio,
+                                                 struct capture_control *capc)
+{
+	struct alloc_context ac = { .highest_zoneidx = (enum zone_type)gfp_zone(GFP_TRANSHUGE),
+	                            .migratetype = MIGRATE_MOVABLE };
+	struct mm_ctx ctx = { .cpu = 0 };
+	enum compact_result r;
+
+	*capc = (struct capture_control){ .order = order, .compact_order = (int)order,
+	                                  .migratetype = MIGRATE_MOVABLE, .page = PFN_NONE };
+	ctx.capture_control = capc;
+	mm_set_current(&ctx);
+	r = try_to_compact_pages(&m->pgdat, &ctx, GFP_TRANSHUGE, order, ALLOC_WMARK_MIN, &ac, prio, capc);
+	mm_set_current(NULL);
+	return r;
+}
+
 /* the head of the page-cache folio holding file page i; NULL: not cached */
 static inline struct page *tl_folio_at(struct machine *m, struct address_space *as, unsigned long i)
 {
