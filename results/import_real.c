@@ -614,7 +614,9 @@ out:
 /* wakes.tsv (real/README.md): the harness's counts of six tracepoints
  * over the build, by event, order, detail (gfp flags, zone) and task.
  * Stored summed by event and order as the simulator stores its own:
- * metrics <tracepoint>_order<N>, every event and order, zeros included.
+ * metrics <tracepoint>_order<N>, every event and order, zeros included;
+ * and, for the events that print gfp_flags, orders 1-10 summed by the
+ * class of the flags (results_gfp_class_of()): <tracepoint>_gfp_<class>.
  * A run without the file (a series that did not trace) has none. */
 
 static int wakes_read(struct ctx *c, struct results_db *db, const char *id, const char *dir)
@@ -622,6 +624,7 @@ static int wakes_read(struct ctx *c, struct results_db *db, const char *id, cons
 	static const char *const header = "event\torder\tdetail\ttask\tcount";
 	char path[PATH_MAX], *text = NULL, *line;
 	unsigned long long count[RESULTS_NR_TRACE_EVENTS][RESULTS_TRACE_ORDERS] = { { 0 } };
+	unsigned long long by_gfp[RESULTS_NR_TRACE_EVENTS][RESULTS_NR_GFP_CLASSES] = { { 0 } };
 	struct lines l;
 	int rc = -1, seen_header = 0;
 
@@ -677,6 +680,8 @@ static int wakes_read(struct ctx *c, struct results_db *db, const char *id, cons
 			goto out;
 		}
 		count[ev][order] += n;
+		if (order > 0 && results_trace_event_has_gfp(f[0]))
+			by_gfp[ev][results_gfp_class_of(f[2])] += n;
 	}
 	if (!seen_header) {
 		fail(c, IMPORT_BADINPUT, "%s: no header line (event<TAB>order<TAB>detail<TAB>task<TAB>count)",
@@ -692,6 +697,18 @@ static int wakes_read(struct ctx *c, struct results_db *db, const char *id, cons
 				goto out;
 			}
 		}
+	for (size_t ev = 0; ev < RESULTS_NR_TRACE_EVENTS; ev++) {
+		if (!results_trace_event_has_gfp(results_trace_events[ev]))
+			continue;
+		for (int k = 0; k < RESULTS_NR_GFP_CLASSES; k++) {
+			char name[96];
+			snprintf(name, sizeof(name), "%s_gfp_%s", results_trace_events[ev], results_gfp_classes[k]);
+			if (results_add_metric(db, id, name, (double)by_gfp[ev][k])) {
+				fail(c, IMPORT_CANTCREAT, "%s", results_errmsg(db));
+				goto out;
+			}
+		}
+	}
 	rc = 0;
 out:
 	free(text);

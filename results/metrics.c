@@ -21,6 +21,12 @@ const char *const results_src_name[SRC_NR] = {
 	"mm_vmscan_wakeup_kswapd_order9-10", "mm_vmscan_kswapd_wake_order1-10",
 	"mm_compaction_wakeup_kcompactd_order1-10", "mm_vmscan_direct_reclaim_begin_order1-10",
 	"mm_compaction_try_to_compact_pages_order1-8", "mm_compaction_try_to_compact_pages_order9-10",
+	/* metrics by these names (the class of the gfp_flags, orders 1-10) */
+	"mm_compaction_try_to_compact_pages_gfp_thp", "mm_compaction_try_to_compact_pages_gfp_readahead",
+	"mm_compaction_try_to_compact_pages_gfp_write", "mm_vmscan_direct_reclaim_begin_gfp_thp",
+	"mm_vmscan_direct_reclaim_begin_gfp_readahead", "mm_vmscan_direct_reclaim_begin_gfp_write",
+	"mm_vmscan_wakeup_kswapd_gfp_thp", "mm_vmscan_wakeup_kswapd_gfp_readahead",
+	"mm_vmscan_wakeup_kswapd_gfp_write",
 	"thp_fault_alloc", "thp_fault_fallback",
 	"compact_stall", "compact_fail", "compact_success",
 	"compact_daemon_migrate_scanned", "compact_daemon_free_scanned",
@@ -87,6 +93,15 @@ SRC(wakeup_kcompactd, SRC_WAKEUP_KCOMPACTD)
 SRC(direct_reclaim_o1_10, SRC_DIRECT_RECLAIM_O1_10)
 SRC(compact_o1_8, SRC_TRY_TO_COMPACT_O1_8)
 SRC(compact_o9_10, SRC_TRY_TO_COMPACT_O9_10)
+SRC(compact_thp, SRC_TRY_TO_COMPACT_THP)
+SRC(compact_readahead, SRC_TRY_TO_COMPACT_READAHEAD)
+SRC(compact_write, SRC_TRY_TO_COMPACT_WRITE)
+SRC(reclaim_thp, SRC_DIRECT_RECLAIM_THP)
+SRC(reclaim_readahead, SRC_DIRECT_RECLAIM_READAHEAD)
+SRC(reclaim_write, SRC_DIRECT_RECLAIM_WRITE)
+SRC(wakeup_kswapd_thp, SRC_WAKEUP_KSWAPD_THP)
+SRC(wakeup_kswapd_readahead, SRC_WAKEUP_KSWAPD_READAHEAD)
+SRC(wakeup_kswapd_write, SRC_WAKEUP_KSWAPD_WRITE)
 #undef SRC
 
 static double thp_fail_rate(const double *v)
@@ -233,6 +248,37 @@ const struct results_metric results_metrics[RESULTS_NR_METRICS] = {
 	{ "mm_compaction_try_to_compact_pages order 9-10", "events",
 	  "mm_compaction_try_to_compact_pages at orders 9 and 10 (direct compaction for THP)", NULL,
 	  NULL, compact_o9_10, RESULTS_ROWS_WAKES },
+	/* the same by whose request, told by its gfp_flags (orders 1-10) */
+	{ "try_to_compact_pages: THP faults", "events",
+	  "mm_compaction_try_to_compact_pages_gfp_thp (orders 1-10, gfp_flags GFP_TRANSHUGE*)", NULL,
+	  NULL, compact_thp, RESULTS_ROWS_WAKES },
+	{ "try_to_compact_pages: page-cache reads", "events",
+	  "mm_compaction_try_to_compact_pages_gfp_readahead (orders 1-10, movable with __GFP_NORETRY: "
+	  "readahead_gfp_mask())", NULL,
+	  "the page cache has large folios from 6.16 (ext4; the model's [kernel] large_folios)",
+	  compact_readahead, RESULTS_ROWS_WAKES },
+	{ "try_to_compact_pages: page-cache writes", "events",
+	  "mm_compaction_try_to_compact_pages_gfp_write (orders 1-10, __GFP_WRITE)", NULL,
+	  "write folios above order 0 from 6.16 (ext4); the model writes order-0 pages",
+	  compact_write, RESULTS_ROWS_WAKES },
+	{ "direct_reclaim_begin: THP faults", "events",
+	  "mm_vmscan_direct_reclaim_begin_gfp_thp (orders 1-10, GFP_TRANSHUGE*)", NULL, NULL,
+	  reclaim_thp, RESULTS_ROWS_WAKES },
+	{ "direct_reclaim_begin: page-cache reads", "events",
+	  "mm_vmscan_direct_reclaim_begin_gfp_readahead (orders 1-10, readahead_gfp_mask())", NULL, NULL,
+	  reclaim_readahead, RESULTS_ROWS_WAKES },
+	{ "direct_reclaim_begin: page-cache writes", "events",
+	  "mm_vmscan_direct_reclaim_begin_gfp_write (orders 1-10, __GFP_WRITE)", NULL, NULL,
+	  reclaim_write, RESULTS_ROWS_WAKES },
+	{ "wakeup_kswapd: THP faults", "events",
+	  "mm_vmscan_wakeup_kswapd_gfp_thp (orders 1-10, GFP_TRANSHUGE*)", NULL, NULL,
+	  wakeup_kswapd_thp, RESULTS_ROWS_WAKES },
+	{ "wakeup_kswapd: page-cache reads", "events",
+	  "mm_vmscan_wakeup_kswapd_gfp_readahead (orders 1-10, readahead_gfp_mask())", NULL, NULL,
+	  wakeup_kswapd_readahead, RESULTS_ROWS_WAKES },
+	{ "wakeup_kswapd: page-cache writes", "events",
+	  "mm_vmscan_wakeup_kswapd_gfp_write (orders 1-10, __GFP_WRITE)", NULL, NULL,
+	  wakeup_kswapd_write, RESULTS_ROWS_WAKES },
 };
 
 unsigned results_rows_group(const char *name)
@@ -254,6 +300,38 @@ const char *const results_trace_events[RESULTS_NR_TRACE_EVENTS] = {
 	"mm_compaction_kcompactd_wake", "mm_vmscan_direct_reclaim_begin",
 	"mm_compaction_try_to_compact_pages",
 };
+
+const char *const results_gfp_classes[RESULTS_NR_GFP_CLASSES] = { "thp", "readahead", "write", "other" };
+
+int results_trace_event_has_gfp(const char *event)
+{
+	return event && (!strcmp(event, "mm_vmscan_wakeup_kswapd") ||
+	                 !strcmp(event, "mm_vmscan_direct_reclaim_begin") ||
+	                 !strcmp(event, "mm_compaction_try_to_compact_pages"));
+}
+
+/* is the flag name one of the '|'-separated names of flags? */
+static int has_flag(const char *flags, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = flags; (p = strstr(p, name)); p += len)
+		if ((p == flags || p[-1] == '|') && (p[len] == '\0' || p[len] == '|' || p[len] == ';'))
+			return 1;
+	return 0;
+}
+
+int results_gfp_class_of(const char *flags)
+{
+	if (has_flag(flags, "__GFP_WRITE"))
+		return 2;
+	if (has_flag(flags, "GFP_TRANSHUGE") || has_flag(flags, "GFP_TRANSHUGE_LIGHT"))
+		return 0;
+	if (has_flag(flags, "__GFP_NORETRY") &&
+	    (has_flag(flags, "__GFP_MOVABLE") || has_flag(flags, "GFP_HIGHUSER_MOVABLE")))
+		return 1;
+	return 3;
+}
 
 /* The rows by range of orders: which source a tracepoint's order adds to.
  * kswapd at order 0 is the common case, woken by its own row; a

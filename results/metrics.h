@@ -22,6 +22,11 @@ enum results_src {
 	SRC_WAKEUP_KSWAPD_O0, SRC_WAKEUP_KSWAPD_O1_8, SRC_WAKEUP_KSWAPD_O9_10,
 	SRC_KSWAPD_WAKE_O1_10, SRC_WAKEUP_KCOMPACTD, SRC_DIRECT_RECLAIM_O1_10,
 	SRC_TRY_TO_COMPACT_O1_8, SRC_TRY_TO_COMPACT_O9_10,
+	/* and by the class of the request's gfp_flags, orders 1-10: the
+	 * metrics <tracepoint>_gfp_<class> (results_gfp_class_of()) */
+	SRC_TRY_TO_COMPACT_THP, SRC_TRY_TO_COMPACT_READAHEAD, SRC_TRY_TO_COMPACT_WRITE,
+	SRC_DIRECT_RECLAIM_THP, SRC_DIRECT_RECLAIM_READAHEAD, SRC_DIRECT_RECLAIM_WRITE,
+	SRC_WAKEUP_KSWAPD_THP, SRC_WAKEUP_KSWAPD_READAHEAD, SRC_WAKEUP_KSWAPD_WRITE,
 	SRC_NR_METRIC,
 	SRC_THP_FAULT_ALLOC = SRC_NR_METRIC, SRC_THP_FAULT_FALLBACK,
 	SRC_COMPACT_STALL, SRC_COMPACT_FAIL, SRC_COMPACT_SUCCESS,
@@ -60,7 +65,7 @@ struct results_metric {
 
 extern const struct results_metric results_metrics[];
 /* the cover letter's 25 rows, then the groups' */
-#define RESULTS_NR_METRICS 39
+#define RESULTS_NR_METRICS 48
 
 /* is row m printed when the groups extra_rows are asked for? */
 static inline int results_metric_shown(size_t m, unsigned extra_rows);
@@ -86,6 +91,18 @@ int results_src_bucket(const char *name);
 #define RESULTS_NR_TRACE_EVENTS 6
 #define RESULTS_TRACE_ORDERS 11         /* orders 0..10, the model's MAX_ORDER */
 extern const char *const results_trace_events[RESULTS_NR_TRACE_EVENTS];
+/* the classes of a request's gfp_flags the trace is counted by (the
+ * model's enum trace_gfp_class, in its order), stored as
+ * <tracepoint>_gfp_<class> for the tracepoints that print gfp_flags */
+#define RESULTS_NR_GFP_CLASSES 4
+extern const char *const results_gfp_classes[RESULTS_NR_GFP_CLASSES];
+/* does the tracepoint print gfp_flags (wakeup_kswapd, direct reclaim,
+ * direct compaction)? */
+int results_trace_event_has_gfp(const char *event);
+/* the class of flags as the kernel prints them ("GFP_TRANSHUGE|__GFP_NORETRY"):
+ * write (__GFP_WRITE), thp (GFP_TRANSHUGE, GFP_TRANSHUGE_LIGHT), readahead
+ * (__GFP_MOVABLE or a *_MOVABLE composite, with __GFP_NORETRY), other */
+int results_gfp_class_of(const char *flags);
 
 static inline int results_metric_shown(size_t m, unsigned extra_rows)
 {

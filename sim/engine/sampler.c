@@ -45,6 +45,7 @@ void sample_counters(const struct pglist_data *pgdat, struct sample *s)
 	memcpy(s->vm_events, pgdat->vm_events, sizeof(s->vm_events));
 	memcpy(s->node_stat, pgdat->vm_node_stat, sizeof(s->node_stat));
 	memcpy(s->trace_events, pgdat->trace_events, sizeof(s->trace_events));
+	memcpy(s->trace_gfp, pgdat->trace_gfp, sizeof(s->trace_gfp));
 	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++) {
 		long sum = 0;
 		for (int z = 0; z < MAX_NR_ZONES; z++)

@@ -1591,7 +1591,7 @@ enum compact_result try_to_compact_pages(struct pglist_data *pgdat, struct mm_ct
 	/* compaction migrates pages, which may need I/O */
 	if (!(gfp & __GFP_IO))
 		return COMPACT_SKIPPED;
-	count_trace_event(pgdat, TRACE_TRY_TO_COMPACT_PAGES, (int)order);
+	count_trace_event_gfp(pgdat, TRACE_TRY_TO_COMPACT_PAGES, (int)order, gfp);
 	for (int zi = (int)ac->highest_zoneidx; zi >= 0; zi--) {
 		struct zone *zone = &pgdat->node_zones[zi];
 		enum compact_result status;

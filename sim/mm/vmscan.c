@@ -740,7 +740,7 @@ unsigned long try_to_free_pages(struct pglist_data *pgdat, struct mm_ctx *ctx, u
 	unsigned saved = ctx->flags;
 	unsigned long nr;
 
-	count_trace_event(pgdat, TRACE_DIRECT_RECLAIM_BEGIN, (int)order);
+	count_trace_event_gfp(pgdat, TRACE_DIRECT_RECLAIM_BEGIN, (int)order, gfp);
 	ctx->flags |= PF_MEMALLOC;
 	nr = do_try_to_free_pages(pgdat, &sc);
 	ctx->flags = saved;
@@ -828,7 +828,7 @@ void wakeup_kswapd(struct zone *zone, gfp_t gfp, int order, enum zone_type highe
 		return;
 	}
 	pgdat->kswapd_wakeups++;
-	count_trace_event(pgdat, TRACE_WAKEUP_KSWAPD, order);
+	count_trace_event_gfp(pgdat, TRACE_WAKEUP_KSWAPD, order, gfp);
 	if (mm_host_op(pgdat, kswapd_wake)) {
 		/* a wake-up is a SimGrid simcall: other actors may run before
 		 * this one resumes, and leave their context current */

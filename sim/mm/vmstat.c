@@ -25,6 +25,11 @@ const char *const mm_trace_event_names[NR_MM_TRACE_EVENTS] = {
 	[TRACE_TRY_TO_COMPACT_PAGES] = "mm_compaction_try_to_compact_pages",
 };
 
+const char *const trace_gfp_class_names[NR_TRACE_GFP_CLASSES] = {
+	[TRACE_GFP_THP] = "thp", [TRACE_GFP_READAHEAD] = "readahead",
+	[TRACE_GFP_WRITE] = "write", [TRACE_GFP_OTHER] = "other",
+};
+
 const char *const migratetype_names[MIGRATE_TYPES] = {
 	[MIGRATE_UNMOVABLE] = "Unmovable",
 	[MIGRATE_MOVABLE] = "Movable",

@@ -152,6 +152,20 @@ static int store(const struct run *r, struct results_db *db, const struct run_re
 				                       (double)(w->end.trace_events[ev][o] - w->start.trace_events[ev][o])))
 					return -1;
 			}
+		/* and those that print gfp_flags, orders 1-10 by the request's
+		 * class: <tracepoint>_gfp_<class> */
+		_Static_assert(RESULTS_NR_GFP_CLASSES == NR_TRACE_GFP_CLASSES, "gfp classes differ");
+		for (int ev = 0; ev < NR_MM_TRACE_EVENTS; ev++) {
+			if (!results_trace_event_has_gfp(mm_trace_event_names[ev]))
+				continue;
+			for (int c = 0; c < NR_TRACE_GFP_CLASSES; c++) {
+				snprintf(name, sizeof(name), "%s_gfp_%s", mm_trace_event_names[ev],
+				         trace_gfp_class_names[c]);
+				if (results_add_metric(db, id, name,
+				                       (double)(w->end.trace_gfp[ev][c] - w->start.trace_gfp[ev][c])))
+					return -1;
+			}
+		}
 	}
 	/* mm_page_alloc_extfrag, tallied over the whole run (a trace, not a
 	 * /proc counter): how often and from where allocations fell back */

@@ -6,6 +6,7 @@
 #include <math.h>
 #include "tresults.h"
 #include "metrics.h"
+#include "mmsim/gfp.h"
 
 struct counter {
 	const char *name;
@@ -649,10 +650,54 @@ static void test_src_bucket(void **state)
 	assert_string_equal(results_rows_group_name(RESULTS_ROWS_WAKES), "wakes");
 }
 
+/* The classes of a request's gfp_flags: the import reads them off the
+ * names a real trace prints (the lines of the traced series' wakes.tsv),
+ * the model off the bits; the two must agree on the same request. */
+static void test_gfp_class(void **state)
+{
+	static const struct {
+		const char *printed;
+		gfp_t gfp;
+		int class;
+	} c[] = {
+		/* the streamer's and xz's readahead under memalloc_nofs_save() */
+		{ "GFP_NOFS|__GFP_HIGHMEM|__GFP_MOVABLE|__GFP_NOWARN|__GFP_NORETRY|__GFP_COMP|__GFP_HARDWALL;priority=2",
+		  (GFP_HIGHUSER_MOVABLE & ~__GFP_FS) | __GFP_NOWARN | __GFP_NORETRY | __GFP_COMP, TRACE_GFP_READAHEAD },
+		/* the THP faulter's first, local-only try and its second */
+		{ "GFP_TRANSHUGE|__GFP_NORETRY|__GFP_THISNODE", GFP_TRANSHUGE | __GFP_NORETRY | __GFP_THISNODE,
+		  TRACE_GFP_THP },
+		{ "GFP_TRANSHUGE", GFP_TRANSHUGE, TRACE_GFP_THP },
+		{ "GFP_TRANSHUGE_LIGHT;priority=2", GFP_TRANSHUGE_LIGHT, TRACE_GFP_THP },
+		/* the linker's write folios */
+		{ "GFP_HIGHUSER_MOVABLE|__GFP_WRITE|__GFP_NOWARN|__GFP_NORETRY|__GFP_COMP",
+		  GFP_HIGHUSER_MOVABLE | __GFP_WRITE | __GFP_NOWARN | __GFP_NORETRY | __GFP_COMP, TRACE_GFP_WRITE },
+		/* kernel memory; a slab's high order (__GFP_NORETRY, not movable) */
+		{ "GFP_KERNEL", GFP_KERNEL, TRACE_GFP_OTHER },
+		{ "GFP_KERNEL|__GFP_NOWARN|__GFP_NORETRY|__GFP_COMP", GFP_KERNEL | __GFP_NOWARN | __GFP_NORETRY | __GFP_COMP,
+		  TRACE_GFP_OTHER },
+		{ "GFP_HIGHUSER_MOVABLE", GFP_HIGHUSER_MOVABLE, TRACE_GFP_OTHER },
+		/* a name that only contains another */
+		{ "__GFP_WRITEX|GFP_KERNEL", GFP_KERNEL, TRACE_GFP_OTHER },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		assert_int_equal(results_gfp_class_of(c[i].printed), c[i].class);
+		assert_int_equal(gfp_trace_class(c[i].gfp), c[i].class);
+	}
+	for (int k = 0; k < NR_TRACE_GFP_CLASSES; k++)
+		assert_string_equal(results_gfp_classes[k], trace_gfp_class_names[k]);
+	assert_true(results_trace_event_has_gfp("mm_compaction_try_to_compact_pages"));
+	assert_false(results_trace_event_has_gfp("mm_compaction_wakeup_kcompactd"));
+	assert_int_equal(results_src_find("mm_compaction_try_to_compact_pages_gfp_readahead", 0),
+	                 SRC_TRY_TO_COMPACT_READAHEAD);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_gfp_class),
 		cmocka_unit_test(test_mixed_refused),
 		cmocka_unit_test(test_row_order),
 		cmocka_unit_test(test_baseline_by_where),

@@ -515,6 +515,18 @@ static void test_wakes(void **state)
 	                    " AND name = 'mm_vmscan_kswapd_wake_order10'") == 0);
 	assert_int_equal(tr_int(db, "SELECT count(*) FROM metrics WHERE run_id = '" ID1 "'"
 	                        " AND name GLOB 'mm_*_order[0-9]*'"), 6 * 11);
+	/* by the class of the flags, orders 1-10: the order-0 wakes are in
+	 * none; a zone (kcompactd's detail) is no gfp_flags */
+	assert_true(tr_real(db, "SELECT value FROM metrics WHERE run_id = '" ID1 "'"
+	                    " AND name = 'mm_compaction_try_to_compact_pages_gfp_thp'") == 11);
+	assert_true(tr_real(db, "SELECT value FROM metrics WHERE run_id = '" ID1 "'"
+	                    " AND name = 'mm_vmscan_wakeup_kswapd_gfp_other'") == 7);
+	assert_true(tr_real(db, "SELECT value FROM metrics WHERE run_id = '" ID1 "'"
+	                    " AND name = 'mm_vmscan_wakeup_kswapd_gfp_readahead'") == 0);
+	assert_int_equal(tr_int(db, "SELECT count(*) FROM metrics WHERE run_id = '" ID1 "'"
+	                        " AND name GLOB 'mm_*_gfp_*'"), 3 * 4);
+	assert_int_equal(tr_int(db, "SELECT count(*) FROM metrics WHERE run_id = '" ID1 "'"
+	                        " AND name GLOB 'mm_compaction_wakeup_kcompactd_gfp_*'"), 0);
 	remove(db);
 
 	/* an order the model does not have */

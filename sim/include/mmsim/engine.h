@@ -76,6 +76,7 @@ struct sample {
 	long fs_stat[NR_SAMPLE_FS];
 	/* the tracepoints' counts by order (mmzone.h, enum mm_trace_event) */
 	unsigned long trace_events[NR_MM_TRACE_EVENTS][MAX_ORDER];
+	unsigned long trace_gfp[NR_MM_TRACE_EVENTS][NR_TRACE_GFP_CLASSES];
 };
 
 /* the counters now, as the sampler records them (zone counters summed) */

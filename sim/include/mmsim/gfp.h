@@ -77,4 +77,26 @@ static inline int gfp_zone(gfp_t gfp)
 	return ZONE_NORMAL;
 }
 
+/* The class of a request a tracepoint prints the flags of (enum
+ * trace_gfp_class): the same test import_real.c makes on the names. */
+static inline int gfp_trace_class(gfp_t gfp)
+{
+	if (gfp & __GFP_WRITE)
+		return TRACE_GFP_WRITE;
+	if ((gfp & GFP_TRANSHUGE_LIGHT) == GFP_TRANSHUGE_LIGHT)
+		return TRACE_GFP_THP;
+	if ((gfp & (__GFP_MOVABLE | __GFP_NORETRY)) == (__GFP_MOVABLE | __GFP_NORETRY))
+		return TRACE_GFP_READAHEAD;
+	return TRACE_GFP_OTHER;
+}
+
+/* count_trace_event() of a tracepoint that prints gfp_flags */
+static inline void count_trace_event_gfp(struct pglist_data *pgdat, enum mm_trace_event ev, int order,
+                                         gfp_t gfp)
+{
+	count_trace_event(pgdat, ev, order);
+	if (order > 0 && order < MAX_ORDER)
+		pgdat->trace_gfp[ev][gfp_trace_class(gfp)]++;
+}
+
 #endif

@@ -68,6 +68,18 @@ enum mm_trace_event {
 	NR_MM_TRACE_EVENTS
 };
 
+/* Whose request a tracepoint that prints gfp_flags fired for, told by the
+ * flags alone (gfp_trace_class(), gfp.h), at orders 1-10: a THP fault
+ * (GFP_TRANSHUGE*), a page-cache write (__GFP_WRITE), a page-cache read
+ * (readahead_gfp_mask(): movable with __GFP_NORETRY), anything else.
+ * `mmsim import` reads the same classes off a real trace's printed flags
+ * (results/import_real.c), so the two can be held side by side. */
+enum trace_gfp_class {
+	TRACE_GFP_THP, TRACE_GFP_READAHEAD, TRACE_GFP_WRITE, TRACE_GFP_OTHER,
+	NR_TRACE_GFP_CLASSES
+};
+extern const char *const trace_gfp_class_names[NR_TRACE_GFP_CLASSES];
+
 /* zone->flags bits */
 enum zone_flags {
 	ZONE_BOOSTED_WATERMARK,         /* boost_watermark() asked for a kswapd wake */
@@ -299,6 +311,8 @@ struct pglist_data {
 	unsigned long kswapd_wakeups;            /* wakes of a sleeping kswapd (the
 	                                          * trace point mm_vmscan_wakeup_kswapd) */
 	unsigned long trace_events[NR_MM_TRACE_EVENTS][MAX_ORDER];  /* by order */
+	/* orders 1-10 by gfp class, for the events that print gfp_flags */
+	unsigned long trace_gfp[NR_MM_TRACE_EVENTS][NR_TRACE_GFP_CLASSES];
 	bool kswapd_sleeping;           /* on its wait queue (waitqueue_active);
 	                                 * the host keeps it */
 
