@@ -3,6 +3,8 @@
 #   build/release  Release build
 #   build/asan     Debug build with -DMMSIM_SANITIZE=ON (ASan + UBSan, MMSIM_DEBUG_VM)
 # Extra arguments are passed to ctest (e.g. `scripts/test.sh -L unit`).
+# MMSIM_TEST_TIMEOUT_FACTOR (a whole number, default 1) multiplies every
+# test's time limit, for a slower or busier machine (docs/testing.md).
 # Ends with the line "N passed, M failed", summed over both builds; a build
 # that fails to configure or compile counts as one failure.  Exit status 0
 # only if everything passed.
@@ -13,6 +15,11 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 scripts/install-deps.sh
 
 jobs=$(nproc 2>/dev/null || echo 2)
+factor=${MMSIM_TEST_TIMEOUT_FACTOR:-1}
+if [[ ! $factor =~ ^[1-9][0-9]*$ ]]; then
+	echo "test.sh: error: MMSIM_TEST_TIMEOUT_FACTOR='$factor': a whole number >= 1" >&2
+	exit 64
+fi
 passed=0
 failed=0
 
@@ -21,7 +28,7 @@ run_build() {
 	local name=$1 dir=build/$1 log status=0 line total nfail
 	shift
 	printf '\n=== %s: configure and build ===\n' "$name"
-	if ! cmake -S . -B "$dir" "$@" || ! cmake --build "$dir" -j "$jobs"; then
+	if ! cmake -S . -B "$dir" -DMMSIM_TEST_TIMEOUT_FACTOR="$factor" "$@" || ! cmake --build "$dir" -j "$jobs"; then
 		printf '=== %s: BUILD FAILED ===\n' "$name"
 		failed=$((failed + 1))
 		return 0
