@@ -153,6 +153,10 @@ static const struct key_desc keys[] = {
 	{ "run", { "nr_hugepages", PARAM_INT, "pages", 0, 1e9, "0", "vm.nr_hugepages set before each iteration "
 	  "but the first, after drop_caches, and 0 at its end: the 2 MiB pool real/harness holds during a run "
 	  "to size the experiment's free memory (0: no pool)", CFG(nr_hugepages) } },
+	{ "run", { "prepare_first", PARAM_BOOL, NULL, 0, 0, "no", "drop_caches, compact_memory and the pool "
+	  "also before the first iteration (a warmup one, if any): the run before the measured one, as "
+	  "real/harness's, then runs under the pool, and the measured one starts among what it left",
+	  CFG(prepare_first) } },
 	{ "run", { "duration", PARAM_DOUBLE, "seconds", 0, 1e7, "auto",
 	  "seconds of virtual time measured; auto: until every measured workload ends", CFG(duration),
 	  .flags = PARAM_GT_MIN, .word = "auto", .word_value = 0 } },

@@ -354,6 +354,11 @@ int run_execute(struct run *r, char *err, size_t errlen)
 	 * machine's state before the experiment, not part of it) */
 	if (workload_set_start(r->set, &r->e, &r->pgdat, c->seed, err, errlen))
 		return -1;
+	/* [run] prepare_first: the harness's work before the first
+	 * iteration too, so that a warmup iteration is the run before as
+	 * real/harness's was, under the pool */
+	if (c->prepare_first)
+		between_iterations(r);
 	open_window(r);
 	record_census(r, engine_now());
 	if (c->sample_interval > 0)

@@ -3,6 +3,8 @@
 # does between runs, docs/scenario.md): the warmup build has no window, the
 # pool is reserved before the measured build and its size stored, the
 # window starts after that work (none of it in the window's counters).
+# With prepare_first the same work comes before the warmup build too, which
+# then runs under the pool: its first sample has the pool's pages less free.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.bash" "$@"
 need sqlite3
 
@@ -28,4 +30,15 @@ python3 -c "import sys; w, s, p = map(float, sys.argv[1:]); sys.exit(0 if s - w 
 	"$win" "$sim" "$wplain" && ok "window $win s of $sim s (plain: $wplain s)" \
 	|| fail "window $win s, run $sim s, plain window $wplain s"
 [ "$htlb" = 0 ] && ok "the harness's work outside the window's counters" || fail "in the window: $htlb"
+
+"${M[@]}" --set run.warmup=1 --set run.drop_caches=3 --set run.nr_hugepages=8 --set run.prepare_first=yes \
+	-o first.db 2>/dev/null || fail "the run with prepare_first"
+free0() { q "$1" "SELECT value FROM samples WHERE name = 'nr_free_pages' ORDER BY t LIMIT 1"; }
+fw=$(free0 warm.db)
+ff=$(free0 first.db)
+python3 -c "import sys; a, b = map(float, sys.argv[1:]); sys.exit(0 if a - b >= 8 * 512 * 0.9 else 1)" "$fw" "$ff" \
+	&& ok "prepare_first: the warmup under the pool (free at its start $ff, without $fw)" \
+	|| fail "prepare_first: free at the warmup's start $ff, without it $fw: no pool of 8 huge pages"
+pf=$(q first.db "SELECT value FROM metrics WHERE name = 'hugetlb_pool_pages'")
+[ "$pf" = 8.0 ] && ok "prepare_first: the measured build's pool, $pf pages" || fail "prepare_first: pool '$pf'"
 exit $FAILED

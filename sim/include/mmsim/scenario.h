@@ -55,6 +55,7 @@ struct scenario_config {
 	int drop_caches;                /* vm.drop_caches before each iteration but the first (0: none) */
 	bool compact_memory;            /* vm.compact_memory after it, before the pool */
 	unsigned long nr_hugepages;     /* the huge page pool held during each iteration but the first */
+	bool prepare_first;             /* the three above before the first iteration too */
 	double duration;                /* seconds; 0: auto (until the measured workloads end) */
 	double quantum, sample_interval, census_interval;   /* seconds; intervals 0: off */
 	unsigned blockmap_groups;
