@@ -7,6 +7,7 @@ real/CMakeLists.txt), or compiled here with cc."""
 import os
 import re
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
@@ -125,6 +126,51 @@ class FoliosTest(unittest.TestCase):
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("/nonexistent/file", r.stderr)
 
+
+
+class TestBlocks(unittest.TestCase):
+    """real/blocks on a fake /proc of one zone of four blocks: a wholly free
+    block, a block of LRU pages with one slab page and one free page, a
+    block of slab pages, and half a free block beside LRU pages and one
+    unflagged (kernel) page: two mixed blocks, two kernel pages in them"""
+
+    def test_fake_zone(self):
+        LRU, SLAB, BUDDY = 1 << 5, 1 << 7, 1 << 10
+        flags = [0] * 2048
+        flags[0] = BUDDY                        # block 0: order 9 free
+        for i in range(512, 1024):              # block 1
+            flags[i] = LRU
+        flags[600] = SLAB
+        flags[601] = BUDDY                      # order 0 (602 is LRU)
+        for i in range(1024, 1536):             # block 2: slab
+            flags[i] = SLAB
+        flags[1536] = BUDDY                     # block 3: order 8, 1537..1791 unflagged
+        for i in range(1792, 2047):
+            flags[i] = LRU
+        # 2047: unflagged, allocated: kernel memory
+        with tempfile.TemporaryDirectory(prefix="mmsim-blocks-", dir="/var/tmp") as d:
+            with open(os.path.join(d, "kpageflags"), "wb") as f:
+                f.write(struct.pack("<%dQ" % len(flags), *flags))
+            with open(os.path.join(d, "zoneinfo"), "w") as f:
+                f.write("Node 0, zone   Normal\n  pages free     769\n        spanned  2048\n"
+                        "        present  2048\n  start_pfn:           0\n")
+            with open(os.path.join(d, "buddyinfo"), "w") as f:
+                f.write("Node 0, zone   Normal      1      0      0      0      0      0      0      0"
+                        "      1      1      0\n")
+            r = subprocess.run([sys.executable, os.path.join(REAL, "blocks"), "--proc", d, "--hist"],
+                               capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("Normal: 4 blocks, 1 wholly free; pages free 769, lru 765, slab 513, other 1", r.stdout)
+        self.assertIn("free pages: 769 counted here, 769 in /proc/buddyinfo", r.stdout)
+        self.assertIn("mixed blocks (kernel pages beside free or LRU pages): 2, holding 2 kernel pages", r.stdout)
+        self.assertIn("kernel pages per mixed block: <=1: 2", r.stdout)
+
+    def test_unreadable_kpageflags_is_an_error(self):
+        with tempfile.TemporaryDirectory(prefix="mmsim-blocks-", dir="/var/tmp") as d:
+            r = subprocess.run([sys.executable, os.path.join(REAL, "blocks"), "--proc", d],
+                               capture_output=True, text=True)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("kpageflags", r.stderr)
 
 class RunsTableTest(unittest.TestCase):
     """real/runs-table on the import's fixture series: the start state from
