@@ -7,7 +7,10 @@
  * default.  Each value is checked when it is set, by parsing it into a
  * scratch configuration (fixed keys) or by handing it to a scratch
  * instance of the module that owns it (policy switches, workload
- * parameters), so that the message can name where it came from.
+ * parameters), so that the message can name where it came from.  The
+ * workloads, and building the policy and the workloads from the scenario,
+ * are above this floor: they are reached through scenario_modules
+ * (mmsim/scenario_modules.h).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -23,8 +26,7 @@
 #include "mmsim/param.h"
 #include "mmsim/parse.h"
 #include "mmsim/scenario.h"
-#include "system_profile.h"
-#include "workload.h"
+#include "mmsim/scenario_modules.h"
 
 /* ------------------------------------------------------------ the table */
 
@@ -316,10 +318,20 @@ static void store(struct scenario *s, const char *section, const char *key, cons
 
 /* ------------------------------------------------------------ values */
 
+/* workload NAME of the registry into *out; false if there is none */
+static bool find_workload(const char *name, struct scenario_workload *out)
+{
+	for (unsigned i = 0; scenario_modules.registry(i, out); i++)
+		if (!strcmp(out->name, name))
+			return true;
+	return false;
+}
+
 /* Split a comma-separated name list; -1 with a message if a name is
  * unknown or repeated or there are too many. */
 static int parse_workloads(const char *v, struct scenario_config *c, char *err, size_t errlen)
 {
+	struct scenario_workload wd;
 	char buf[512], *save = NULL, *tok;
 
 	if (strlen(v) >= sizeof(buf)) {
@@ -329,13 +341,14 @@ static int parse_workloads(const char *v, struct scenario_config *c, char *err, 
 	strcpy(buf, v);
 	c->nr_workloads = 0;
 	for (tok = strtok_r(buf, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
-		if (workload_find(tok) && workload_find(tok)->implicit) {
+		bool known = find_workload(tok, &wd);
+		if (known && wd.implicit) {
 			msg(err, errlen, "workload '%s' is not named here: its own section starts it "
 			    "([system] profile)", tok);
 			return -1;
 		}
-		if (!workload_find(tok)) {
-			msg(err, errlen, "unknown workload '%s' (valid: %s)", tok, workload_names());
+		if (!known) {
+			msg(err, errlen, "unknown workload '%s' (valid: %s)", tok, scenario_modules.names());
 			return -1;
 		}
 		for (unsigned i = 0; i < c->nr_workloads; i++)
@@ -350,7 +363,7 @@ static int parse_workloads(const char *v, struct scenario_config *c, char *err, 
 		snprintf(c->workloads[c->nr_workloads++], sizeof(c->workloads[0]), "%s", tok);
 	}
 	if (!c->nr_workloads) {
-		msg(err, errlen, "no workload named (valid: %s)", workload_names());
+		msg(err, errlen, "no workload named (valid: %s)", scenario_modules.names());
 		return -1;
 	}
 	return 0;
@@ -397,19 +410,26 @@ static int set_workloads(void *owner, const char *v, char *err, size_t errlen)
 	return parse_workloads(v, owner, err, errlen);
 }
 
+/* [system] profile is the one parameter of the implicit workload "system"
+ * (resolve puts it first): a scratch instance reads the profile now, so
+ * that a bad profile is refused where it is named */
 static int set_profile(void *owner, const char *v, char *err, size_t errlen)
 {
 	struct scenario_config *c = owner;
-	struct system_profile *prof;
+	struct workload *w;
+	int rc;
 
 	if (strlen(v) >= sizeof(c->system_profile)) {
 		msg(err, errlen, "'%.40s...' is longer than %zu characters", v, sizeof(c->system_profile) - 1);
 		return -1;
 	}
 	if (strcmp(v, "none")) {
-		if (system_profile_load(v, &prof, err, errlen))
+		if (scenario_modules.scratch_create("system", &w, err, errlen))
 			return -1;
-		system_profile_free(prof);
+		rc = scenario_modules.scratch_set(w, "profile", v, err, errlen);
+		scenario_modules.scratch_destroy(w);
+		if (rc)
+			return -1;
 	}
 	snprintf(c->system_profile, sizeof(c->system_profile), "%s", v);
 	return 0;
@@ -501,32 +521,33 @@ static int check_module_value(const char *section, const char *key, const char *
 		return 0;
 	}
 	if ((name = module_of(section, "workload"))) {
-		const struct workload_ops *ops = workload_find(name);
+		struct scenario_workload wd;
+		bool known = find_workload(name, &wd);
 		struct workload *w;
 		int rc;
 
-		if (ops && ops->implicit) {
+		if (known && wd.implicit) {
 			msg(err, errlen, "%s: [%s]: this workload is set by its own section ([system] profile)",
 			    where, section);
 			return -1;
 		}
-		if (!ops) {
+		if (!known) {
 			msg(err, errlen, "%s: unknown workload '%s' in [%s] (valid: %s)", where, name, section,
-			    workload_names());
+			    scenario_modules.names());
 			return -1;
 		}
-		if (!param_find(ops->params, key)) {
-			param_names(ops->params, names, sizeof(names));
+		if (!param_find(wd.params, key)) {
+			param_names(wd.params, names, sizeof(names));
 			msg(err, errlen, "%s: unknown key '%s' in [%s] (valid: %s)", where, key, section,
 			    names[0] ? names : "none");
 			return -1;
 		}
-		if (workload_create(name, &w, m, sizeof(m))) {
+		if (scenario_modules.scratch_create(name, &w, m, sizeof(m))) {
 			msg(err, errlen, "%s: %s", where, m);
 			return -1;
 		}
-		rc = workload_set_param(w, key, value, m, sizeof(m));
-		workload_destroy(w);
+		rc = scenario_modules.scratch_set(w, key, value, m, sizeof(m));
+		scenario_modules.scratch_destroy(w);
 		if (rc) {
 			place_msg(err, errlen, where, section, key, m);
 			return -1;
@@ -544,6 +565,7 @@ int scenario_set_key(struct scenario *s, const char *skey, const char *value, co
 	const char *dot = strrchr(skey, '.');
 	char section[192], m[256], canon_name[32];
 	const struct key_desc *d;
+	struct scenario_workload wd;
 	size_t n;
 
 	if (!dot || dot == skey || !dot[1]) {
@@ -562,7 +584,7 @@ int scenario_set_key(struct scenario *s, const char *skey, const char *value, co
 		char full[192];
 		if (mm_policy_find(section))
 			snprintf(full, sizeof(full), "policy.%.150s", mm_policy_canonical(section));
-		else if (workload_find(section))
+		else if (find_workload(section, &wd))
 			snprintf(full, sizeof(full), "workload.%.150s", section);
 		else {
 			msg(err, errlen, "%s: unknown section [%s]", where, section);
@@ -973,19 +995,21 @@ static void build_text(struct scenario *s)
 					add_module_section(s, &t, section, mm_policy_table[k]->params);
 			}
 		} else if (!strcmp(sec, "workload")) {
+			struct scenario_workload wd;
 			for (unsigned w = 0; w < c->nr_workloads; w++) {
-				if (workload_find(c->workloads[w])->implicit)
+				find_workload(c->workloads[w], &wd);
+				if (wd.implicit)
 					continue;       /* its section is [system] */
 				snprintf(section, sizeof(section), "workload.%s", c->workloads[w]);
-				add_module_section(s, &t, section, workload_find(c->workloads[w])->params);
+				add_module_section(s, &t, section, wd.params);
 			}
-			for (int k = 0; workload_table[k]; k++) {
-				bool named = workload_table[k]->implicit;
+			for (unsigned k = 0; scenario_modules.registry(k, &wd); k++) {
+				bool named = wd.implicit;
 				for (unsigned w = 0; w < c->nr_workloads; w++)
-					named |= !strcmp(c->workloads[w], workload_table[k]->name);
-				snprintf(section, sizeof(section), "workload.%s", workload_table[k]->name);
+					named |= !strcmp(c->workloads[w], wd.name);
+				snprintf(section, sizeof(section), "workload.%s", wd.name);
 				if (!named && section_mentioned(s, section))
-					add_module_section(s, &t, section, workload_table[k]->params);
+					add_module_section(s, &t, section, wd.params);
 			}
 		}
 	}
@@ -1069,9 +1093,8 @@ static int check_host_bounds(const struct scenario *s, const struct mm_layout *l
 int scenario_resolve(struct scenario *s, char *err, size_t errlen)
 {
 	struct scenario_config *c = &s->cfg;
-	const char *where = s->origin ? s->origin : "scenario";
+	const char *where = scenario_origin(s);
 	struct mm_layout layout;
-	struct mm_policy *policy;
 	char m[256];
 	bool measured = false;
 
@@ -1116,26 +1139,22 @@ int scenario_resolve(struct scenario *s, char *err, size_t errlen)
 	if (check_host_bounds(s, &layout, where, err, errlen))
 		return -1;
 
-	/* the policy and the workloads, created as the run will create them
+	/* the policy and the workloads, built as the run will build them
 	 * (their messages name the file, or the key's line or --set) */
-	if (scenario_create_policy(s, &policy, err, errlen))
+	if (scenario_modules.check_policy(s, err, errlen))
 		return -1;
-	mm_policy_destroy(policy);
 	for (unsigned i = 0; i < c->nr_workloads; i++) {
-		struct workload *w;
-		if (scenario_create_workload(s, i, &w, err, errlen))
+		struct scenario_workload wd;
+		if (scenario_modules.check_workload(s, i, add_input, s, err, errlen))
 			return -1;
-		measured |= w->ops->measured;
-		if (w->ops->inputs)
-			w->ops->inputs(w, add_input, s);
-		if (c->iterations + c->warmup > 1 && w->ops->measured && !w->ops->restart) {
+		find_workload(c->workloads[i], &wd);
+		measured |= wd.measured;
+		if (c->iterations + c->warmup > 1 && wd.measured && !wd.restartable) {
 			msg(err, errlen, "%s: [run] %s: the measured workload %s runs once only; "
 			    "set iterations = 1 and warmup = 0", where, c->warmup ? "warmup" : "iterations",
-			    w->ops->name);
-			workload_destroy(w);
+			    wd.name);
 			return -1;
 		}
-		workload_destroy(w);
 	}
 	if (c->warmup && c->duration > 0) {
 		msg(err, errlen, "%s: [run] warmup: needs duration = auto (a warmup ends when its build does)", where);
@@ -1151,100 +1170,16 @@ int scenario_resolve(struct scenario *s, char *err, size_t errlen)
 	return 0;
 }
 
-/* A module's refusal of its values taken together (its validate()), as
- * "WHERE: [SECTION] KEY: ..." when it names one of its keys first
- * ("kbuild.tree: ...") and that key was given: WHERE is the key's file and
- * line, or its --set; else "ORIGIN: [SECTION]: ...", ORIGIN the scenario's
- * file. */
-static void module_msg(const struct scenario *s, const char *section, const char *name,
-                       const struct param *params, const char *m, char *err, size_t errlen)
+const char *scenario_given(const struct scenario *s, const char *section, const char *key,
+                           const char **where)
 {
-	const char *origin = s->origin ? s->origin : "scenario";
-	size_t n = strlen(name);
-
-	if (!strncmp(m, name, n) && m[n] == '.')
-		for (const struct param *p = params; p && p->name; p++) {
-			size_t k = strlen(p->name);
-			const char *w;
-			if (strncmp(m + n + 1, p->name, k) || strncmp(m + n + 1 + k, ": ", 2))
-				continue;
-			w = where_of(s, section, p->name, NULL);
-			if (w) {
-				msg(err, errlen, "%s: [%s] %s: %s", w, section, p->name, m + n + 1 + k + 2);
-				return;
-			}
-			break;
-		}
-	msg(err, errlen, "%s: [%s]: %s", origin, section, m);
+	*where = where_of(s, section, key, NULL);
+	return lookup(s, section, key);
 }
 
-int scenario_create_policy(const struct scenario *s, struct mm_policy **out, char *err, size_t errlen)
+const char *scenario_origin(const struct scenario *s)
 {
-	const struct scenario_config *c = &s->cfg;
-	const char *origin = s->origin ? s->origin : "scenario";
-	char m[256], section[64];
-
-	if (mm_policy_create(c->policy, out, m, sizeof(m))) {
-		msg(err, errlen, "%s: %s", origin, m);
-		return -1;
-	}
-	snprintf(section, sizeof(section), "policy.%s", c->policy);
-	for (const struct param *p = (*out)->ops.params; p && p->name; p++) {
-		const char *v = lookup(s, section, p->name);
-		if (v && mm_policy_set(*out, p->name, v, m, sizeof(m))) {
-			msg(err, errlen, "%s: [%s] %s: %s", where_of(s, section, p->name, origin), section,
-			    p->name, m);
-			goto fail;
-		}
-	}
-	if (mm_policy_validate(*out, m, sizeof(m))) {
-		module_msg(s, section, (*out)->ops.name, (*out)->ops.params, m, err, errlen);
-		goto fail;
-	}
-	return 0;
-fail:
-	mm_policy_destroy(*out);
-	*out = NULL;
-	return -1;
-}
-
-int scenario_create_workload(const struct scenario *s, unsigned i, struct workload **out,
-                             char *err, size_t errlen)
-{
-	const struct scenario_config *c = &s->cfg;
-	const char *origin = s->origin ? s->origin : "scenario";
-	char m[256], section[64];
-
-	if (workload_create(c->workloads[i], out, m, sizeof(m))) {
-		msg(err, errlen, "%s: %s", origin, m);
-		return -1;
-	}
-	if (!strcmp(c->workloads[i], "system")) {
-		/* its one parameter is [system] profile */
-		if (workload_set_param(*out, "profile", c->system_profile, m, sizeof(m))) {
-			msg(err, errlen, "%s: [system]: %s", origin, m);
-			goto fail;
-		}
-		return 0;
-	}
-	snprintf(section, sizeof(section), "workload.%s", c->workloads[i]);
-	for (const struct param *p = (*out)->ops->params; p && p->name; p++) {
-		const char *v = lookup(s, section, p->name);
-		if (v && workload_set_param(*out, p->name, v, m, sizeof(m))) {
-			msg(err, errlen, "%s: [%s] %s: %s", where_of(s, section, p->name, origin), section,
-			    p->name, m);
-			goto fail;
-		}
-	}
-	if (workload_validate(*out, m, sizeof(m))) {
-		module_msg(s, section, c->workloads[i], (*out)->ops->params, m, err, errlen);
-		goto fail;
-	}
-	return 0;
-fail:
-	workload_destroy(*out);
-	*out = NULL;
-	return -1;
+	return s->origin ? s->origin : "scenario";
 }
 
 const struct scenario_config *scenario_config(const struct scenario *s)

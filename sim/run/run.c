@@ -5,6 +5,7 @@
 #include "mmsim/debug_vm.h"
 #include "mmsim/hugetlb.h"
 #include "mmsim/run.h"
+#include "build.h"
 #include "workload.h"
 
 static bool create_failed_engine;
@@ -276,7 +277,7 @@ struct run *run_create(const struct scenario *s, unsigned long check_every, char
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	if (scenario_create_policy(s, &r->policy, err, errlen))
+	if (build_policy(s, &r->policy, err, errlen))
 		goto fail;
 	machine_desc_from_scenario(&md, c);
 	md.check_every = check_every;
@@ -288,7 +289,7 @@ struct run *run_create(const struct scenario *s, unsigned long check_every, char
 	for (unsigned i = 0; i < c->nr_workloads; i++) {
 		struct workload *w;
 		size_t len = strlen(r->workloads);
-		if (scenario_create_workload(s, i, &w, err, errlen))
+		if (build_workload(s, i, &w, err, errlen))
 			goto fail;
 		if (workload_set_add(r->set, w)) {
 			workload_destroy(w);

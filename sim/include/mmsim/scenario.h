@@ -94,15 +94,13 @@ const char *scenario_hash(const struct scenario *s);
 size_t scenario_nr_params(const struct scenario *s);
 void scenario_param(const struct scenario *s, size_t i, const char **key, const char **value);
 
-/* After resolve: the policy with the scenario's switches, validated, and
- * workload i of [workload] names with its parameters, validated.  0, or
- * -1 with the whole message in err: it starts with where the blamed key
- * was given (FILE:LINE or --set KEY), or with the scenario's file. */
-struct mm_policy;
-struct workload;
-int scenario_create_policy(const struct scenario *s, struct mm_policy **out, char *err, size_t errlen);
-int scenario_create_workload(const struct scenario *s, unsigned i, struct workload **out,
-                             char *err, size_t errlen);
+/* For the messages of what is built from the scenario (the policy and
+ * the workloads, sim/run/build.c): the value given for SECTION.KEY, NULL
+ * if it has its default, and *where it was given ("FILE:LINE",
+ * "--set KEY"; NULL with it); the file last loaded ("scenario" if none). */
+const char *scenario_given(const struct scenario *s, const char *section, const char *key,
+                           const char **where);
+const char *scenario_origin(const struct scenario *s);
 
 /* FNV-1a 64 of a string, as 16 lower-case hex digits */
 void scenario_fnv1a(const char *text, char out[17]);
