@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include "mmsim/limits.h"
 #include "mmsim/mm.h"
+#include "mmsim/msg.h"
 #include "mmsim/policy.h"
 #include "mmsim/param.h"
 #include "mmsim/parse.h"
@@ -202,16 +203,6 @@ struct scenario {
 	char inputs[17 * 8 + 1];
 };
 
-static void msg(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void msg(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static char *xstrdup(const char *s)
 {
@@ -335,7 +326,7 @@ static int parse_workloads(const char *v, struct scenario_config *c, char *err, 
 	char buf[512], *save = NULL, *tok;
 
 	if (strlen(v) >= sizeof(buf)) {
-		msg(err, errlen, "'%s' is too long", v);
+		mmsim_msg(err, errlen, "'%s' is too long", v);
 		return -1;
 	}
 	strcpy(buf, v);
@@ -343,27 +334,27 @@ static int parse_workloads(const char *v, struct scenario_config *c, char *err, 
 	for (tok = strtok_r(buf, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
 		bool known = find_workload(tok, &wd);
 		if (known && wd.implicit) {
-			msg(err, errlen, "workload '%s' is not named here: its own section starts it "
+			mmsim_msg(err, errlen, "workload '%s' is not named here: its own section starts it "
 			    "([system] profile)", tok);
 			return -1;
 		}
 		if (!known) {
-			msg(err, errlen, "unknown workload '%s' (valid: %s)", tok, scenario_modules.names());
+			mmsim_msg(err, errlen, "unknown workload '%s' (valid: %s)", tok, scenario_modules.names());
 			return -1;
 		}
 		for (unsigned i = 0; i < c->nr_workloads; i++)
 			if (!strcmp(c->workloads[i], tok)) {
-				msg(err, errlen, "workload '%s' named twice", tok);
+				mmsim_msg(err, errlen, "workload '%s' named twice", tok);
 				return -1;
 			}
 		if (c->nr_workloads == SCENARIO_MAX_WORKLOADS) {
-			msg(err, errlen, "more than %d workloads", SCENARIO_MAX_WORKLOADS);
+			mmsim_msg(err, errlen, "more than %d workloads", SCENARIO_MAX_WORKLOADS);
 			return -1;
 		}
 		snprintf(c->workloads[c->nr_workloads++], sizeof(c->workloads[0]), "%s", tok);
 	}
 	if (!c->nr_workloads) {
-		msg(err, errlen, "no workload named (valid: %s)", scenario_modules.names());
+		mmsim_msg(err, errlen, "no workload named (valid: %s)", scenario_modules.names());
 		return -1;
 	}
 	return 0;
@@ -384,7 +375,7 @@ static int set_ratio4(void *owner, const char *v, char *err, size_t errlen)
 
 	if (sscanf(v, "%d %d %d %d %c", &r[0], &r[1], &r[2], &r[3], &tail) != 4 ||
 	    r[0] < 0 || r[1] < 0 || r[2] < 0 || r[3] < 0) {
-		msg(err, errlen, "'%s' is not four non-negative integers", v);
+		mmsim_msg(err, errlen, "'%s' is not four non-negative integers", v);
 		return -1;
 	}
 	memcpy(c->sysctl.lowmem_reserve_ratio, r, sizeof(r));
@@ -398,7 +389,7 @@ static int set_policy(void *owner, const char *v, char *err, size_t errlen)
 	const struct mm_policy_ops *o = mm_policy_find(v);
 
 	if (!o) {
-		msg(err, errlen, "unknown policy '%s' (valid: %s)", v, mm_policy_names());
+		mmsim_msg(err, errlen, "unknown policy '%s' (valid: %s)", v, mm_policy_names());
 		return -1;
 	}
 	snprintf(c->policy, sizeof(c->policy), "%s", o->name);
@@ -420,7 +411,7 @@ static int set_profile(void *owner, const char *v, char *err, size_t errlen)
 	int rc;
 
 	if (strlen(v) >= sizeof(c->system_profile)) {
-		msg(err, errlen, "'%.40s...' is longer than %zu characters", v, sizeof(c->system_profile) - 1);
+		mmsim_msg(err, errlen, "'%.40s...' is longer than %zu characters", v, sizeof(c->system_profile) - 1);
 		return -1;
 	}
 	if (strcmp(v, "none")) {
@@ -479,9 +470,9 @@ static void place_msg(char *err, size_t errlen, const char *where, const char *s
                       const char *m)
 {
 	if (where[0] == '-')
-		msg(err, errlen, "%s: %s", where, m);
+		mmsim_msg(err, errlen, "%s: %s", where, m);
 	else
-		msg(err, errlen, "%s: [%s] %s: %s", where, section, key, m);
+		mmsim_msg(err, errlen, "%s: [%s] %s: %s", where, section, key, m);
 }
 
 /* Check one value of a [policy.NAME] or [workload.NAME] section on a
@@ -498,18 +489,18 @@ static int check_module_value(const char *section, const char *key, const char *
 		int rc;
 
 		if (!ops) {
-			msg(err, errlen, "%s: unknown policy '%s' in [%s] (valid: %s)", where, name, section,
+			mmsim_msg(err, errlen, "%s: unknown policy '%s' in [%s] (valid: %s)", where, name, section,
 			    mm_policy_names());
 			return -1;
 		}
 		if (!param_find(ops->params, key)) {
 			param_names(ops->params, names, sizeof(names));
-			msg(err, errlen, "%s: unknown key '%s' in [%s] (valid: %s)", where, key, section,
+			mmsim_msg(err, errlen, "%s: unknown key '%s' in [%s] (valid: %s)", where, key, section,
 			    names[0] ? names : "none");
 			return -1;
 		}
 		if (mm_policy_create(name, &p, m, sizeof(m))) {
-			msg(err, errlen, "%s: %s", where, m);
+			mmsim_msg(err, errlen, "%s: %s", where, m);
 			return -1;
 		}
 		rc = mm_policy_set(p, key, value, m, sizeof(m));
@@ -527,23 +518,23 @@ static int check_module_value(const char *section, const char *key, const char *
 		int rc;
 
 		if (known && wd.implicit) {
-			msg(err, errlen, "%s: [%s]: this workload is set by its own section ([system] profile)",
+			mmsim_msg(err, errlen, "%s: [%s]: this workload is set by its own section ([system] profile)",
 			    where, section);
 			return -1;
 		}
 		if (!known) {
-			msg(err, errlen, "%s: unknown workload '%s' in [%s] (valid: %s)", where, name, section,
+			mmsim_msg(err, errlen, "%s: unknown workload '%s' in [%s] (valid: %s)", where, name, section,
 			    scenario_modules.names());
 			return -1;
 		}
 		if (!param_find(wd.params, key)) {
 			param_names(wd.params, names, sizeof(names));
-			msg(err, errlen, "%s: unknown key '%s' in [%s] (valid: %s)", where, key, section,
+			mmsim_msg(err, errlen, "%s: unknown key '%s' in [%s] (valid: %s)", where, key, section,
 			    names[0] ? names : "none");
 			return -1;
 		}
 		if (scenario_modules.scratch_create(name, &w, m, sizeof(m))) {
-			msg(err, errlen, "%s: %s", where, m);
+			mmsim_msg(err, errlen, "%s: %s", where, m);
 			return -1;
 		}
 		rc = scenario_modules.scratch_set(w, key, value, m, sizeof(m));
@@ -554,7 +545,7 @@ static int check_module_value(const char *section, const char *key, const char *
 		}
 		return 0;
 	}
-	msg(err, errlen, "%s: unknown section [%s]", where, section);
+	mmsim_msg(err, errlen, "%s: unknown section [%s]", where, section);
 	return -1;
 }
 
@@ -569,12 +560,12 @@ int scenario_set_key(struct scenario *s, const char *skey, const char *value, co
 	size_t n;
 
 	if (!dot || dot == skey || !dot[1]) {
-		msg(err, errlen, "%s: '%s' is not SECTION.KEY", where, skey);
+		mmsim_msg(err, errlen, "%s: '%s' is not SECTION.KEY", where, skey);
 		return -1;
 	}
 	n = (size_t)(dot - skey);
 	if (n >= sizeof(section)) {
-		msg(err, errlen, "%s: section too long", where);
+		mmsim_msg(err, errlen, "%s: section too long", where);
 		return -1;
 	}
 	memcpy(section, skey, n);
@@ -587,7 +578,7 @@ int scenario_set_key(struct scenario *s, const char *skey, const char *value, co
 		else if (find_workload(section, &wd))
 			snprintf(full, sizeof(full), "workload.%.150s", section);
 		else {
-			msg(err, errlen, "%s: unknown section [%s]", where, section);
+			mmsim_msg(err, errlen, "%s: unknown section [%s]", where, section);
 			return -1;
 		}
 		snprintf(section, sizeof(section), "%s", full);
@@ -599,7 +590,7 @@ int scenario_set_key(struct scenario *s, const char *skey, const char *value, co
 	if (fixed_section(section)) {
 		struct scenario_config scratch;
 		if (!(d = find_key(section, dot + 1))) {
-			msg(err, errlen, "%s: unknown key '%s' in [%s]", where, dot + 1, section);
+			mmsim_msg(err, errlen, "%s: unknown key '%s' in [%s]", where, dot + 1, section);
 			return -1;
 		}
 		memset(&scratch, 0, sizeof(scratch));
@@ -627,12 +618,12 @@ int scenario_set(struct scenario *s, const char *kv, char *err, size_t errlen)
 	size_t n;
 
 	if (!eq || eq == kv) {
-		msg(err, errlen, "--set: '%s' is not KEY=VALUE", kv);
+		mmsim_msg(err, errlen, "--set: '%s' is not KEY=VALUE", kv);
 		return -1;
 	}
 	n = (size_t)(eq - kv);
 	if (n >= sizeof(key)) {
-		msg(err, errlen, "--set: key too long in '%s'", kv);
+		mmsim_msg(err, errlen, "--set: key too long in '%s'", kv);
 		return -1;
 	}
 	memcpy(key, kv, n);
@@ -706,7 +697,7 @@ static void check_section_line(struct parse_ctx *c, const char *buf)
 	name[n] = 0;
 	snprintf(key, sizeof(key), "[%s]", name);
 	if ((first = seen_line(c, key))) {
-		msg(c->err, c->errlen, "%s:%d: section [%s] appears twice (first at line %d): "
+		mmsim_msg(c->err, c->errlen, "%s:%d: section [%s] appears twice (first at line %d): "
 		    "give each key once, in one section", c->origin, c->line, name, first);
 		c->failed = true;
 		return;
@@ -770,24 +761,24 @@ static int scenario_ini_handler(void *user, const char *section, const char *nam
 		return 1;               /* only the first error is reported */
 	snprintf(where, sizeof(where), "%s:%d", c->origin, c->line);
 	if (!*section) {
-		msg(c->err, c->errlen, "%s: key '%s' outside any section", where, name);
+		mmsim_msg(c->err, c->errlen, "%s: key '%s' outside any section", where, name);
 		c->failed = true;
 		return 0;
 	}
 	if (!fixed_section(section) && !module_of(section, "policy") && !module_of(section, "workload")) {
-		msg(c->err, c->errlen, "%s: unknown section [%s]", where, section);
+		mmsim_msg(c->err, c->errlen, "%s: unknown section [%s]", where, section);
 		c->failed = true;
 		return 0;
 	}
 	if (fixed_section(section) && !find_key(section, name)) {
-		msg(c->err, c->errlen, "%s: unknown key '%s' in [%s]", where, name, section);
+		mmsim_msg(c->err, c->errlen, "%s: unknown key '%s' in [%s]", where, name, section);
 		c->failed = true;
 		return 0;
 	}
 	if (c->indented) {
 		/* inih reads an indented line as the previous value's
 		 * continuation: a key meant to be set would be lost in it */
-		msg(c->err, c->errlen, "%s: an indented line (inih would append it to the value of "
+		mmsim_msg(c->err, c->errlen, "%s: an indented line (inih would append it to the value of "
 		    "'%s'); values are one line: remove the indentation", where, name);
 		c->failed = true;
 		return 0;
@@ -798,7 +789,7 @@ static int scenario_ini_handler(void *user, const char *section, const char *nam
 	{
 		int first = seen_line(c, key);
 		if (first) {
-			msg(c->err, c->errlen, "%s: [%s] %s: set twice (first at line %d)", where, canon,
+			mmsim_msg(c->err, c->errlen, "%s: [%s] %s: set twice (first at line %d)", where, canon,
 			    name, first);
 			c->failed = true;
 			return 0;
@@ -824,11 +815,11 @@ static int finish_parse(struct parse_ctx *c, int rc)
 	if (c->failed)
 		return -1;
 	if (rc > 0) {
-		msg(c->err, c->errlen, "%s:%d: syntax error (expected [SECTION] or KEY = VALUE)", c->origin, rc);
+		mmsim_msg(c->err, c->errlen, "%s:%d: syntax error (expected [SECTION] or KEY = VALUE)", c->origin, rc);
 		return -1;
 	}
 	if (rc < 0) {
-		msg(c->err, c->errlen, "%s: cannot parse (out of memory)", c->origin);
+		mmsim_msg(c->err, c->errlen, "%s: cannot parse (out of memory)", c->origin);
 		return -1;
 	}
 	free(c->s->origin);
@@ -848,7 +839,7 @@ int scenario_load_file(struct scenario *s, const char *path, char *err, size_t e
 		return -2;
 	rc = mmsim_ini_parse(file_reader, &c, scenario_ini_handler, &c);
 	if (ferror(c.f) && !c.failed) {
-		msg(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		mmsim_msg(err, errlen, "cannot read %s: %s", path, strerror(errno));
 		fclose(c.f);
 		finish_parse(&c, 0);
 		return -2;
@@ -1061,17 +1052,17 @@ static int check_host_bounds(const struct scenario *s, const struct mm_layout *l
 
 	/* a malformed bound is refused, not ignored and then cited */
 	if (mmsim_host_memory_env_check(m, sizeof(m))) {
-		msg(err, errlen, "%s", m);
+		mmsim_msg(err, errlen, "%s", m);
 		return -1;
 	}
 	/* RAM first, then with swap: the message names the key that tips it */
 	if (mmsim_host_memory_check(mm_layout_host_bytes(layout, c->ram, 0), m, sizeof(m))) {
-		msg(err, errlen, "%s: [machine] ram: '%s' %s", where_of(s, "machine", "ram", where),
+		mmsim_msg(err, errlen, "%s: [machine] ram: '%s' %s", where_of(s, "machine", "ram", where),
 		    value_of(s, find_key("machine", "ram")), m);
 		return -1;
 	}
 	if (mmsim_host_memory_check(mm_layout_host_bytes(layout, c->ram, c->swap), m, sizeof(m))) {
-		msg(err, errlen, "%s: [machine] swap: '%s' %s", where_of(s, "machine", "swap", where),
+		mmsim_msg(err, errlen, "%s: [machine] swap: '%s' %s", where_of(s, "machine", "swap", where),
 		    value_of(s, find_key("machine", "swap")), m);
 		return -1;
 	}
@@ -1080,7 +1071,7 @@ static int check_host_bounds(const struct scenario *s, const struct mm_layout *l
 		const double v[] = { c->sample_interval, c->census_interval };
 		for (int i = 0; intervals[i]; i++)
 			if (v[i] > 0 && c->duration / v[i] > (double)max) {
-				msg(err, errlen, "%s: [run] %s: '%s' over a duration of %g s is %.0f records, "
+				mmsim_msg(err, errlen, "%s: [run] %s: '%s' over a duration of %g s is %.0f records, "
 				    "more than %lu; a longer interval, or MMSIM_MAX_SAMPLES=N in the environment "
 				    "to allow more on purpose", where_of(s, "run", intervals[i], where), intervals[i],
 				    value_of(s, find_key("run", intervals[i])), c->duration, c->duration / v[i], max);
@@ -1104,7 +1095,7 @@ int scenario_resolve(struct scenario *s, char *err, size_t errlen)
 	vm_sysctl_defaults(&c->sysctl);         /* the fields no key sets */
 	for (size_t i = 0; i < NR_KEYS; i++) {
 		if (parse_value(&keys[i], value_of(s, &keys[i]), c, m, sizeof(m))) {
-			msg(err, errlen, "%s: [%s] %s: %s", where_of(s, keys[i].section, keys[i].p.name, where),
+			mmsim_msg(err, errlen, "%s: [%s] %s: %s", where_of(s, keys[i].section, keys[i].p.name, where),
 			    keys[i].section, keys[i].p.name, m);
 			return -1;
 		}
@@ -1115,7 +1106,7 @@ int scenario_resolve(struct scenario *s, char *err, size_t errlen)
 	 * boots the kernel memory and the daemons before the others start */
 	if (strcmp(c->system_profile, "none")) {
 		if (c->nr_workloads == SCENARIO_MAX_WORKLOADS) {
-			msg(err, errlen, "%s: [workload] names: more than %d workloads with the system's",
+			mmsim_msg(err, errlen, "%s: [workload] names: more than %d workloads with the system's",
 			    where, SCENARIO_MAX_WORKLOADS - 1);
 			return -1;
 		}
@@ -1128,11 +1119,11 @@ int scenario_resolve(struct scenario *s, char *err, size_t errlen)
 		/* blame the key that was given: the reservation, or the RAM */
 		const char *kr = lookup(s, "machine", "kernel_reserved");
 		if (kr)
-			msg(err, errlen, "%s: [machine] kernel_reserved: '%s' pages: %s ([machine] ram '%s')",
+			mmsim_msg(err, errlen, "%s: [machine] kernel_reserved: '%s' pages: %s ([machine] ram '%s')",
 			    where_of(s, "machine", "kernel_reserved", where), kr, m,
 			    value_of(s, find_key("machine", "ram")));
 		else
-			msg(err, errlen, "%s: [machine] ram: '%s': %s", where_of(s, "machine", "ram", where),
+			mmsim_msg(err, errlen, "%s: [machine] ram: '%s': %s", where_of(s, "machine", "ram", where),
 			    value_of(s, find_key("machine", "ram")), m);
 		return -1;
 	}
@@ -1150,18 +1141,18 @@ int scenario_resolve(struct scenario *s, char *err, size_t errlen)
 		find_workload(c->workloads[i], &wd);
 		measured |= wd.measured;
 		if (c->iterations + c->warmup > 1 && wd.measured && !wd.restartable) {
-			msg(err, errlen, "%s: [run] %s: the measured workload %s runs once only; "
+			mmsim_msg(err, errlen, "%s: [run] %s: the measured workload %s runs once only; "
 			    "set iterations = 1 and warmup = 0", where, c->warmup ? "warmup" : "iterations",
 			    wd.name);
 			return -1;
 		}
 	}
 	if (c->warmup && c->duration > 0) {
-		msg(err, errlen, "%s: [run] warmup: needs duration = auto (a warmup ends when its build does)", where);
+		mmsim_msg(err, errlen, "%s: [run] warmup: needs duration = auto (a warmup ends when its build does)", where);
 		return -1;
 	}
 	if (c->duration == 0 && !measured) {
-		msg(err, errlen, "%s: [run] duration: 'auto' needs a measured workload (such as kbuild); "
+		mmsim_msg(err, errlen, "%s: [run] duration: 'auto' needs a measured workload (such as kbuild); "
 		    "give a number of seconds", where);
 		return -1;
 	}
@@ -1258,13 +1249,13 @@ int scenario_apply_sysctl(struct vm_sysctl *sysctl, const char *key, const char 
 		if (!strcmp(d->section, sysctl_sections[i]) && !strcmp(d->p.name, dot + 1))
 			break;
 	if (d == keys + NR_KEYS) {
-		msg(err, errlen, "--set %s: unknown key '%s' in [%s]", key, dot + 1, sysctl_sections[i]);
+		mmsim_msg(err, errlen, "--set %s: unknown key '%s' in [%s]", key, dot + 1, sysctl_sections[i]);
 		return -1;
 	}
 	memset(&c, 0, sizeof(c));
 	c.sysctl = *sysctl;
 	if (parse_value(d, value, &c, m, sizeof(m))) {
-		msg(err, errlen, "--set %s: %s", key, m);
+		mmsim_msg(err, errlen, "--set %s: %s", key, m);
 		return -1;
 	}
 	c.sysctl.thp_enabled = c.sysctl.thp_enabled_mode != THP_ENABLED_NEVER;
