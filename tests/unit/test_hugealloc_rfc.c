@@ -1,4 +1,4 @@
-/* test_hygiene.c - the RFC's pageblock hygiene ("mm: reliable huge page
+/* test_hugealloc_rfc.c - the RFC's pageblock hygiene ("mm: reliable huge page
  * allocator"): MIGRATE_FREE blocks at boot, claimed whole by their first
  * allocation and neutral again once wholly free (RFC 11/26); no fallback
  * into another type's blocks (cover letter), and the last-resort switch;
