@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 #include "cli.h"
+#include "mmsim/parse.h"
 #include "mmsim/debug_vm.h"
 #include "mmsim/engine.h"
 #include "simple.h"
@@ -254,9 +255,7 @@ int cmd_bench(int argc, char **argv)
 			pressure = 1;
 			break;
 		case 'S': {
-			char *end;
-			seconds = strtod(optarg, &end);
-			if (*end || !(seconds > 0 && seconds < 1e6)) {
+			if (mmsim_parse_double(optarg, &seconds) || !(seconds > 0 && seconds < 1e6)) {
 				error("--seconds: '%s' is not a duration in seconds", optarg);
 				return EX_CONFIG;
 			}

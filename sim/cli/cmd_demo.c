@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "mmsim/parse.h"
 #include "mmsim/census.h"
 #include "mmsim/debug_vm.h"
 #include "mmsim/show_mem.h"
@@ -110,9 +111,8 @@ int cmd_demo(int argc, char **argv)
 			}
 			break;
 		case 'o': {
-			char *end;
-			double f = strtod(optarg, &end);
-			if (*end || end == optarg || !(f > 0.0 && f < 1.0)) {
+			double f;
+			if (mmsim_parse_double(optarg, &f) || !(f > 0.0 && f < 1.0)) {
 				error("--occupancy: '%s' is not a fraction between 0 and 1", optarg);
 				return EX_CONFIG;
 			}

@@ -1,4 +1,5 @@
 /* parse.c - see mmsim/parse.h. */
+#include <math.h>
 #include <errno.h>
 #include <string.h>
 #include <stdlib.h>
@@ -50,4 +51,19 @@ int mmsim_parse_ulong(const char *s, unsigned long lo, unsigned long hi, unsigne
 int mmsim_decimal_text(const char *s)
 {
 	return *s && s[strspn(s, "0123456789+-.eE")] == '\0';
+}
+
+int mmsim_parse_double(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!mmsim_decimal_text(s))
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || *end || errno || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
 }

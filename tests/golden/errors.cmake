@@ -80,6 +80,9 @@ golden_expect_error(78 "mmsim: error: --occupancy: '1.5' is not a fraction betwe
 	demo --occupancy 1.5)
 golden_expect_error(78 "mmsim: error: --occupancy: '0' is not a fraction between 0 and 1"
 	demo --occupancy 0)
+# a hex float (strtod reads it; no input of mmsim means one)
+golden_expect_error(78 "mmsim: error: --occupancy: '0x0.8' is not a fraction between 0 and 1"
+	demo --occupancy 0x0.8)
 golden_expect_error(78 "mmsim: error: --seed: '-1' is not a number" demo --seed -1)
 golden_expect_error(78 "mmsim: error: --check-every: 'x' is not a number" demo --check-every x)
 
@@ -141,6 +144,7 @@ golden_expect_error(64 "mmsim: error: compare: unknown format 'xml' (valid: text
 golden_expect_error(64 "mmsim: error: compare: one database only" compare a.db b.db)
 golden_expect_error(78 "mmsim: error: --pairs: '1' is not a number of at least 64" bench --pairs 1)
 golden_expect_error(78 "mmsim: error: --seconds: 'x' is not a duration in seconds" bench --seconds x)
+golden_expect_error(78 "mmsim: error: --seconds: '0x1p-2' is not a duration in seconds" bench --seconds 0x1p-2)
 golden_expect_error(78 "mmsim: error: --swap: '12Q' is not a size (e.g. 2G, 512M)" bench --swap 12Q)
 golden_expect_error(78 "mmsim: error: --swap: '12Q' is not a size (e.g. 2G, 512M)" demo --swap 12Q)
 golden_expect_error(78 "mmsim: error: --set: 'vm.swappiness' is not KEY=VALUE" demo --set vm.swappiness)

@@ -20,5 +20,9 @@ int mmsim_parse_ulong(const char *s, unsigned long lo, unsigned long hi, unsigne
  * strtod() also takes hex floats ("0x10"), inf and nan, which no input
  * of mmsim means */
 int mmsim_decimal_text(const char *s);
+/* a finite decimal number, as strtod() reads it but written as
+ * mmsim_decimal_text() allows; 0, or -1 if s is not one (the command
+ * line's plain numbers: the scenario's go through the typed parameters) */
+int mmsim_parse_double(const char *s, double *out);
 
 #endif
