@@ -132,7 +132,8 @@ class TestBlocks(unittest.TestCase):
     """real/blocks on a fake /proc of one zone of four blocks: a wholly free
     block, a block of LRU pages with one slab page and one free page, a
     block of slab pages, and half a free block beside LRU pages and one
-    unflagged (kernel) page: two mixed blocks, two kernel pages in them"""
+    unflagged page: one mixed block (one slab page), one with an unflagged
+    page"""
 
     def test_fake_zone(self):
         LRU, SLAB, BUDDY = 1 << 5, 1 << 7, 1 << 10
@@ -162,8 +163,11 @@ class TestBlocks(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("Normal: 4 blocks, 1 wholly free; pages free 769, lru 765, slab 513, other 1", r.stdout)
         self.assertIn("free pages: 769 counted here, 769 in /proc/buddyinfo", r.stdout)
-        self.assertIn("mixed blocks (kernel pages beside free or LRU pages): 2, holding 2 kernel pages", r.stdout)
-        self.assertIn("kernel pages per mixed block: <=1: 2", r.stdout)
+        self.assertIn("mixed blocks (slab or page-table pages beside free or LRU pages): 1, holding 1 of them",
+                      r.stdout)
+        self.assertIn("blocks with unflagged pages beside free or LRU pages, and no slab or page table: 1",
+                      r.stdout)
+        self.assertIn("slab and page-table pages per mixed block: <=1: 1", r.stdout)
 
     def test_unreadable_kpageflags_is_an_error(self):
         with tempfile.TemporaryDirectory(prefix="mmsim-blocks-", dir="/var/tmp") as d:
