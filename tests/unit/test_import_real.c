@@ -16,6 +16,8 @@
 #define SERIES MMSIM_SOURCE_DIR "/tests/fixtures/real/series"
 #define RUN1 SERIES "/runs/0001-dm0"
 #define ID1 "real-bd5cd560c27b81a3"     /* FNV-1a of run 1's started_at, label, release */
+/* the query of run ID1's metric NAME */
+#define METRIC1(name) "SELECT value FROM metrics WHERE run_id = '" ID1 "' AND name = '" name "'"
 
 /* ------------------------------------------------------------------ */
 /* helpers */
@@ -312,8 +314,7 @@ static void test_values(void **state)
 					fp[i] = fp[j], fp[j] = x;
 				}
 		med = (fp[1] + fp[2]) / 2;
-		assert_true(tr_real(db, "SELECT value FROM metrics WHERE run_id = '" ID1 "'"
-		                        " AND name = 'nr_free_pages_median'") == med);
+		assert_true(tr_real(db, METRIC1("nr_free_pages_median")) == med);
 	}
 	assert_int_equal(tr_int(db, "SELECT count(*) FROM samples WHERE run_id = '" ID1 "'"), rows * 9);
 
@@ -503,26 +504,18 @@ static void test_wakes(void **state)
 	              "mm_compaction_wakeup_kcompactd\t9\tNormal\tkswapd0\t5\n"
 	              "mm_compaction_try_to_compact_pages\t9\tGFP_TRANSHUGE_LIGHT;priority=2\tthp_faulter\t11\n");
 	assert_int_equal(import(dir, db, &sum, err, sizeof(err)), IMPORT_OK);
-	assert_true(tr_real(db, "SELECT value FROM metrics WHERE run_id = '" ID1 "'"
-	                    " AND name = 'mm_vmscan_wakeup_kswapd_order0'") == 42);
-	assert_true(tr_real(db, "SELECT value FROM metrics WHERE run_id = '" ID1 "'"
-	                    " AND name = 'mm_vmscan_wakeup_kswapd_order3'") == 7);
-	assert_true(tr_real(db, "SELECT value FROM metrics WHERE run_id = '" ID1 "'"
-	                    " AND name = 'mm_compaction_wakeup_kcompactd_order9'") == 5);
-	assert_true(tr_real(db, "SELECT value FROM metrics WHERE run_id = '" ID1 "'"
-	                    " AND name = 'mm_compaction_try_to_compact_pages_order9'") == 11);
-	assert_true(tr_real(db, "SELECT value FROM metrics WHERE run_id = '" ID1 "'"
-	                    " AND name = 'mm_vmscan_kswapd_wake_order10'") == 0);
+	assert_true(tr_real(db, METRIC1("mm_vmscan_wakeup_kswapd_order0")) == 42);
+	assert_true(tr_real(db, METRIC1("mm_vmscan_wakeup_kswapd_order3")) == 7);
+	assert_true(tr_real(db, METRIC1("mm_compaction_wakeup_kcompactd_order9")) == 5);
+	assert_true(tr_real(db, METRIC1("mm_compaction_try_to_compact_pages_order9")) == 11);
+	assert_true(tr_real(db, METRIC1("mm_vmscan_kswapd_wake_order10")) == 0);
 	assert_int_equal(tr_int(db, "SELECT count(*) FROM metrics WHERE run_id = '" ID1 "'"
 	                        " AND name GLOB 'mm_*_order[0-9]*'"), 6 * 11);
 	/* by the class of the flags, orders 1-10: the order-0 wakes are in
 	 * none; a zone (kcompactd's detail) is no gfp_flags */
-	assert_true(tr_real(db, "SELECT value FROM metrics WHERE run_id = '" ID1 "'"
-	                    " AND name = 'mm_compaction_try_to_compact_pages_gfp_thp'") == 11);
-	assert_true(tr_real(db, "SELECT value FROM metrics WHERE run_id = '" ID1 "'"
-	                    " AND name = 'mm_vmscan_wakeup_kswapd_gfp_other'") == 7);
-	assert_true(tr_real(db, "SELECT value FROM metrics WHERE run_id = '" ID1 "'"
-	                    " AND name = 'mm_vmscan_wakeup_kswapd_gfp_readahead'") == 0);
+	assert_true(tr_real(db, METRIC1("mm_compaction_try_to_compact_pages_gfp_thp")) == 11);
+	assert_true(tr_real(db, METRIC1("mm_vmscan_wakeup_kswapd_gfp_other")) == 7);
+	assert_true(tr_real(db, METRIC1("mm_vmscan_wakeup_kswapd_gfp_readahead")) == 0);
 	assert_int_equal(tr_int(db, "SELECT count(*) FROM metrics WHERE run_id = '" ID1 "'"
 	                        " AND name GLOB 'mm_*_gfp_*'"), 3 * 4);
 	assert_int_equal(tr_int(db, "SELECT count(*) FROM metrics WHERE run_id = '" ID1 "'"
