@@ -5,6 +5,8 @@ import os
 import shutil
 import time
 
+from . import blocks
+
 # stat: the CPU time of the whole machine (user, system, iowait, steal),
 # which says whether the machine itself ran slower in one run than in another
 SNAPSHOTS = ["vmstat", "meminfo", "buddyinfo", "pagetypeinfo", "zoneinfo", "stat"]
@@ -27,11 +29,19 @@ def read_status(d):
 
 
 def snapshot(root, d, when):
-    """verbatim copies of the /proc files, NAME.before or NAME.after"""
+    """verbatim copies of the /proc files, NAME.before or NAME.after, and
+    blocks.WHEN: what the pageblocks hold (real/blocks --hist), where
+    /proc/kpageflags can be read"""
     for name in SNAPSHOTS:
         p = "/proc/" + name
         if root.exists(p):
             shutil.copyfile(root.path(p), os.path.join(d, "%s.%s" % (name, when)))
+    if root.exists("/proc/kpageflags"):
+        try:
+            text = blocks.report(root.path("/proc"), hist=True)
+        except OSError:
+            return
+        write_atomic(os.path.join(d, "blocks.%s" % when), text)
 
 
 def write_atomic(path, text):

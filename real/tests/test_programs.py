@@ -128,6 +128,34 @@ class FoliosTest(unittest.TestCase):
 
 
 
+def write_fake_proc(d):
+    """one zone of four blocks in d (TestBlocks): a wholly free block, a
+    block of LRU pages with one slab page and one free page, a block of
+    slab pages, and half a free block beside LRU pages and one unflagged
+    page"""
+    LRU, SLAB, BUDDY = 1 << 5, 1 << 7, 1 << 10
+    flags = [0] * 2048
+    flags[0] = BUDDY                        # block 0: order 9 free
+    for i in range(512, 1024):              # block 1
+        flags[i] = LRU
+    flags[600] = SLAB
+    flags[601] = BUDDY                      # order 0 (602 is LRU)
+    for i in range(1024, 1536):             # block 2: slab
+        flags[i] = SLAB
+    flags[1536] = BUDDY                     # block 3: order 8, 1537..1791 unflagged
+    for i in range(1792, 2047):
+        flags[i] = LRU
+    # 2047: unflagged, allocated: kernel memory
+    with open(os.path.join(d, "kpageflags"), "wb") as f:
+        f.write(struct.pack("<%dQ" % len(flags), *flags))
+    with open(os.path.join(d, "zoneinfo"), "w") as f:
+        f.write("Node 0, zone   Normal\n  pages free     769\n        spanned  2048\n"
+                "        present  2048\n  start_pfn:           0\n")
+    with open(os.path.join(d, "buddyinfo"), "w") as f:
+        f.write("Node 0, zone   Normal      1      0      0      0      0      0      0      0"
+                "      1      1      0\n")
+
+
 class TestBlocks(unittest.TestCase):
     """real/blocks on a fake /proc of one zone of four blocks: a wholly free
     block, a block of LRU pages with one slab page and one free page, a
@@ -136,28 +164,8 @@ class TestBlocks(unittest.TestCase):
     page"""
 
     def test_fake_zone(self):
-        LRU, SLAB, BUDDY = 1 << 5, 1 << 7, 1 << 10
-        flags = [0] * 2048
-        flags[0] = BUDDY                        # block 0: order 9 free
-        for i in range(512, 1024):              # block 1
-            flags[i] = LRU
-        flags[600] = SLAB
-        flags[601] = BUDDY                      # order 0 (602 is LRU)
-        for i in range(1024, 1536):             # block 2: slab
-            flags[i] = SLAB
-        flags[1536] = BUDDY                     # block 3: order 8, 1537..1791 unflagged
-        for i in range(1792, 2047):
-            flags[i] = LRU
-        # 2047: unflagged, allocated: kernel memory
         with tempfile.TemporaryDirectory(prefix="mmsim-blocks-", dir="/var/tmp") as d:
-            with open(os.path.join(d, "kpageflags"), "wb") as f:
-                f.write(struct.pack("<%dQ" % len(flags), *flags))
-            with open(os.path.join(d, "zoneinfo"), "w") as f:
-                f.write("Node 0, zone   Normal\n  pages free     769\n        spanned  2048\n"
-                        "        present  2048\n  start_pfn:           0\n")
-            with open(os.path.join(d, "buddyinfo"), "w") as f:
-                f.write("Node 0, zone   Normal      1      0      0      0      0      0      0      0"
-                        "      1      1      0\n")
+            write_fake_proc(d)
             r = subprocess.run([sys.executable, os.path.join(REAL, "blocks"), "--proc", d, "--hist"],
                                capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -175,6 +183,27 @@ class TestBlocks(unittest.TestCase):
                                capture_output=True, text=True)
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("kpageflags", r.stderr)
+
+    def test_run_snapshot(self):
+        """the harness's snapshot of a run directory has blocks.WHEN beside
+        the /proc copies where kpageflags can be read, and none where not"""
+        sys.path.insert(0, REAL)
+        from harnesslib import rundir
+        from harnesslib.root import Root
+        with tempfile.TemporaryDirectory(prefix="mmsim-blocks-", dir="/var/tmp") as d:
+            os.makedirs(os.path.join(d, "root", "proc"))
+            os.makedirs(os.path.join(d, "run"))
+            write_fake_proc(os.path.join(d, "root", "proc"))
+            rundir.snapshot(Root(os.path.join(d, "root")), os.path.join(d, "run"), "before")
+            with open(os.path.join(d, "run", "blocks.before")) as f:
+                text = f.read()
+            self.assertTrue(os.path.exists(os.path.join(d, "run", "buddyinfo.before")))
+            os.remove(os.path.join(d, "root", "proc", "kpageflags"))
+            rundir.snapshot(Root(os.path.join(d, "root")), os.path.join(d, "run"), "after")
+            self.assertFalse(os.path.exists(os.path.join(d, "run", "blocks.after")))
+        self.assertIn("mixed blocks (slab or page-table pages beside free or LRU pages): 1, holding 1 of them", text)
+        self.assertIn("slab and page-table pages per mixed block: <=1: 1", text)
+
 
 class RunsTableTest(unittest.TestCase):
     """real/runs-table on the import's fixture series: the start state from
