@@ -1,9 +1,10 @@
 """What the running kernel's pageblocks hold, read off /proc/kpageflags:
 the library behind real/blocks (its text says what is counted) and the
 harness's blocks.before and blocks.after snapshots (rundir.snapshot)."""
+import array
 import os
 import re
-import struct
+import sys
 
 PAGEBLOCK = 512
 KPF = dict(LRU=5, SLAB=7, BUDDY=10, COMPOUND_HEAD=15, COMPOUND_TAIL=16, HUGE=17, NOPAGE=20,
@@ -45,56 +46,76 @@ def bit(flags, name):
     return (flags >> KPF[name]) & 1
 
 
+WINDOW = 1 << 16       # pages read at a time: a multiple of the largest buddy (1024)
+
+
 def scan(fd, start, spanned, max_order=10):
-    """kinds per page of [start, start + spanned)"""
+    """the kinds of the pages of [start, start + spanned), a window at a
+    time: yields (pfn, bytearray of kinds) for windows aligned to WINDOW
+    pages, so that no free buddy crosses one (a few MB of memory in all:
+    the harness runs this beside an experiment)"""
     end = start + spanned
-    kinds = bytearray(spanned)
-    chunk = 1 << 16
-    flags = []
-    for pfn in range(start, end, chunk):
-        n = min(chunk, end - pfn)
-        data = os.pread(fd, n * 8, pfn * 8)
-        flags.extend(struct.unpack("<%dQ" % (len(data) // 8), data))
-    i = 0
     K = {k: n for n, k in enumerate(KINDS)}
-    while i < spanned:
-        f = flags[i]
-        if bit(f, "NOPAGE") or bit(f, "OFFLINE"):
-            kinds[i] = K["absent"]
-        elif bit(f, "BUDDY"):
-            pfn = start + i
-            order = 0
-            # the largest aligned run of unflagged pages after the head
-            while order < max_order:
-                o = order + 1
-                if pfn & ((1 << o) - 1):
-                    break
-                lo, hi = i + (1 << order), i + (1 << o)
-                if hi > spanned or any(flags[lo:hi]):
-                    break
-                order = o
-            for j in range(i, min(i + (1 << order), spanned)):
-                kinds[j] = K["free"]
-            i += 1 << order
-            continue
-        elif bit(f, "HUGE"):
-            kinds[i] = K["hugetlb"]
-        elif bit(f, "SLAB"):
-            kinds[i] = K["slab"]
-        elif bit(f, "PGTABLE"):
-            kinds[i] = K["pgtable"]
-        elif bit(f, "LRU"):
-            kinds[i] = K["lru"]
-        elif bit(f, "COMPOUND_TAIL") and i and kinds[i - 1] in (K["lru"], K["slab"], K["hugetlb"]):
-            kinds[i] = kinds[i - 1]     # the tail of the folio before
-        elif bit(f, "RESERVED"):
-            kinds[i] = K["reserved"]
-        else:
-            kinds[i] = K["other"]
-        i += 1
-    return kinds
+    last = K["other"]
+    lo = start
+    while lo < end:
+        hi = min(end, (lo // WINDOW + 1) * WINDOW)
+        n = hi - lo
+        flags = array.array("Q")
+        flags.frombytes(os.pread(fd, n * 8, lo * 8))
+        if sys.byteorder != "little":
+            flags.byteswap()
+        n = len(flags)
+        kinds = bytearray(n)
+        i = 0
+        while i < n:
+            f = flags[i]
+            if bit(f, "NOPAGE") or bit(f, "OFFLINE"):
+                k = K["absent"]
+            elif bit(f, "BUDDY"):
+                pfn = lo + i
+                order = 0
+                # the largest aligned run of unflagged pages after the head
+                while order < max_order:
+                    o = order + 1
+                    if pfn & ((1 << o) - 1):
+                        break
+                    a, b = i + (1 << order), i + (1 << o)
+                    if b > n or any(flags[a:b]):
+                        break
+                    order = o
+                kinds[i:min(i + (1 << order), n)] = bytes([K["free"]]) * (min(i + (1 << order), n) - i)
+                i += 1 << order
+                last = K["free"]
+                continue
+            elif bit(f, "HUGE"):
+                k = K["hugetlb"]
+            elif bit(f, "SLAB"):
+                k = K["slab"]
+            elif bit(f, "PGTABLE"):
+                k = K["pgtable"]
+            elif bit(f, "LRU"):
+                k = K["lru"]
+            elif bit(f, "COMPOUND_TAIL") and last in (K["lru"], K["slab"], K["hugetlb"]):
+                k = last                # the tail of the folio before
+            elif bit(f, "RESERVED"):
+                k = K["reserved"]
+            else:
+                k = K["other"]
+            kinds[i] = k
+            last = k
+            i += 1
+        yield lo, kinds
+        lo = hi
 
 
+def block_counts(fd, start, spanned):
+    """per pageblock of [start, start + spanned) (the zone's first and last
+    may be partial), its count of pages of each kind (KINDS' order)"""
+    for wpfn, kinds in scan(fd, start, spanned):
+        for b in range(wpfn - wpfn % PAGEBLOCK, wpfn + len(kinds), PAGEBLOCK):
+            lo, hi = max(b, wpfn) - wpfn, min(b + PAGEBLOCK, wpfn + len(kinds)) - wpfn
+            yield [kinds.count(k, lo, hi) for k in range(len(KINDS))]
 
 
 def report(proc="/proc", only=None, hist=False):
@@ -108,19 +129,13 @@ def report(proc="/proc", only=None, hist=False):
         for name, start, spanned in zones(proc):
             if only and name not in only:
                 continue
-            kinds = scan(fd, start, spanned)
             tot = [0] * len(KINDS)
-            for k in kinds:
-                tot[k] += 1
             blocks = whole_free = mixed = mixed_kernel = unflagged = 0
             hist_n = {}
-            first = start - start % PAGEBLOCK
-            for b in range(first, start + spanned, PAGEBLOCK):
-                lo, hi = max(b, start) - start, min(b + PAGEBLOCK, start + spanned) - start
-                c = [0] * len(KINDS)
-                for k in kinds[lo:hi]:
-                    c[k] += 1
-                if c[K["absent"]] + c[K["reserved"]] == hi - lo:
+            for c in block_counts(fd, start, spanned):
+                for k in range(len(KINDS)):
+                    tot[k] += c[k]
+                if c[K["absent"]] + c[K["reserved"]] == sum(c):
                     continue
                 blocks += 1
                 if c[K["free"]] == PAGEBLOCK:
