@@ -619,12 +619,95 @@ out:
  * class of the flags (results_gfp_class_of()): <tracepoint>_gfp_<class>.
  * A run without the file (a series that did not trace) has none. */
 
+/* mm_page_alloc_extfrag lines of wakes.tsv (the harness traces it since
+ * 2026-12-05): the allocations that fell back to another migratetype's
+ * free list, stored under the names the simulator tallies its own
+ * (sim/run/record.c): extfrag_events, extfrag_fragmenting,
+ * extfrag_change_ownership and extfrag_<Type>_from_<Type> */
+#define EXTFRAG_TYPES 8
+struct extfrag_tally {
+	int traced;                             /* the event was enabled */
+	unsigned long long events, fragmenting, change_ownership;
+	unsigned long long by[EXTFRAG_TYPES][EXTFRAG_TYPES];    /* [asked][fell back to] */
+};
+
+/* detail "A<-F;fragmenting=X;change_ownership=Y" (the kernel's numbers) */
+static int extfrag_line(struct ctx *c, const char *path, unsigned no, const char *detail, unsigned long long n,
+                        struct extfrag_tally *t)
+{
+	int a, f, frag, own, end = 0;
+
+	if (sscanf(detail, "%d<-%d;fragmenting=%d;change_ownership=%d%n", &a, &f, &frag, &own, &end) != 4 ||
+	    detail[end] || a < 0 || a >= EXTFRAG_TYPES || f < 0 || f >= EXTFRAG_TYPES) {
+		fail(c, IMPORT_BADINPUT, "%s:%u: detail: '%s' is not ALLOC<-FALLBACK;fragmenting=N;"
+		     "change_ownership=N", path, no, detail);
+		return -1;
+	}
+	t->events += n;
+	t->fragmenting += frag ? n : 0;
+	t->change_ownership += own ? n : 0;
+	t->by[a][f] += n;
+	return 0;
+}
+
+/* the migratetypes' names in the kernel's order: the columns of the run's
+ * /proc/pagetypeinfo ("Number of blocks type  Unmovable  Movable ...") */
+static int extfrag_type_names(struct ctx *c, const char *dir, char names[EXTFRAG_TYPES][32])
+{
+	static const char *const dflt[] = { "Unmovable", "Movable", "Reclaimable", "HighAtomic" };
+	char path[PATH_MAX], *text = NULL, *p;
+	int n = 0;
+
+	for (int i = 0; i < EXTFRAG_TYPES; i++)
+		snprintf(names[i], 32, "%s", i < 4 ? dflt[i] : "type");
+	if (join(c, path, sizeof(path), dir, "pagetypeinfo.before") || read_text(c, path, 0, &text))
+		return -1;
+	if (text && (p = strstr(text, "Number of blocks type"))) {
+		char *eol = strchr(p, '\n'), *tok, *save = NULL;
+		if (eol)
+			*eol = '\0';
+		for (tok = strtok_r(p + strlen("Number of blocks type"), " \t", &save); tok && n < EXTFRAG_TYPES;
+		     tok = strtok_r(NULL, " \t", &save))
+			snprintf(names[n++], 32, "%s", tok);
+	}
+	free(text);
+	return 0;
+}
+
+static int extfrag_store(struct ctx *c, struct results_db *db, const char *id, const char *dir,
+                         const struct extfrag_tally *t)
+{
+	char names[EXTFRAG_TYPES][32], name[96];
+
+	if (!t->traced)
+		return 0;
+	if (extfrag_type_names(c, dir, names))
+		return -1;
+	if (results_add_metric(db, id, "extfrag_events", (double)t->events) ||
+	    results_add_metric(db, id, "extfrag_fragmenting", (double)t->fragmenting) ||
+	    results_add_metric(db, id, "extfrag_change_ownership", (double)t->change_ownership))
+		goto dberr;
+	for (int a = 0; a < EXTFRAG_TYPES; a++)
+		for (int f = 0; f < EXTFRAG_TYPES; f++) {
+			if (!t->by[a][f])
+				continue;
+			snprintf(name, sizeof(name), "extfrag_%.31s_from_%.31s", names[a], names[f]);
+			if (results_add_metric(db, id, name, (double)t->by[a][f]))
+				goto dberr;
+		}
+	return 0;
+dberr:
+	fail(c, IMPORT_CANTCREAT, "%s", results_errmsg(db));
+	return -1;
+}
+
 static int wakes_read(struct ctx *c, struct results_db *db, const char *id, const char *dir)
 {
 	static const char *const header = "event\torder\tdetail\ttask\tcount";
 	char path[PATH_MAX], *text = NULL, *line;
 	unsigned long long count[RESULTS_NR_TRACE_EVENTS][RESULTS_TRACE_ORDERS] = { { 0 } };
 	unsigned long long by_gfp[RESULTS_NR_TRACE_EVENTS][RESULTS_NR_GFP_CLASSES] = { { 0 } };
+	struct extfrag_tally ef = { 0 };
 	struct lines l;
 	int rc = -1, seen_header = 0;
 
@@ -638,8 +721,11 @@ static int wakes_read(struct ctx *c, struct results_db *db, const char *id, cons
 		size_t nf = 0, ev;
 		unsigned long long order, n;
 
-		if (line[0] == '#')
+		if (line[0] == '#') {
+			if (!strncmp(line, "# enabled:", 10) && strstr(line, "mm_page_alloc_extfrag"))
+				ef.traced = 1;
 			continue;
+		}
 		if (!seen_header) {
 			if (strcmp(line, header)) {
 				fail(c, IMPORT_BADINPUT, "%s:%u: expected the header '%s'", path, l.no,
@@ -662,6 +748,16 @@ static int wakes_read(struct ctx *c, struct results_db *db, const char *id, cons
 			fail(c, IMPORT_BADINPUT, "%s:%u: %zu fields, expected event, order, detail, task, count",
 			     path, l.no, nf);
 			goto out;
+		}
+		if (!strcmp(f[0], "mm_page_alloc_extfrag")) {
+			if (parse_count(f[4], &n)) {
+				fail(c, IMPORT_BADINPUT, "%s:%u: count: '%s' is not a count", path, l.no, f[4]);
+				goto out;
+			}
+			ef.traced = 1;
+			if (extfrag_line(c, path, l.no, f[2], n, &ef))
+				goto out;
+			continue;
 		}
 		for (ev = 0; ev < RESULTS_NR_TRACE_EVENTS && strcmp(f[0], results_trace_events[ev]); ev++)
 			;
@@ -709,6 +805,8 @@ static int wakes_read(struct ctx *c, struct results_db *db, const char *id, cons
 			}
 		}
 	}
+	if (extfrag_store(c, db, id, dir, &ef))
+		goto out;
 	rc = 0;
 out:
 	free(text);

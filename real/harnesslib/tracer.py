@@ -4,7 +4,8 @@ compaction, over a run's build, counted from the kernel's own tracepoints
 
 /proc/vmstat counts what the daemons did (pageoutrun, compact_daemon_wake)
 and how often tasks stalled (allocstall_*, compact_stall), but not who
-asked, for which order, with which gfp flags.  Six tracepoints say it:
+asked, for which order, with which gfp flags, nor how often an allocation
+fell back to another migratetype's blocks.  Seven tracepoints say it:
 
   vmscan/mm_vmscan_wakeup_kswapd         wakeup_kswapd() woke a sleeping
                                          kswapd: the asker, order, gfp_flags
@@ -20,6 +21,11 @@ asked, for which order, with which gfp flags.  Six tracepoints say it:
   compaction/mm_compaction_try_to_compact_pages
                                          a task entered direct compaction
                                          (order, gfp_mask, priority)
+  kmem/mm_page_alloc_extfrag             an allocation fell back to another
+                                         migratetype's free list: the types,
+                                         whether it fragments (the fallback
+                                         page is below pageblock order) and
+                                         whether the block changed owner
 
 The harness enables them through tracefs (each enable file a journaled
 change, restored at the end; tracefs mounted and journaled if it was not),
@@ -44,7 +50,8 @@ EVENTS = [("vmscan", "mm_vmscan_wakeup_kswapd"),
           ("compaction", "mm_compaction_wakeup_kcompactd"),
           ("compaction", "mm_compaction_kcompactd_wake"),
           ("vmscan", "mm_vmscan_direct_reclaim_begin"),
-          ("compaction", "mm_compaction_try_to_compact_pages")]
+          ("compaction", "mm_compaction_try_to_compact_pages"),
+          ("kmem", "mm_page_alloc_extfrag")]
 TIMELINE_BIN_S = 10
 MARK = "mmsim-harness"
 
@@ -77,7 +84,20 @@ def detail_of(event, fields):
         return "%s;priority=%s" % (fields.get("gfp_mask", "?"), fields.get("priority", "?"))
     if event in ("mm_compaction_wakeup_kcompactd", "mm_compaction_kcompactd_wake"):
         return fields.get("highest_zoneidx", fields.get("classzone_idx", "?"))
+    if event == "mm_page_alloc_extfrag":
+        # the migratetypes as the kernel numbers them (the order of
+        # /proc/pagetypeinfo's columns), the one asked for first
+        return "%s<-%s;fragmenting=%s;change_ownership=%s" % (
+            fields.get("alloc_migratetype", "?"), fields.get("fallback_migratetype", "?"),
+            fields.get("fragmenting", "?"), fields.get("change_ownership", "?"))
     return "-"
+
+
+def order_of(event, fields):
+    """the order a line is counted at: the request's"""
+    if event == "mm_page_alloc_extfrag":
+        return fields.get("alloc_order", "?")
+    return fields.get("order", "?")
 
 
 class Counts:
@@ -122,7 +142,7 @@ class Counts:
         if self.first_ts is None:
             self.first_ts = ts
         fields = dict(FIELD.findall(rest))
-        key = (ev, fields.get("order", "?"), detail_of(ev, fields), comm_class(m.group("task")))
+        key = (ev, order_of(ev, fields), detail_of(ev, fields), comm_class(m.group("task")))
         self.by_key[key] = self.by_key.get(key, 0) + 1
         t0 = self.t0 if self.t0 is not None else self.first_ts
         b = int(max(0.0, ts - t0) // TIMELINE_BIN_S) * TIMELINE_BIN_S

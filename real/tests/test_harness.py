@@ -496,6 +496,27 @@ class CountsTest(unittest.TestCase):
         self.assertEqual((c.t0, c.closed, c.unparsed, c.lines), (100.0, True, 1, 8))
         self.assertEqual(c.totals()["mm_vmscan_wakeup_kswapd"], 3)
 
+    def test_extfrag_counted_by_types(self):
+        """mm_page_alloc_extfrag: at the request's order (alloc_order), by
+        the two migratetypes and whether it fragments and changes owner"""
+        c = Counts("0001-dm0")
+        for line in [
+            "  python3-9 [001] .....  100.000000: tracing_mark_write: mmsim-harness start 0001-dm0",
+            "   cc1-1 [000] d..1.  101.000000: mm_page_alloc_extfrag: page=0000000 pfn=0x1200 alloc_order=0 "
+            "fallback_order=3 pageblock_order=9 alloc_migratetype=0 fallback_migratetype=1 fragmenting=1 "
+            "change_ownership=0",
+            "   cc1-1 [000] d..1.  102.000000: mm_page_alloc_extfrag: page=0000000 pfn=0x1400 alloc_order=0 "
+            "fallback_order=3 pageblock_order=9 alloc_migratetype=0 fallback_migratetype=1 fragmenting=1 "
+            "change_ownership=0",
+            "   kworker/0:1-5 [000] d..1.  103.000000: mm_page_alloc_extfrag: page=0000000 pfn=0x2000 alloc_order=1 "
+            "fallback_order=10 pageblock_order=9 alloc_migratetype=2 fallback_migratetype=1 fragmenting=0 "
+            "change_ownership=1",
+            "  python3-9 [001] .....  120.000000: tracing_mark_write: mmsim-harness end 0001-dm0"]:
+            c.feed(line)
+        self.assertEqual(c.by_key, {
+            ("mm_page_alloc_extfrag", "0", "0<-1;fragmenting=1;change_ownership=0", "cc1"): 2,
+            ("mm_page_alloc_extfrag", "1", "2<-1;fragmenting=0;change_ownership=1", "kworker"): 1})
+
 
 class PlanTest(unittest.TestCase):
     def test_run_orders(self):

@@ -547,6 +547,55 @@ static void test_wakes(void **state)
 	assert_false(tr_exists(db));
 }
 
+/* mm_page_alloc_extfrag in wakes.tsv: stored as the simulator stores its
+ * tally (extfrag_events, _fragmenting, _change_ownership,
+ * extfrag_<Type>_from_<Type>), the kernel's migratetype numbers named by
+ * the run's pagetypeinfo columns; a series that did not enable it has no
+ * extfrag metric, one that did and saw none has zeros */
+static void test_wakes_extfrag(void **state)
+{
+	const char *dir = copy_run(RUN1, "run"), *db = tr_path("run.db");
+	struct import_summary sum;
+	char path[512], err[1024], want[1024];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/wakes.tsv", dir);
+	tr_write_file(path, "# real/harness: tracepoint counts over the build\n"
+	              "# enabled: vmscan/mm_vmscan_wakeup_kswapd kmem/mm_page_alloc_extfrag\n"
+	              "event\torder\tdetail\ttask\tcount\n"
+	              "mm_page_alloc_extfrag\t0\t0<-1;fragmenting=1;change_ownership=0\tcc1\t30\n"
+	              "mm_page_alloc_extfrag\t0\t2<-1;fragmenting=0;change_ownership=1\tkworker\t4\n"
+	              "mm_page_alloc_extfrag\t1\t0<-1;fragmenting=1;change_ownership=1\tcc1\t2\n");
+	assert_int_equal(import(dir, db, &sum, err, sizeof(err)), IMPORT_OK);
+	assert_true(tr_real(db, METRIC1("extfrag_events")) == 36);
+	assert_true(tr_real(db, METRIC1("extfrag_fragmenting")) == 32);
+	assert_true(tr_real(db, METRIC1("extfrag_change_ownership")) == 6);
+	assert_true(tr_real(db, METRIC1("extfrag_Unmovable_from_Movable")) == 32);
+	assert_true(tr_real(db, METRIC1("extfrag_Reclaimable_from_Movable")) == 4);
+	remove(db);
+
+	/* enabled, none seen: zeros */
+	tr_write_file(path, "# enabled: kmem/mm_page_alloc_extfrag\nevent\torder\tdetail\ttask\tcount\n");
+	assert_int_equal(import(dir, db, &sum, err, sizeof(err)), IMPORT_OK);
+	assert_true(tr_real(db, METRIC1("extfrag_events")) == 0);
+	remove(db);
+
+	/* not enabled: none */
+	tr_write_file(path, "event\torder\tdetail\ttask\tcount\n");
+	assert_int_equal(import(dir, db, &sum, err, sizeof(err)), IMPORT_OK);
+	assert_int_equal(tr_int(db, "SELECT count(*) FROM metrics WHERE name GLOB 'extfrag_*'"), 0);
+	remove(db);
+
+	/* a detail that is not one */
+	tr_write_file(path, "event\torder\tdetail\ttask\tcount\n"
+	              "mm_page_alloc_extfrag\t0\t0<-1;fragmenting=yes\tcc1\t1\n");
+	assert_int_equal(import(dir, db, &sum, err, sizeof(err)), IMPORT_BADINPUT);
+	snprintf(want, sizeof(want), "%s:2: detail: '0<-1;fragmenting=yes' is not "
+	         "ALLOC<-FALLBACK;fragmenting=N;change_ownership=N", path);
+	assert_string_equal(err, want);
+	assert_false(tr_exists(db));
+}
+
 /* compare: the real runs of a policy are the column real:POLICY, the
  * baseline if asked; a counter the real kernel lacks is n/a, not 0 */
 static void test_compare_columns(void **state)
@@ -659,6 +708,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_malformed, tr_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_messages, tr_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wakes, tr_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_wakes_extfrag, tr_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compare_columns, tr_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_schema_v2, tr_setup, teardown),
 	};
