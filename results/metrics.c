@@ -301,7 +301,10 @@ const char *const results_trace_events[RESULTS_NR_TRACE_EVENTS] = {
 	"mm_compaction_try_to_compact_pages",
 };
 
-const char *const results_gfp_classes[RESULTS_NR_GFP_CLASSES] = { "thp", "readahead", "write", "other" };
+const char *const results_gfp_classes[RESULTS_NR_GFP_CLASSES] = {
+	[RESULTS_GFP_THP] = "thp", [RESULTS_GFP_READAHEAD] = "readahead",
+	[RESULTS_GFP_WRITE] = "write", [RESULTS_GFP_OTHER] = "other",
+};
 
 int results_trace_event_has_gfp(const char *event)
 {
@@ -324,13 +327,13 @@ static int has_flag(const char *flags, const char *name)
 int results_gfp_class_of(const char *flags)
 {
 	if (has_flag(flags, "__GFP_WRITE"))
-		return 2;
+		return RESULTS_GFP_WRITE;
 	if (has_flag(flags, "GFP_TRANSHUGE") || has_flag(flags, "GFP_TRANSHUGE_LIGHT"))
-		return 0;
+		return RESULTS_GFP_THP;
 	if (has_flag(flags, "__GFP_NORETRY") &&
 	    (has_flag(flags, "__GFP_MOVABLE") || has_flag(flags, "GFP_HIGHUSER_MOVABLE")))
-		return 1;
-	return 3;
+		return RESULTS_GFP_READAHEAD;
+	return RESULTS_GFP_OTHER;
 }
 
 /* The rows by range of orders: which source a tracepoint's order adds to.

@@ -94,7 +94,8 @@ extern const char *const results_trace_events[RESULTS_NR_TRACE_EVENTS];
 /* the classes of a request's gfp_flags the trace is counted by (the
  * model's enum trace_gfp_class, in its order), stored as
  * <tracepoint>_gfp_<class> for the tracepoints that print gfp_flags */
-#define RESULTS_NR_GFP_CLASSES 4
+enum results_gfp_class { RESULTS_GFP_THP, RESULTS_GFP_READAHEAD, RESULTS_GFP_WRITE, RESULTS_GFP_OTHER,
+                         RESULTS_NR_GFP_CLASSES };
 extern const char *const results_gfp_classes[RESULTS_NR_GFP_CLASSES];
 /* does the tracepoint print gfp_flags (wakeup_kswapd, direct reclaim,
  * direct compaction)? */

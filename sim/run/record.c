@@ -154,7 +154,7 @@ static int store(const struct run *r, struct results_db *db, const struct run_re
 			}
 		/* and those that print gfp_flags, orders 1-10 by the request's
 		 * class: <tracepoint>_gfp_<class> */
-		_Static_assert(RESULTS_NR_GFP_CLASSES == NR_TRACE_GFP_CLASSES, "gfp classes differ");
+		_Static_assert((int)RESULTS_NR_GFP_CLASSES == (int)NR_TRACE_GFP_CLASSES, "gfp classes differ");
 		for (int ev = 0; ev < NR_MM_TRACE_EVENTS; ev++) {
 			if (!results_trace_event_has_gfp(mm_trace_event_names[ev]))
 				continue;
