@@ -955,23 +955,50 @@ static unsigned long __rmqueue_steal(struct zone *zone, unsigned order, int star
 	return PFN_NONE;
 }
 
+/* enum rmqueue_mode (MMF_RMQUEUE_CLAIM_STEAL): where the last __rmqueue()
+ * of a rmqueue_bulk() found its page.  The zone lock is held over the
+ * batch, so the lists do not change under it: once a page had to be
+ * stolen, the next calls of the batch steal at once, without searching
+ * the request's own lists or trying to claim a block again (each failed
+ * claim below pageblock order boosts the watermarks); once a block was
+ * claimed, they go back to the request's lists.  A single allocation
+ * starts from RMQUEUE_NORMAL.  (The kernel's RMQUEUE_CMA has no CMA
+ * area to serve here, and it never stores RMQUEUE_CLAIM.) */
+enum rmqueue_mode {
+	RMQUEUE_NORMAL,
+	RMQUEUE_STEAL,
+};
+
 /* __rmqueue() up to the split (see __rmqueue_smallest_block) */
 static unsigned long __rmqueue_block(struct zone *zone, unsigned order, int mt, unsigned alloc_flags,
-                                     unsigned *block_order)
+                                     unsigned *block_order, enum rmqueue_mode *mode)
 {
 	unsigned long pfn;
 
 	charge(zone->zone_pgdat->costs.buddy_ns);
+	if (mm_policy_has(zone->zone_pgdat->policy, MMF_RMQUEUE_CLAIM_STEAL)) {
+		if (*mode == RMQUEUE_NORMAL) {
+			pfn = __rmqueue_smallest_block(zone, order, mt, block_order);
+			if (pfn != PFN_NONE)
+				return pfn;
+		}
+		if (*mode == RMQUEUE_NORMAL && __rmqueue_claim(zone, order, mt, alloc_flags)) {
+			/* replenished the request's lists: back to normal */
+			*mode = RMQUEUE_NORMAL;
+			return __rmqueue_smallest_block(zone, order, mt, block_order);
+		}
+		if (alloc_flags & ALLOC_NOFRAGMENT)
+			return PFN_NONE;
+		*block_order = order;   /* a stolen page comes split */
+		pfn = __rmqueue_steal(zone, order, mt);
+		if (pfn != PFN_NONE)
+			*mode = RMQUEUE_STEAL;
+		return pfn;
+	}
 	for (;;) {
 		pfn = __rmqueue_smallest_block(zone, order, mt, block_order);
 		if (pfn != PFN_NONE)
 			return pfn;
-		if (mm_policy_has(zone->zone_pgdat->policy, MMF_RMQUEUE_CLAIM_STEAL)) {
-			if (__rmqueue_claim(zone, order, mt, alloc_flags))
-				continue;
-			*block_order = order;   /* a stolen page comes split */
-			return alloc_flags & ALLOC_NOFRAGMENT ? PFN_NONE : __rmqueue_steal(zone, order, mt);
-		}
 		if (!__rmqueue_fallback(zone, order, mt, alloc_flags))
 			return pfn;
 	}
@@ -980,7 +1007,8 @@ static unsigned long __rmqueue_block(struct zone *zone, unsigned order, int mt, 
 static unsigned long __rmqueue(struct zone *zone, unsigned order, int mt, unsigned alloc_flags)
 {
 	unsigned o;
-	unsigned long pfn = __rmqueue_block(zone, order, mt, alloc_flags, &o);
+	enum rmqueue_mode mode = RMQUEUE_NORMAL;
+	unsigned long pfn = __rmqueue_block(zone, order, mt, alloc_flags, &o, &mode);
 
 	if (pfn == PFN_NONE)
 		return PFN_NONE;
@@ -1008,10 +1036,11 @@ int rmqueue_bulk(struct zone *zone, unsigned order, int count, struct pcp_list *
 {
 	struct pglist_data *pgdat = zone->zone_pgdat;
 	int i = 0;
+	enum rmqueue_mode mode = RMQUEUE_NORMAL;
 
 	while (i < count) {
 		unsigned o;
-		unsigned long block = __rmqueue_block(zone, order, mt, alloc_flags, &o), units, n, start;
+		unsigned long block = __rmqueue_block(zone, order, mt, alloc_flags, &o, &mode), units, n, start;
 
 		if (block == PFN_NONE)
 			break;

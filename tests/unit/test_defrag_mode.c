@@ -74,6 +74,39 @@ static void test_claim_or_steal(void **state)
 	assert_int_equal(on_unmovable[1], 0);
 }
 
+/* rmqueue_bulk()'s mode (enum rmqueue_mode, in Debian's 6.12 as in 6.15):
+ * a pcp refill that had to steal steals the rest of its batch at once.
+ * Each __rmqueue() that tries and fails to claim a block below pageblock
+ * order boosts the watermarks, so without the mode a refill of eight
+ * unmovable pages from the fixture's movable block boosts eight times;
+ * with it, once. */
+static void test_bulk_steal_mode(void **state)
+{
+	struct vm_sysctl s = tl_sysctl();
+	struct machine *m;
+	struct zone *z;
+	(void)state;
+
+	s.user_min_free_kbytes = 0;
+	s.watermark_boost_factor = 10000000;    /* cap: high (4) x 1000 = 4000 pages */
+	m = tl_boot_dma32("v6_15", NULL, NBLOCKS, &s);
+	m->pgdat.debug_check_interval = 0;
+	z = tl_zone(m, Z32);
+	fragment(m, NBLOCKS);
+	assert_int_equal(z->watermark_boost, 0);
+	for (unsigned c = 0; c < m->pgdat.nr_cpus; c++)
+		z->per_cpu_pageset[c].batch = 8;
+	assert_non_null(tl_alloc(m, GFP_KERNEL, 0));
+	/* eight pages stolen, one each, none claimed */
+	assert_int_equal(m->pgdat.extfrag.events, 8);
+	assert_int_equal(m->pgdat.extfrag.change_ownership, 0);
+	assert_int_equal(tl_block_mt(m, BLOCK(0)), MIGRATE_MOVABLE);
+	/* one failed claim: one boost of a pageblock */
+	assert_int_equal(z->watermark_boost, pageblock_nr_pages);
+	tl_check(m);
+	tl_destroy(m);
+}
+
 /* A block that is half free is claimed whole by both (the claim rule did
  * not change), and its free pages go to the request's lists. */
 static void test_claim_half_free_block(void **state)
@@ -577,6 +610,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_claim_or_steal, tl_teardown),
+		cmocka_unit_test_teardown(test_bulk_steal_mode, tl_teardown),
 		cmocka_unit_test_teardown(test_claim_half_free_block, tl_teardown),
 		cmocka_unit_test_teardown(test_merge_retypes_buddy_block, tl_teardown),
 		cmocka_unit_test_teardown(test_pcp_free_block_type, tl_teardown),
