@@ -961,7 +961,7 @@ static unsigned long __rmqueue_steal(struct zone *zone, unsigned order, int star
  * stolen, the next calls of the batch steal at once, without searching
  * the request's own lists or trying to claim a block again (each failed
  * claim below pageblock order boosts the watermarks); once a block was
- * claimed, they go back to the request's lists.  A single allocation
+ * claimed, they stay with the request's lists.  A single allocation
  * starts from RMQUEUE_NORMAL.  (The kernel's RMQUEUE_CMA has no CMA
  * area to serve here, and it never stores RMQUEUE_CLAIM.) */
 enum rmqueue_mode {
@@ -981,11 +981,9 @@ static unsigned long __rmqueue_block(struct zone *zone, unsigned order, int mt, 
 			pfn = __rmqueue_smallest_block(zone, order, mt, block_order);
 			if (pfn != PFN_NONE)
 				return pfn;
-		}
-		if (*mode == RMQUEUE_NORMAL && __rmqueue_claim(zone, order, mt, alloc_flags)) {
-			/* replenished the request's lists: back to normal */
-			*mode = RMQUEUE_NORMAL;
-			return __rmqueue_smallest_block(zone, order, mt, block_order);
+			/* a claimed block's free pages are on mt's lists now */
+			if (__rmqueue_claim(zone, order, mt, alloc_flags))
+				return __rmqueue_smallest_block(zone, order, mt, block_order);
 		}
 		if (alloc_flags & ALLOC_NOFRAGMENT)
 			return PFN_NONE;
