@@ -160,6 +160,11 @@ static const struct key_desc keys[] = {
 	  "also before the first iteration (a warmup one, if any): the run before the measured one, as "
 	  "real/harness's, then runs under the pool, and the measured one starts among what it left",
 	  CFG(prepare_first) } },
+	{ "run", { "hugepages_at_rest", PARAM_BOOL, NULL, 0, 0, "no", "after the last window, on the machine at "
+	  "rest: vm.drop_caches=3, vm.compact_memory (if the kernel has compaction), then vm.nr_hugepages raised "
+	  "to all of RAM; the pool it reached stored (metrics hugepages_at_rest, hugepages_at_rest_pct): huge "
+	  "pages allocatable after the workload, as the 2007 grouping-by-mobility series measured",
+	  CFG(hugepages_at_rest) } },
 	{ "run", { "duration", PARAM_DOUBLE, "seconds", 0, 1e7, "auto",
 	  "seconds of virtual time measured; auto: until every measured workload ends", CFG(duration),
 	  .flags = PARAM_GT_MIN, .word = "auto", .word_value = 0 } },

@@ -311,6 +311,12 @@ static int store(const struct run *r, struct results_db *db, const struct run_re
 	/* the huge page pool the harness's work between iterations reserved */
 	if (r->cfg->nr_hugepages && results_add_metric(db, id, "hugetlb_pool_pages", (double)r->hugetlb_pool))
 		return -1;
+	/* huge pages allocatable at rest, and their share of RAM */
+	if (r->cfg->hugepages_at_rest &&
+	    (results_add_metric(db, id, "hugepages_at_rest", (double)r->hugepages_at_rest) ||
+	     results_add_metric(db, id, "hugepages_at_rest_pct",
+	                        100.0 * (double)(r->hugepages_at_rest << (pageblock_order + PAGE_SHIFT)) / (double)r->cfg->ram)))
+		return -1;
 	if (results_add_metric(db, id, "window_seconds", r->whole.end.t - r->whole.start.t) ||
 	    results_add_metric(db, id, "sim_seconds", rec->sim_seconds) ||
 	    results_add_metric(db, id, "sim_wall_ratio",

@@ -168,6 +168,24 @@ static bool between_iterations(struct run *r)
 	return r->cfg->drop_caches || r->cfg->compact_memory || r->cfg->nr_hugepages;
 }
 
+/* [run] hugepages_at_rest: what the 2007 grouping-by-mobility series
+ * measured, huge pages allocatable once the workload is over.  On the
+ * machine at rest, after the last window and its census: echo 3 >
+ * drop_caches, echo 1 > compact_memory (a no-op without compaction),
+ * echo <all of RAM> > nr_hugepages; the pool reached is the result (a
+ * write stops at its first failed allocation, set_max_huge_pages()). */
+static void hugepages_at_rest(struct run *r)
+{
+	struct mm_ctx ctx = { 0 };
+	unsigned long all = 0;
+
+	for (int zi = 0; zi < MAX_NR_ZONES; zi++)
+		all += r->pgdat.node_zones[zi].managed_pages;
+	drop_caches(&r->pgdat, &ctx, 3);
+	compact_nodes(&r->pgdat, &ctx);
+	r->hugepages_at_rest = set_max_huge_pages(&r->pgdat, &ctx, all >> pageblock_order);
+}
+
 /* Every measured workload finished iteration r->iteration.  The next
  * iteration (if any) opens at once, consecutive with this one; its
  * workloads restart from the iteration observer, outside the process
@@ -409,6 +427,8 @@ int run_execute(struct run *r, char *err, size_t errlen)
 		record_census(r, sim);
 	if (c->sample_interval > 0)
 		record_freeblocks(r, sim);
+	if (c->hugepages_at_rest)
+		hugepages_at_rest(r);
 	if (check_pgdat(&r->pgdat, "end of run")) {
 		snprintf(err, errlen, "invariant violation at the end of the run (see above); nothing recorded");
 		return -1;

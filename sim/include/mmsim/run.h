@@ -110,6 +110,7 @@ struct run {
 	unsigned warm_done;             /* [run] warmup iterations finished (no window) */
 	bool reopen_pending;            /* the window open now starts again after the restart */
 	unsigned long hugetlb_pool;     /* the pool the last iteration's start reserved */
+	unsigned long hugepages_at_rest;        /* [run] hugepages_at_rest: the pool reached at the end */
 
 	/* free pageblocks at the sampler's times, censuses and maps */
 	struct run_point *freeblocks;

@@ -56,6 +56,7 @@ struct scenario_config {
 	bool compact_memory;            /* vm.compact_memory after it, before the pool */
 	unsigned long nr_hugepages;     /* the huge page pool held during each iteration but the first */
 	bool prepare_first;             /* the three above before the first iteration too */
+	bool hugepages_at_rest;         /* after the last window: caches dropped, compacted, the pool grown as far as it goes */
 	double duration;                /* seconds; 0: auto (until the measured workloads end) */
 	double quantum, sample_interval, census_interval;   /* seconds; intervals 0: off */
 	unsigned blockmap_groups;
