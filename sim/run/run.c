@@ -177,13 +177,10 @@ static bool between_iterations(struct run *r)
 static void hugepages_at_rest(struct run *r)
 {
 	struct mm_ctx ctx = { 0 };
-	unsigned long all = 0;
 
-	for (int zi = 0; zi < MAX_NR_ZONES; zi++)
-		all += r->pgdat.node_zones[zi].managed_pages;
 	drop_caches(&r->pgdat, &ctx, 3);
 	compact_nodes(&r->pgdat, &ctx);
-	r->hugepages_at_rest = set_max_huge_pages(&r->pgdat, &ctx, all >> pageblock_order);
+	r->hugepages_at_rest = set_max_huge_pages(&r->pgdat, &ctx, r->cfg->ram >> (pageblock_order + PAGE_SHIFT));
 }
 
 /* Every measured workload finished iteration r->iteration.  The next
