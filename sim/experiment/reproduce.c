@@ -25,17 +25,18 @@ static int readable(const char *path)
 	return access(path, R_OK) == 0;
 }
 
-/* The default scenario: first in the source tree the binary was built
- * from (the path is compiled in), else - a tree moved or copied since -
- * in the executable's directory or up to three directories above it
- * (build/release/mmsim -> the tree's root).  0, or -1 with a message. */
-int reproduce_default_scenario(char *out, size_t n)
+/* A file of the source tree (rel, e.g. configs/hugealloc.ini): first in
+ * the tree the binary was built from (the path is compiled in), else - a
+ * tree moved or copied since - in the executable's directory or up to
+ * three directories above it (build/release/mmsim -> the tree's root).
+ * 0, or -1 (nothing said). */
+static int find_in_tree(const char *rel, char *out, size_t n)
 {
 	char exe[PATH_MAX], *dir;
 	ssize_t len;
 
 	if (MMSIM_SOURCE_DIR[0]) {
-		snprintf(out, n, "%s/%s", MMSIM_SOURCE_DIR, REPRODUCE_DEFAULT_SCENARIO);
+		snprintf(out, n, "%s/%s", MMSIM_SOURCE_DIR, rel);
 		if (readable(out))
 			return 0;
 	}
@@ -44,17 +45,57 @@ int reproduce_default_scenario(char *out, size_t n)
 		exe[len] = '\0';
 		dir = dirname(exe);
 		for (int up = 0; up <= 3; up++) {
-			snprintf(out, n, "%s/%s", dir, REPRODUCE_DEFAULT_SCENARIO);
+			snprintf(out, n, "%s/%s", dir, rel);
 			if (readable(out))
 				return 0;
 			dir = dirname(dir);
 		}
 	}
+	return -1;
+}
+
+/* The default scenario (find_in_tree).  0, or -1 with a message. */
+int reproduce_default_scenario(char *out, size_t n)
+{
+	if (!find_in_tree(REPRODUCE_DEFAULT_SCENARIO, out, n))
+		return 0;
 	exp_error("reproduce: no default scenario: %s%s%s is missing and no %s is found above "
 	          "the executable; name the scenario file (mmsim reproduce SCENARIO)",
 	          MMSIM_SOURCE_DIR, MMSIM_SOURCE_DIR[0] ? "/" : "", REPRODUCE_DEFAULT_SCENARIO,
 	          REPRODUCE_DEFAULT_SCENARIO);
 	return -1;
+}
+
+/* --posting NAME|FILE: a file as named if it has a '/' or ends in
+ * .posting, else configs/postings/NAME.posting of the source tree
+ * (find_in_tree).  0, or -1 with a message. */
+int reproduce_posting_path(const char *name, char *out, size_t n)
+{
+	char rel[PATH_MAX];
+	size_t len = strlen(name);
+
+	if (strchr(name, '/') || (len > 8 && !strcmp(name + len - 8, ".posting"))) {
+		snprintf(out, n, "%s", name);
+		return 0;
+	}
+	snprintf(rel, sizeof(rel), "%s/%s.posting", REPRODUCE_POSTINGS_DIR, name);
+	if (!find_in_tree(rel, out, n))
+		return 0;
+	exp_error("reproduce: --posting %s: no %s in the source tree (%s) or above the executable; "
+	          "`mmsim list postings` names them", name, rel,
+	          MMSIM_SOURCE_DIR[0] ? MMSIM_SOURCE_DIR : "unknown");
+	return -1;
+}
+
+/* The postings' directory of the source tree (find_in_tree).  0, or -1. */
+int reproduce_postings_dir(char *out, size_t n)
+{
+	char probe[PATH_MAX];
+
+	if (find_in_tree(REPRODUCE_POSTINGS_DIR "/README.md", probe, sizeof(probe)))
+		return -1;
+	snprintf(out, n, "%s", dirname(probe));
+	return 0;
 }
 
 /* reproduce chooses the policy and the seed of every run itself: an

@@ -146,9 +146,17 @@ const char *ablate_own_key(const struct ablate_switches *s, const char *set);
 #define REPRODUCE_DEFAULT_SCENARIO "configs/hugealloc.ini"
 #define REPRODUCE_DEFAULT_SEEDS 3
 #define REPRODUCE_DEFAULT_DIR "out/reproduce"
+/* the postings' tables (configs/postings/NAME.posting, results/posting.h);
+ * reproduce without --posting or --policies prints the 2023 RFC's */
+#define REPRODUCE_POSTINGS_DIR "configs/postings"
+#define REPRODUCE_DEFAULT_POSTING "rfc-2023"
 /* The default scenario: first in the source tree the binary was built
  * from, else above the executable.  0, or -1 with a message. */
 int reproduce_default_scenario(char *out, size_t n);
+/* --posting NAME|FILE: the posting file's path.  0, or -1 with a message. */
+int reproduce_posting_path(const char *name, char *out, size_t n);
+/* configs/postings of the source tree.  0, or -1 if not found. */
+int reproduce_postings_dir(char *out, size_t n);
 /* 1 if the override is a key reproduce sets itself (policy.name, run.seed) */
 int reproduce_own_key(const char *set);
 /* --policies P,Q,...: two or more known policies, none twice, the first
