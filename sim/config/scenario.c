@@ -161,7 +161,7 @@ static const struct key_desc keys[] = {
 	  "real/harness's, then runs under the pool, and the measured one starts among what it left",
 	  CFG(prepare_first) } },
 	{ "run", { "hugepages_at_rest", PARAM_BOOL, NULL, 0, 0, "no", "after the last window, on the machine at "
-	  "rest: vm.drop_caches=3, vm.compact_memory (if the kernel has compaction), then vm.nr_hugepages raised "
+	  "rest: sync, vm.drop_caches=3, vm.compact_memory (if the kernel has compaction), then vm.nr_hugepages raised "
 	  "to all of RAM; the pool it reached stored (metrics hugepages_at_rest, hugepages_at_rest_pct): huge "
 	  "pages allocatable after the workload, as the 2007 grouping-by-mobility series measured",
 	  CFG(hugepages_at_rest) } },

@@ -27,6 +27,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include "internal.h"
 #include "mmsim/hugetlb.h"
 #include "mmsim/dcache.h"
@@ -865,10 +866,12 @@ void file_page_written(struct pglist_data *pgdat, unsigned long pfn)
 	blockdev_io(pgdat, &pgdat->disk, 1, true, 0);
 }
 
-unsigned long writeback_dirty_pages(struct pglist_data *pgdat, struct mm_ctx *ctx, unsigned long nr)
+/* the dirty ring's pages dirtied at or before expire, oldest first, up
+ * to nr of them, written */
+static unsigned long writeback_ring(struct pglist_data *pgdat, struct mm_ctx *ctx, unsigned long nr,
+                                    double expire)
 {
 	struct dirty_ring *r = pgdat->dirty;
-	double expire = pgdat_now(pgdat) - pgdat->sysctl.dirty_expire_centisecs / 100.0;
 	unsigned long written = 0;
 
 	while (r && r->len && written < nr) {
@@ -891,6 +894,19 @@ unsigned long writeback_dirty_pages(struct pglist_data *pgdat, struct mm_ctx *ct
 		written++;
 	}
 	return written;
+}
+
+unsigned long writeback_dirty_pages(struct pglist_data *pgdat, struct mm_ctx *ctx, unsigned long nr)
+{
+	return writeback_ring(pgdat, ctx, nr, pgdat_now(pgdat) - pgdat->sysctl.dirty_expire_centisecs / 100.0);
+}
+
+/* sync(2): ksys_sync() writes every dirty page, whatever its age, and
+ * waits for it; the pages are clean when it returns (a later drop_caches
+ * frees them) */
+unsigned long sync_dirty_pages(struct pglist_data *pgdat, struct mm_ctx *ctx)
+{
+	return writeback_ring(pgdat, ctx, ~0ul, INFINITY);
 }
 
 /* __remove_mapping(): a clean file folio leaves the page cache; reclaim

@@ -170,14 +170,19 @@ static bool between_iterations(struct run *r)
 
 /* [run] hugepages_at_rest: what the 2007 grouping-by-mobility series
  * measured, huge pages allocatable once the workload is over.  On the
- * machine at rest, after the last window and its census: echo 3 >
+ * machine at rest, after the last window and its census: sync (the
+ * series' test flushed the page cache by writing, reading and deleting a
+ * file of RAM's size; real/harness syncs before drop_caches), echo 3 >
  * drop_caches, echo 1 > compact_memory (a no-op without compaction),
  * echo <all of RAM> > nr_hugepages; the pool reached is the result (a
- * write stops at its first failed allocation, set_max_huge_pages()). */
+ * write stops at its first failed allocation, set_max_huge_pages()).
+ * Without the sync the build's last 30 s of output (dirty, younger than
+ * vm.dirty_expire_centisecs) stays scattered over the movable blocks. */
 static void hugepages_at_rest(struct run *r)
 {
 	struct mm_ctx ctx = { 0 };
 
+	sync_dirty_pages(&r->pgdat, &ctx);
 	drop_caches(&r->pgdat, &ctx, 3);
 	compact_nodes(&r->pgdat, &ctx);
 	r->hugepages_at_rest = set_max_huge_pages(&r->pgdat, &ctx, r->cfg->ram >> (pageblock_order + PAGE_SHIFT));

@@ -121,6 +121,30 @@ static void test_drop_caches_frees_clean_unmapped_page_cache(void **state)
 	tl_check(m);
 }
 
+/* sync(2) writes every dirty page whatever its age (the flusher only
+ * those older than vm.dirty_expire_centisecs): drop_caches then frees
+ * them too */
+static void test_sync_lets_drop_caches_free_dirty_pages(void **state)
+{
+	struct machine *m = boot();
+	struct pglist_data *pgdat = &m->pgdat;
+	struct address_space *dirty = inode_create(pgdat, 50, false);
+	long written0 = pgdat->vm_node_stat[NR_WRITTEN];
+	(void)state;
+
+	assert_int_equal(filemap_write(pgdat, &m->ctx, dirty, 0, 50), 0);
+	assert_int_equal(pgdat->vm_node_stat[NR_FILE_DIRTY], 50);
+	/* just dirtied: the flusher leaves them */
+	assert_int_equal(writeback_dirty_pages(pgdat, &m->ctx, ~0ul), 0);
+	assert_int_equal(sync_dirty_pages(pgdat, &m->ctx), 50);
+	assert_int_equal(pgdat->vm_node_stat[NR_FILE_DIRTY], 0);
+	assert_int_equal(pgdat->vm_node_stat[NR_WRITTEN] - written0, 50);
+	assert_int_equal(sync_dirty_pages(pgdat, &m->ctx), 0);
+	drop_caches(pgdat, &m->ctx, 1);
+	assert_int_equal(dirty->nrpages, 0);
+	tl_check(m);
+}
+
 static void test_drop_caches_2_empties_the_dentry_cache(void **state)
 {
 	struct machine *m = boot();
@@ -155,6 +179,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_pool_takes_whole_huge_pages_and_gives_them_back, tl_teardown),
 		cmocka_unit_test_teardown(test_pool_growth_ends_at_the_first_failure, tl_teardown),
 		cmocka_unit_test_teardown(test_drop_caches_frees_clean_unmapped_page_cache, tl_teardown),
+		cmocka_unit_test_teardown(test_sync_lets_drop_caches_free_dirty_pages, tl_teardown),
 		cmocka_unit_test_teardown(test_drop_caches_2_empties_the_dentry_cache, tl_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

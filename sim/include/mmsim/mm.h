@@ -191,6 +191,8 @@ unsigned long filemap_write_and_wait_range(struct pglist_data *pgdat, struct mm_
 void inode_unlink(struct pglist_data *pgdat, struct mm_ctx *ctx, struct address_space *as);
 /* the flusher: write back up to nr dirty file pages; returns pages written */
 unsigned long writeback_dirty_pages(struct pglist_data *pgdat, struct mm_ctx *ctx, unsigned long nr);
+/* sync(2): every dirty page written, whatever its age; the count */
+unsigned long sync_dirty_pages(struct pglist_data *pgdat, struct mm_ctx *ctx);
 
 /* ---- reclaim (vmscan.c) ---- */
 
