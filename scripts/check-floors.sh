@@ -23,7 +23,7 @@ floor_of() {
 	mmsim/engine.h|engine_internal.h) echo engine ;;
 	mmsim/ini.h|mmsim/param.h|mmsim/scenario.h|mmsim/scenario_modules.h) echo config ;;
 	mmsim/machine.h|mmsim/run.h) echo run ;;
-	results.h|results_int.h|stats.h|metrics.h|query.h|import_real.h|mmsim/results_schema.h) echo results ;;
+	results.h|results_int.h|stats.h|metrics.h|query.h|import_real.h|posting.h|mmsim/results_schema.h) echo results ;;
 	mmsim/experiment.h|mmsim/outfile.h|mmsim/quote.h|experiment_int.h) echo experiment ;;
 	workload.h|exec.h|kbuild.h|kbuild_data.h|kbuild_int.h|random_alloc.h|simple.h|streamer_pattern.h|\
 	system_profile.h) echo workloads ;;

@@ -14,7 +14,7 @@ static const struct verb {
 	{ "demo",  cmd_demo,  "randomized allocation load on each policy, with /proc-style state" },
 	{ "show",  cmd_show,  "boot a machine (optionally load it) and print a /proc file" },
 	{ "bench", cmd_bench, "allocator micro-benchmarks (pairs per second; not a test)" },
-	{ "list",  cmd_list,  "list policies and their switches" },
+	{ "list",  cmd_list,  "list policies, workloads or postings, with their switches" },
 	{ "plot",  cmd_plot,  "draw a results database with gnuplot (png, svg)" },
 	{ "run",   cmd_run,   "simulate one scenario file into a results database" },
 	{ "sweep", cmd_sweep, "run a scenario over varied keys and seeds, merge the results" },

@@ -91,7 +91,7 @@ golden_expect_error(64 "mmsim: error: 'frobnicate' is not an mmsim command (see 
 	frobnicate)
 golden_expect_error(64 "mmsim: error: show: unknown file 'nosuchfile' (valid: pagetypeinfo, buddyinfo, vmstat, zoneinfo, census)"
 	show nosuchfile)
-golden_expect_error(64 "mmsim: error: list: unknown list 'bogus' (valid: policies, workloads)"
+golden_expect_error(64 "mmsim: error: list: unknown list 'bogus' (valid: policies, workloads, postings)"
 	list bogus)
 golden_expect_error(64 "mmsim: error: help: 'bogus' is not an mmsim command (see 'mmsim --help')"
 	help bogus)
@@ -109,7 +109,7 @@ golden_expect_error(64 "show: option '--ram' requires an argument\n${SHOW_HELP}"
 golden_expect_error(64 "mmsim: error: show: unexpected argument 'extra'" show buddyinfo extra)
 golden_expect_error(64 "mmsim: error: show: no file given (valid: pagetypeinfo, buddyinfo, vmstat, zoneinfo, census)"
 	show)
-golden_expect_error(64 "mmsim: error: list: no list given (valid: policies, workloads)" list)
+golden_expect_error(64 "mmsim: error: list: no list given (valid: policies, workloads, postings)" list)
 # `mmsim` alone: 64, the usage (what --help prints) on stderr
 golden_expect_error(64 "${MMSIM_HELP}")
 
@@ -161,7 +161,7 @@ expect_ok("^usage: mmsim .*Exit codes: 0 success, 64 bad usage, 65 bad database,
 expect_ok("^mmsim 0\\.1\\.0[ \n]" --version)
 expect_ok("^usage: mmsim demo" demo --help)
 expect_ok("^usage: mmsim show" help show)
-expect_ok("^usage: mmsim list policies\\|workloads\n$" list --help)
+expect_ok("^usage: mmsim list policies\\|workloads\\|postings\n$" list --help)
 expect_ok("^vanilla\n" list policies)
 
 golden_finish()
