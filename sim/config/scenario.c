@@ -147,9 +147,9 @@ static const struct key_desc keys[] = {
 	{ "run", { "warmup", PARAM_INT, NULL, 0, 100, "0", "iterations of the measured workloads run before "
 	  "the measured ones and not recorded (mmtests' warmup): the machine's history before the experiment",
 	  CFG(warmup) } },
-	{ "run", { "drop_caches", PARAM_INT, NULL, 0, 3, "0", "vm.drop_caches written before each iteration "
-	  "but the first, after the build's make clean (real/harness writes 3 before each run, after sync; "
-	  "0: nothing)", CFG(drop_caches) } },
+	{ "run", { "drop_caches", PARAM_INT, NULL, 0, 3, "0", "sync, then vm.drop_caches written, before "
+	  "each iteration but the first, after the build's make clean (real/harness writes 3 before each "
+	  "run, after sync; 0: neither)", CFG(drop_caches) } },
 	{ "run", { "compact_memory", PARAM_BOOL, NULL, 0, 0, "no", "vm.compact_memory written before each "
 	  "iteration but the first, after drop_caches and before the huge page pool (real/harness "
 	  "--compact-first): every zone compacted whole, once", CFG(compact_memory) } },

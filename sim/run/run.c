@@ -150,17 +150,20 @@ static void release_pool(struct run *r)
 }
 
 /* What real/harness does between two runs, after the build's make clean
- * (the measured workloads' restart): vm.drop_caches, vm.compact_memory
- * (--compact-first), then the huge page pool reserved again.  The harness's sync before drop_caches is not
- * modelled: dirty page cache stays (make clean has unlinked the build's
- * outputs, most of it).  The time it takes is charged to no process: it
- * is outside the measured windows, as the harness's is. */
+ * (the measured workloads' restart): sync and vm.drop_caches (real/README.md:
+ * "`sync` and `echo 3 > /proc/sys/vm/drop_caches`"), vm.compact_memory
+ * (--compact-first), then the huge page pool reserved again.  The sync
+ * writes what make clean left dirty (the outputs it unlinked are gone
+ * already), so that drop_caches frees it.  The time it takes is charged to
+ * no process: it is outside the measured windows, as the harness's is. */
 static bool between_iterations(struct run *r)
 {
 	struct mm_ctx ctx = { 0 };
 
-	if (r->cfg->drop_caches)
+	if (r->cfg->drop_caches) {
+		sync_dirty_pages(&r->pgdat, &ctx);
 		drop_caches(&r->pgdat, &ctx, r->cfg->drop_caches);
+	}
 	if (r->cfg->compact_memory)
 		compact_nodes(&r->pgdat, &ctx);
 	if (r->cfg->nr_hugepages)
