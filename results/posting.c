@@ -16,6 +16,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "posting.h"
@@ -24,10 +25,20 @@
 
 #define LINE_MAX_LEN 4096
 
-static const char *const keys[] = {
-	"title", "author", "date", "source", "compares", "load", "conclusion", "note",
-	"scenario", "vary", "columns", "set", "seeds", "row", NULL,
+/* the keys whose value is one line of text, kept as written */
+static const struct {
+	const char *key;
+	size_t off;                     /* of the char * in struct posting */
+} text_keys[] = {
+	{ "title", offsetof(struct posting, title) },
+	{ "author", offsetof(struct posting, author) },
+	{ "date", offsetof(struct posting, date) },
+	{ "source", offsetof(struct posting, source) },
+	{ "compares", offsetof(struct posting, compares) },
+	{ "load", offsetof(struct posting, load) },
 };
+#define VALID_KEYS "title, author, date, source, compares, load, conclusion, note, scenario, vary, " \
+                   "columns, set, seeds, row"
 
 /* ---------------------------------------------------------------- reading */
 
@@ -254,30 +265,15 @@ static int read_line(struct reader *r, char *line)
 {
 	struct posting *p = r->p;
 	char *colon = strchr(line, ':'), *key, *v;
-	const char *const *k;
 
 	if (!colon)
 		return fail(r, trim(line), "not 'key: value'");
 	*colon = '\0';
 	key = trim(line);
 	v = trim(colon + 1);
-	for (k = keys; *k && strcmp(*k, key); k++)
-		;
-	if (!*k)
-		return fail(r, key, "unknown key (valid: title, author, date, source, compares, load, "
-		            "conclusion, note, scenario, vary, columns, set, seeds, row)");
-	if (!strcmp(key, "title"))
-		return dup_into(r, key, &p->title, v);
-	if (!strcmp(key, "author"))
-		return dup_into(r, key, &p->author, v);
-	if (!strcmp(key, "date"))
-		return dup_into(r, key, &p->date, v);
-	if (!strcmp(key, "source"))
-		return dup_into(r, key, &p->source, v);
-	if (!strcmp(key, "compares"))
-		return dup_into(r, key, &p->compares, v);
-	if (!strcmp(key, "load"))
-		return dup_into(r, key, &p->load, v);
+	for (size_t i = 0; i < sizeof(text_keys) / sizeof(text_keys[0]); i++)
+		if (!strcmp(key, text_keys[i].key))
+			return dup_into(r, key, (char **)((char *)p + text_keys[i].off), v);
 	if (!strcmp(key, "conclusion"))
 		return add_text(r, key, p->conclusion, &p->nr_conclusion, v);
 	if (!strcmp(key, "note"))
@@ -310,6 +306,8 @@ static int read_line(struct reader *r, char *line)
 		p->seeds = n;
 		return 0;
 	}
+	if (strcmp(key, "scenario"))
+		return fail(r, key, "unknown key (valid: " VALID_KEYS ")");
 	/* scenario: relative to the posting's directory */
 	{
 		char *copy, *dir;
