@@ -493,6 +493,57 @@ static uint32_t new_list(struct pglist_data *pgdat, uint32_t *next_sentinel)
 	return s;
 }
 
+static void memmap_fill(struct page *m, unsigned long from, unsigned long to, unsigned flags)
+{
+	for (unsigned long pfn = from; pfn < to; pfn++)
+		m[pfn].flags = flags;
+}
+
+/* The flags memmap_init_range() leaves in every struct page of [0, end),
+ * each written once (the memmap is the model's largest state: three passes
+ * over it were the boot's cost on a large machine): a pfn outside every
+ * zone's span is reserved, one inside a span reserved with its zone's
+ * number, a managed one only its zone's number (free_boot_range() frees
+ * it next).  The zones' spans are disjoint and each holds its managed
+ * range (mm_layout_qemu(), find_virt_zones()); they are taken in pfn
+ * order. */
+static void memmap_init(struct pglist_data *pgdat, const struct mm_layout *layout, unsigned long end)
+{
+	const unsigned reserved = 1u << PG_reserved;
+	struct page *m = pgdat->mem_map;
+	unsigned long pfn = 0;
+	bool done[MAX_NR_ZONES] = { false };
+
+	for (;;) {
+		const struct zone_layout *zl;
+		unsigned long managed_end, span_end;
+		int next = -1;
+
+		for (int i = 0; i < MAX_NR_ZONES; i++)
+			if (!done[i] && layout->zone[i].spanned &&
+			    (next < 0 || layout->zone[i].start_pfn < layout->zone[next].start_pfn))
+				next = i;
+		if (next < 0)
+			break;
+		done[next] = true;
+		zl = &layout->zone[next];
+		span_end = zl->start_pfn + zl->spanned;
+		managed_end = zl->managed_start + zl->managed;
+		VM_BUG_ON(zl->start_pfn < pfn || span_end > end);
+		VM_BUG_ON(zl->managed && (zl->managed_start < zl->start_pfn || managed_end > span_end));
+		memmap_fill(m, pfn, zl->start_pfn, reserved);
+		if (!zl->managed) {
+			memmap_fill(m, zl->start_pfn, span_end, reserved | ((unsigned)next << PAGE_ZONE_SHIFT));
+		} else {
+			memmap_fill(m, zl->start_pfn, zl->managed_start, reserved | ((unsigned)next << PAGE_ZONE_SHIFT));
+			memmap_fill(m, zl->managed_start, managed_end, (unsigned)next << PAGE_ZONE_SHIFT);
+			memmap_fill(m, managed_end, span_end, reserved | ((unsigned)next << PAGE_ZONE_SHIFT));
+		}
+		pfn = span_end;
+	}
+	memmap_fill(m, pfn, end, reserved);
+}
+
 int pgdat_init(struct pglist_data *pgdat, const struct mm_layout *phys_layout,
                unsigned nr_cpus, const struct vm_sysctl *sysctl,
                struct mm_policy *policy, char *err, size_t errlen)
@@ -558,11 +609,10 @@ int pgdat_init(struct pglist_data *pgdat, const struct mm_layout *phys_layout,
 	}
 	next_sentinel = (uint32_t)end;
 
-	/* memmap_init: every pfn reserved until freed; zone links; every
-	 * pageblock gets the boot migratetype (set_pageblock_migratetype in
-	 * memmap_init_range, MIGRATE_MOVABLE in v6.2, MIGRATE_FREE with RFC 11/26) */
-	for (unsigned long pfn = 0; pfn < end; pfn++)
-		pgdat->mem_map[pfn].flags = 1u << PG_reserved;
+	/* memmap_init: every pfn's flags, once; every pageblock gets the
+	 * boot migratetype (set_pageblock_migratetype in memmap_init_range,
+	 * MIGRATE_MOVABLE in v6.2, MIGRATE_FREE with RFC 11/26) */
+	memmap_init(pgdat, layout, end);
 	for (unsigned long b = 0; b < pgdat->nr_pageblocks; b++)
 		set_pageblock_migratetype(pgdat, b << pageblock_order,
 		                          policy->ops.boot_pageblock_migratetype(policy));
@@ -602,10 +652,6 @@ int pgdat_init(struct pglist_data *pgdat, const struct mm_layout *phys_layout,
 					return -1;
 				}
 			}
-		for (unsigned long pfn = zl->start_pfn; pfn < zl->start_pfn + zl->spanned; pfn++)
-			pgdat->mem_map[pfn].flags = (1u << PG_reserved) | ((unsigned)i << PAGE_ZONE_SHIFT);
-		for (unsigned long pfn = zl->managed_start; pfn < zl->managed_start + zl->managed; pfn++)
-			pgdat->mem_map[pfn].flags = (unsigned)i << PAGE_ZONE_SHIFT;
 		z->managed_pages = zl->managed;
 		free_boot_range(z, zl->managed_start, zl->managed_start + zl->managed);
 	}
