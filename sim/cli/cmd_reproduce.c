@@ -21,6 +21,7 @@
 #include <getopt.h>
 #include <glob.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,7 +164,7 @@ int cmd_reproduce(int argc, char **argv)
 	const char *dir = DEFAULT_DIR;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned long seeds = DEFAULT_SEEDS, jobs = cpus > 0 ? (unsigned long)cpus : 1;
-	int nr_sets = 0, c, rc, policies_given = 0, seeds_given = 0;
+	int nr_sets = 0, c, rc, policies_given = 0, seeds_given = 0, posting_given;
 	const char *posting_name = NULL;
 	struct posting *posting = NULL;
 
@@ -222,15 +223,18 @@ int cmd_reproduce(int argc, char **argv)
 	}
 	if (jobs > 1024)
 		jobs = 1024;
+	posting_given = posting_name != NULL;
 	if (!posting_name && !policies_given)
 		posting_name = REPRODUCE_DEFAULT_POSTING;
 	if (posting_name && strcmp(posting_name, "none")) {
 		char path[PATH_MAX];
-		if (reproduce_posting_path(posting_name, path, sizeof(path))) {
-			if (policies_given || strcmp(posting_name, REPRODUCE_DEFAULT_POSTING))
-				return EX_NOINPUT;
-			/* the default's table is a bonus: a binary without its
-			 * tree still reproduces */
+		/* the default's table is a bonus: a binary without its tree
+		 * still reproduces, and says nothing of the missing file */
+		bool bonus = !strcmp(posting_name, REPRODUCE_DEFAULT_POSTING) && !posting_given;
+		if (bonus && reproduce_postings_dir(path, sizeof(path))) {
+			/* no configs/postings: no posting's table */
+		} else if (reproduce_posting_path(posting_name, path, sizeof(path))) {
+			return EX_NOINPUT;
 		} else if (posting_load(&posting, path, err, sizeof(err))) {
 			error("reproduce: %s", err);
 			return access(path, R_OK) ? EX_NOINPUT : EX_CONFIG;

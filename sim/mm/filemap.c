@@ -25,9 +25,9 @@
  * the pages it asks for, at order 0, and nothing ahead (the model before
  * large folios; docs/model.md, "Readahead and large folios"). */
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <math.h>
 #include "internal.h"
 #include "mmsim/hugetlb.h"
 #include "mmsim/dcache.h"

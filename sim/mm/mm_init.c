@@ -516,7 +516,8 @@ static void memmap_init(struct pglist_data *pgdat, const struct mm_layout *layou
 
 	for (;;) {
 		const struct zone_layout *zl;
-		unsigned long managed_end, span_end;
+		unsigned long managed_start, managed_end, span_end;
+		unsigned zone;
 		int next = -1;
 
 		for (int i = 0; i < MAX_NR_ZONES; i++)
@@ -528,17 +529,16 @@ static void memmap_init(struct pglist_data *pgdat, const struct mm_layout *layou
 		done[next] = true;
 		zl = &layout->zone[next];
 		span_end = zl->start_pfn + zl->spanned;
-		managed_end = zl->managed_start + zl->managed;
+		/* a zone with nothing managed: its whole span reserved */
+		managed_start = zl->managed ? zl->managed_start : span_end;
+		managed_end = managed_start + zl->managed;
+		zone = (unsigned)next << PAGE_ZONE_SHIFT;
 		VM_BUG_ON(zl->start_pfn < pfn || span_end > end);
-		VM_BUG_ON(zl->managed && (zl->managed_start < zl->start_pfn || managed_end > span_end));
+		VM_BUG_ON(managed_start < zl->start_pfn || managed_end > span_end);
 		memmap_fill(m, pfn, zl->start_pfn, reserved);
-		if (!zl->managed) {
-			memmap_fill(m, zl->start_pfn, span_end, reserved | ((unsigned)next << PAGE_ZONE_SHIFT));
-		} else {
-			memmap_fill(m, zl->start_pfn, zl->managed_start, reserved | ((unsigned)next << PAGE_ZONE_SHIFT));
-			memmap_fill(m, zl->managed_start, managed_end, (unsigned)next << PAGE_ZONE_SHIFT);
-			memmap_fill(m, managed_end, span_end, reserved | ((unsigned)next << PAGE_ZONE_SHIFT));
-		}
+		memmap_fill(m, zl->start_pfn, managed_start, reserved | zone);
+		memmap_fill(m, managed_start, managed_end, zone);
+		memmap_fill(m, managed_end, span_end, reserved | zone);
 		pfn = span_end;
 	}
 	memmap_fill(m, pfn, end, reserved);
