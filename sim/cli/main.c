@@ -102,7 +102,8 @@ static int dispatch(int argc, char **argv)
 			/* a malformed limit is refused before any input is read,
 			 * so that no key is blamed for it */
 			char m[320];
-			if (mmsim_host_memory_env_check(m, sizeof(m))) {
+			if (mmsim_host_memory_env_check(m, sizeof(m)) ||
+			    mmsim_check_at_end_env_check(m, sizeof(m))) {
 				error("%s", m);
 				return EX_CONFIG;
 			}

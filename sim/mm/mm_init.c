@@ -464,23 +464,44 @@ static void free_boot_range(struct zone *z, unsigned long start, unsigned long e
 /* calloc() on transparent huge pages where the host allows them
  * (madvise mode): mem_map is touched at random by every hot path, and with
  * 4 KiB pages most of those touches miss the TLB (a nested page walk under
- * a hypervisor).  No effect on the model; free() releases it. */
+ * a hypervisor).  No effect on the model.  A fresh anonymous mapping is
+ * zero already: no memset, which at 128 GiB wrote the 2 GiB memmap once
+ * more before memmap_init() writes it; free_huge() releases it. */
+#define HUGE_ALIGN (2ul << 20)
+static size_t huge_bytes(size_t n, size_t size)
+{
+	return (n * size + HUGE_ALIGN - 1) & ~(HUGE_ALIGN - 1);
+}
+
 static void *calloc_huge(size_t n, size_t size)
 {
-	const size_t huge = 2ul << 20;
-	size_t bytes = n * size;
-	void *p;
+	size_t bytes = huge_bytes(n, size);
+	char *p, *a;
 
-	if (bytes < huge)
+	if (n * size < HUGE_ALIGN)
 		return calloc(n, size);
-	bytes = (bytes + huge - 1) & ~(huge - 1);
-	if (posix_memalign(&p, huge, bytes))
+	/* map one huge page more and trim it to an aligned start */
+	p = mmap(NULL, bytes + HUGE_ALIGN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
 		return NULL;
+	a = (char *)(((uintptr_t)p + HUGE_ALIGN - 1) & ~(uintptr_t)(HUGE_ALIGN - 1));
+	if (a > p)
+		munmap(p, (size_t)(a - p));
+	munmap(a + bytes, (size_t)(p + HUGE_ALIGN - a));
 #ifdef MADV_HUGEPAGE
-	madvise(p, bytes, MADV_HUGEPAGE);       /* advice only: failure is harmless */
+	madvise(a, bytes, MADV_HUGEPAGE);       /* advice only: failure is harmless */
 #endif
-	memset(p, 0, bytes);
-	return p;
+	return a;
+}
+
+static void free_huge(void *p, size_t n, size_t size)
+{
+	if (!p)
+		return;
+	if (n * size < HUGE_ALIGN)
+		free(p);
+	else
+		munmap(p, huge_bytes(n, size));
 }
 
 #define PCP_LIST_INITIAL 16      /* entries; a power of two */
@@ -600,6 +621,7 @@ int pgdat_init(struct pglist_data *pgdat, const struct mm_layout *phys_layout,
 	mm_policy_attach(policy, pgdat);        /* the kernel's configuration is known */
 	mm_costs_defaults(&pgdat->costs);
 	pgdat->mem_map = calloc_huge(end + nr_sentinels, sizeof(struct page));
+	pgdat->mem_map_entries = end + nr_sentinels;
 	pgdat->pageblock_flags = calloc(pgdat->nr_pageblocks, 1);
 	pgdat->buddy_tag = calloc_huge(end, 1);
 	if (!pgdat->mem_map || !pgdat->pageblock_flags || !pgdat->buddy_tag) {
@@ -716,9 +738,9 @@ void pgdat_destroy(struct pglist_data *pgdat)
 		free(pcp);
 		pgdat->node_zones[i].per_cpu_pageset = NULL;
 	}
-	free(pgdat->mem_map);
+	free_huge(pgdat->mem_map, pgdat->mem_map_entries, sizeof(struct page));
 	free(pgdat->pageblock_flags);
-	free(pgdat->buddy_tag);
+	free_huge(pgdat->buddy_tag, pgdat->node_spanned_pages, 1);
 	pgdat->mem_map = NULL;
 	pgdat->pageblock_flags = NULL;
 	pgdat->buddy_tag = NULL;

@@ -78,3 +78,24 @@ unsigned long mmsim_max_samples(void)
 	}
 	return 100000;
 }
+
+bool mmsim_check_at_end(void)
+{
+#ifdef MMSIM_DEBUG_VM
+	return true;                    /* a debug build always checks */
+#else
+	const char *v = getenv("MMSIM_CHECK_AT_END");
+	return !(v && !strcmp(v, "0"));
+#endif
+}
+
+int mmsim_check_at_end_env_check(char *err, size_t errlen)
+{
+	const char *v = getenv("MMSIM_CHECK_AT_END");
+
+	if (!v || !*v || !strcmp(v, "0") || !strcmp(v, "1"))
+		return 0;
+	snprintf(err, errlen, "MMSIM_CHECK_AT_END='%s' in the environment is neither 0 nor 1: unset "
+	         "it to check the invariants at the end of every run", v);
+	return -1;
+}

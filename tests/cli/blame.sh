@@ -33,6 +33,15 @@ for v in 0 abc -1; do
 	expect 78 "MMSIM_HOST_MEMORY='$v' in the environment is not a size" \
 		env MMSIM_HOST_MEMORY="$v" "$MMSIM" run "$SMOKE" --dump-config
 done
+for v in 2 no; do
+	expect 78 "MMSIM_CHECK_AT_END='$v' in the environment is neither 0 nor 1" \
+		env MMSIM_CHECK_AT_END="$v" "$MMSIM" run "$SMOKE" --dump-config
+done
+# MMSIM_CHECK_AT_END=0 skips a check and changes no result
+"$MMSIM" run "$SMOKE" -o c1.db >/dev/null 2>&1 && MMSIM_CHECK_AT_END=0 "$MMSIM" run "$SMOKE" -o c0.db >/dev/null 2>&1 &&
+	"$SRC/scripts/cmp-runs.sh" c1.db c0.db >/dev/null && ok "MMSIM_CHECK_AT_END=0: the same results" ||
+	fail "MMSIM_CHECK_AT_END=0 changed the results or failed"
+rm -f c0.db c1.db
 # a tiny limit: the figures are not '0 MiB'
 out=$(MMSIM_HOST_MEMORY=1 "$MMSIM" run "$SMOKE" -o x.db 2>&1)
 if [[ "$out" == *"0 MiB"* ]] || [[ "$out" != *"1 bytes allowed"* ]]; then

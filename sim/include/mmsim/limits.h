@@ -7,6 +7,7 @@
 #ifndef MMSIM_LIMITS_H
 #define MMSIM_LIMITS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,6 +25,14 @@ int mmsim_host_memory_env_check(char *err, size_t errlen);
 /* Records of one time series a run may store (the sampler's, the
  * census's): MMSIM_MAX_SAMPLES if set, else 100000. */
 unsigned long mmsim_max_samples(void);
+
+/* Does a run end with check_pgdat() over the whole node?  Always in a
+ * debug build; in a release build unless MMSIM_CHECK_AT_END=0 (the walk
+ * is O(RAM): 4 % of a 128 GiB run, docs/benchmarks.md).  It changes no
+ * result, only whether a violation is caught before the run is recorded. */
+bool mmsim_check_at_end(void);
+/* 0 if MMSIM_CHECK_AT_END is unset, 0 or 1; else -1 with a message. */
+int mmsim_check_at_end_env_check(char *err, size_t errlen);
 
 /* Model state per page frame spanned (struct page, pageblock bits) and
  * per page a process can map (its pte), for mmsim_host_memory_check()'s

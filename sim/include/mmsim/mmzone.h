@@ -282,6 +282,7 @@ struct pglist_data {
 	unsigned nr_cpus;
 	unsigned long node_spanned_pages;        /* pfns 0 .. node_spanned_pages-1 */
 	struct page *mem_map;                    /* indexed by pfn; sentinels follow */
+	unsigned long mem_map_entries;           /* pfns and sentinels: the host mapping's size */
 	uint8_t *pageblock_flags;                /* one byte per pageblock: see pageblock helpers */
 	uint8_t *buddy_tag;                      /* one byte per pfn: PageBuddy, order, zone (page_alloc.c) */
 	unsigned long nr_pageblocks;
