@@ -130,6 +130,10 @@ static const struct param kbuild_params[] = {
 	  "mm work) or whole (also each one's measured system time, the gcc driver's own time and the rest "
 	  "of make's children as the dataset's rusage totals give them: the build's whole CPU)",
 	  KB(cpu_whole), .choices = kb_cpu_choices },
+	{ "builds", PARAM_INT, NULL, 1, 256, "1", "builds side by side, a build farm's load: each its own "
+	  "tree in its own root (a container's: its own files, names and page cache) and its own make with "
+	  "`jobs` slots; the build's rows sum over them, its real time is until the last one ends",
+	  KB(builds) },
 	{ NULL },
 };
 
@@ -233,15 +237,9 @@ void kb_size(struct kbuild *kb)
 	kb->nr_steps = kb->nr_units + kb->nr_archives + 1;
 }
 
-static int kb_start(struct workload *w, char *err, size_t errlen)
+/* one build's tree, names and make */
+static int kb_start_build(struct kbuild *kb, char *err, size_t errlen)
 {
-	struct kbuild *kb = w->priv;
-
-	kb->w = w;
-	if (kb_load(kb, err, errlen))
-		return -1;
-	kb_size(kb);
-	kb->nr_jobs = kb->jobs ? kb->jobs : w->engine->cfg.cpus;
 	if (kb->ds ? kb_create_measured_tree(kb) : kb_create_synthetic_tree(kb)) {
 		snprintf(err, errlen, "kbuild: out of memory creating the tree");
 		return -1;
@@ -251,7 +249,56 @@ static int kb_start(struct workload *w, char *err, size_t errlen)
 	return kb_spawn_make(kb, err, errlen);
 }
 
-static unsigned long header_pages_cached(const struct kbuild *kb)
+static int kb_start(struct workload *w, char *err, size_t errlen)
+{
+	struct kbuild *kb = w->priv;
+
+	kb->w = w;
+	if (kb_load(kb, err, errlen))
+		return -1;
+	kb_size(kb);
+	kb->nr_jobs = kb->jobs ? kb->jobs : w->engine->cfg.cpus;
+	kb->first = kb;
+	kb->nr_builds = kb->builds ? kb->builds : 1;
+	if (!(kb->sib = calloc(kb->nr_builds, sizeof(*kb->sib)))) {
+		snprintf(err, errlen, "kbuild: out of memory");
+		return -1;
+	}
+	/* every build a copy of build 0 before its tree: the parameters,
+	 * the sizes and the shared dataset, nothing of a tree */
+	kb->sib[0] = kb;
+	for (unsigned b = 1; b < kb->nr_builds; b++) {
+		if (!(kb->sib[b] = malloc(sizeof(*kb)))) {
+			snprintf(err, errlen, "kbuild: out of memory");
+			return -1;
+		}
+		*kb->sib[b] = *kb;
+		kb->sib[b]->idx = b;
+		kb->sib[b]->sib = NULL;
+	}
+	for (unsigned b = 0; b < kb->nr_builds; b++)
+		if (kb_start_build(kb->sib[b], err, errlen))
+			return -1;
+	return 0;
+}
+
+/* A build's make finished or died: the workload is finished when every
+ * build's is */
+void kb_build_done(struct kbuild *kb)
+{
+	if (kb->done)
+		return;
+	kb->done = true;
+	if (++kb->first->nr_done == kb->first->nr_builds)
+		workload_finished(kb->w);
+}
+
+/* each build of the workload, build 0 first */
+#define for_each_build(first, b) \
+	for (unsigned b##_i = 0; b##_i < ((first)->sib ? (first)->nr_builds : 1) && \
+	     ((b) = (first)->sib ? (first)->sib[b##_i] : (first)); b##_i++)
+
+static unsigned long build_header_pages_cached(const struct kbuild *kb)
 {
 	unsigned long n = 0;
 
@@ -268,28 +315,60 @@ static unsigned long header_pages_cached(const struct kbuild *kb)
 	return n;
 }
 
+/* what the builds have together: the sums of their counters */
+struct kb_totals {
+	unsigned units, archives, jobs, units_done, jobs_failed, oom_killed;
+	bool build_failed;
+	double user_ns, system_ns, make_user_ns;
+	unsigned long failed_lookups, header_pages_cached, bdev_pages;
+};
+
+static void kb_sum(const struct kbuild *first, struct kb_totals *t)
+{
+	const struct kbuild *b;
+
+	memset(t, 0, sizeof(*t));
+	for_each_build(first, b) {
+		t->units += b->nr_units;
+		t->archives += b->nr_archives;
+		t->jobs += b->nr_jobs;
+		t->units_done += b->units_done;
+		t->jobs_failed += b->jobs_failed;
+		t->oom_killed += b->oom_killed;
+		t->build_failed |= b->build_failed;
+		t->user_ns += b->user_ns;
+		t->system_ns += b->system_ns;
+		t->make_user_ns += b->make_user_ns;
+		t->failed_lookups += b->failed_lookups;
+		t->header_pages_cached += build_header_pages_cached(b);
+		t->bdev_pages += b->bdev ? b->bdev->size : 0;
+	}
+}
+
 int kbuild_get_stats(const struct workload *w, struct kbuild_stats *s)
 {
 	const struct kbuild *kb = w->priv;
+	struct kb_totals t;
 
 	if (strcmp(w->ops->name, "kbuild"))
 		return -1;
+	kb_sum(kb, &t);
 	memset(s, 0, sizeof(*s));
-	s->units = kb->nr_units;
-	s->archives = kb->nr_archives;
-	s->jobs = kb->nr_jobs;
-	s->units_done = kb->units_done;
-	s->jobs_failed = kb->jobs_failed;
-	s->oom_killed = kb->oom_killed;
+	s->units = t.units;
+	s->archives = t.archives;
+	s->jobs = t.jobs;
+	s->units_done = t.units_done;
+	s->jobs_failed = t.jobs_failed;
+	s->oom_killed = t.oom_killed;
 	s->finished = w->finished;
-	s->build_failed = kb->build_failed;
+	s->build_failed = t.build_failed;
 	s->real_time = w->t_end >= 0 ? w->t_end - w->t_start : -1;
-	s->user_ns = kb->user_ns;
-	s->system_ns = kb->system_ns;
-	s->make_user_ns = kb->make_user_ns;
-	s->header_pages_cached = header_pages_cached(kb);
-	s->bdev_pages = kb->bdev ? kb->bdev->size : 0;
-	s->failed_lookups = kb->failed_lookups;
+	s->user_ns = t.user_ns;
+	s->system_ns = t.system_ns;
+	s->make_user_ns = t.make_user_ns;
+	s->header_pages_cached = t.header_pages_cached;
+	s->bdev_pages = t.bdev_pages;
+	s->failed_lookups = t.failed_lookups;
 	return 0;
 }
 
@@ -318,18 +397,20 @@ double kbuild_step_utime(const struct workload *w, unsigned step)
 
 static size_t kb_report(const struct workload *w, struct metric *out, size_t n)
 {
-	const struct kbuild *kb = w->priv;
+	struct kb_totals t;
+
+	kb_sum(w->priv, &t);
 	const struct { const char *name; double value; } m[] = {
 		{ "real_time", w->t_end >= 0 ? w->t_end - w->t_start : -1 },
-		{ "user_time", kb->user_ns * 1e-9 },
-		{ "system_time", kb->system_ns * 1e-9 },
-		{ "units", kb->nr_units },
-		{ "units_done", kb->units_done },
-		{ "jobs", kb->nr_jobs },
-		{ "jobs_failed", kb->jobs_failed },
-		{ "oom_killed", kb->oom_killed },
-		{ "build_failed", kb->build_failed },
-		{ "failed_lookups", (double)kb->failed_lookups },
+		{ "user_time", t.user_ns * 1e-9 },
+		{ "system_time", t.system_ns * 1e-9 },
+		{ "units", t.units },
+		{ "units_done", t.units_done },
+		{ "jobs", t.jobs },
+		{ "jobs_failed", t.jobs_failed },
+		{ "oom_killed", t.oom_killed },
+		{ "build_failed", t.build_failed },
+		{ "failed_lookups", (double)t.failed_lookups },
 	};
 	size_t i;
 
@@ -341,11 +422,11 @@ static size_t kb_report(const struct workload *w, struct metric *out, size_t n)
 }
 
 /* the inodes belong to the node (pgdat teardown frees them); the make
- * and job structures are freed by their processes */
-static void kb_fini(struct workload *w)
+ * and job structures are freed by their processes.  Build 0 owns the
+ * dataset and the CPU tables computed from it (kb_load); the others
+ * share them. */
+static void kb_free_build(struct kbuild *kb, bool owner)
 {
-	struct kbuild *kb = w->priv;
-
 	free(kb->zipf_cdf);
 	free(kb->src);
 	free(kb->obj);
@@ -369,9 +450,12 @@ static void kb_fini(struct workload *w)
 	kb->file = kb->out = kb->scratch = NULL;
 	kb->reaped = NULL;
 	kb->trace = NULL;
-	free(kb->step_extra_user);
-	free(kb->step_extra_sys);
-	kbuild_dataset_free(kb->ds);
+	if (owner) {
+		free(kb->step_extra_user);
+		free(kb->step_extra_sys);
+		kbuild_dataset_free(kb->ds);
+	}
+	kb->step_extra_user = kb->step_extra_sys = NULL;
 	kb->ds = NULL;
 	kb->zipf_cdf = NULL;
 	kb->src = kb->obj = kb->hdr = kb->arc = NULL;
@@ -380,22 +464,37 @@ static void kb_fini(struct workload *w)
 	kb->step_utime = NULL;
 }
 
+static void kb_fini(struct workload *w)
+{
+	struct kbuild *kb = w->priv;
+
+	for (unsigned b = 1; kb->sib && b < kb->nr_builds; b++)
+		if (kb->sib[b]) {
+			kb_free_build(kb->sib[b], false);
+			free(kb->sib[b]);
+		}
+	free(kb->sib);
+	kb->sib = NULL;
+	kb_free_build(kb, true);
+}
+
 /* A build whose make died (OOM kill, failed fork) or that built no unit
  * (every job lost to the OOM killer) measured no build: the run is
  * failed.  A build that lost some jobs is a result (jobs_failed says). */
 static bool kb_failure(const struct workload *w, char *why, size_t len)
 {
-	const struct kbuild *kb = w->priv;
+	struct kb_totals t;
 
-	if (kb->build_failed) {
+	kb_sum(w->priv, &t);
+	if (t.build_failed) {
 		if (why)
-			snprintf(why, len, "make died (%u of %u units built)", kb->units_done, kb->nr_units);
+			snprintf(why, len, "make died (%u of %u units built)", t.units_done, t.units);
 		return true;
 	}
-	if (w->finished && kb->nr_units && !kb->units_done) {
+	if (w->finished && t.units && !t.units_done) {
 		if (why)
-			snprintf(why, len, "no unit built (%u jobs failed, %u OOM-killed)", kb->jobs_failed,
-			         kb->oom_killed);
+			snprintf(why, len, "no unit built (%u jobs failed, %u OOM-killed)", t.jobs_failed,
+			         t.oom_killed);
 		return true;
 	}
 	return false;
@@ -443,15 +542,29 @@ const struct workload_ops kbuild_ops = {
  * time is charged to no process.  1 until make of the iteration before
  * has exited.
  */
+static int kb_restart_build(struct kbuild *kb, char *err, size_t errlen);
+
 static int kb_restart(struct workload *w, unsigned iteration, char *err, size_t errlen)
 {
-	struct kbuild *kb = w->priv;
-	struct pglist_data *pgdat = w->pgdat;
-	struct mm_ctx ctx = { 0 };
+	struct kbuild *first = w->priv, *kb;
 
 	(void)iteration;
-	if ((kb->make && !kb->make->exited) || kb->nr_running)
-		return 1;
+	for_each_build(first, kb)
+		if ((kb->make && !kb->make->exited) || kb->nr_running)
+			return 1;
+	first->nr_done = 0;
+	for_each_build(first, kb)
+		if (kb_restart_build(kb, err, errlen))
+			return -1;
+	return 0;
+}
+
+/* make clean and make again on one build's tree */
+static int kb_restart_build(struct kbuild *kb, char *err, size_t errlen)
+{
+	struct pglist_data *pgdat = kb->w->pgdat;
+	struct mm_ctx ctx = { 0 };
+
 	if (kb->ds) {
 		/* a measured tree: every step's output and the slots' temporaries */
 		for (unsigned i = 0; i < kb->ds->nr_steps; i++)
@@ -490,7 +603,8 @@ static int kb_restart(struct workload *w, unsigned iteration, char *err, size_t 
 	kb->units_done = kb->jobs_failed = kb->oom_killed = 0;
 	kb->failed_lookups = 0;
 	kb->build_failed = false;
-	if (!(kb->make = engine_spawn(w->engine, "make", &kb_make_ops, kb))) {
+	kb->done = false;
+	if (!(kb->make = engine_spawn(kb->w->engine, "make", &kb_make_ops, kb))) {
 		snprintf(err, errlen, "kbuild: cannot spawn make");
 		return -1;
 	}

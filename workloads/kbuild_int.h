@@ -68,6 +68,17 @@ struct kbuild {
 	double tree_kib;
 	bool warm;                      /* the tree is in the page cache at the start */
 	bool cpu_whole;                 /* cpu_time = whole (kb_step_cpu) */
+	unsigned builds;                /* builds side by side, each its own tree and make */
+
+	/* builds = N: build 0 is the workload's (w->priv) and holds the
+	 * others (sib[1..N-1]); each build is a copy of build 0's
+	 * parameters made before its tree, sharing only the dataset */
+	unsigned idx;                   /* this build's index */
+	struct kbuild *first;           /* build 0 */
+	struct kbuild **sib;            /* build 0's: every build, sib[0] == build 0 */
+	unsigned nr_builds, nr_done;    /* build 0's: builds, and those whose make is done */
+	bool done;                      /* this build's make has finished or died */
+	uint32_t root;                  /* measured tree: the build's "/" (its container's) */
 
 	/* the tree (after scale) */
 	unsigned nr_units, nr_archives, nr_jobs, nr_steps;
@@ -171,6 +182,7 @@ int kb_step_cpu(struct kbuild *kb, char *err, size_t errlen);
 
 /* kbuild_synth.c */
 gsl_rng *kb_rng_for(const struct workload *w, uint64_t entity);
+gsl_rng *kb_rng(const struct kbuild *kb, uint64_t entity);
 int kb_create_files(struct pglist_data *pgdat, gsl_rng *r, struct address_space **as, unsigned n,
                     double kib);
 int kb_create_synthetic_tree(struct kbuild *kb);
@@ -185,6 +197,7 @@ int kb_measured_unit(struct kbuild *kb, unsigned step, struct kbuild_unit *u);
 
 /* kbuild_names.c */
 int kb_build_names(struct kbuild *kb, char *err, size_t errlen);
+uint32_t kb_name(const struct kbuild *kb, uint32_t base, const char *path);
 
 /* kbuild_files.c */
 slab_obj_t kb_open(struct kbuild *kb, struct mm_ctx *ctx, struct address_space *as, uint32_t id);
@@ -202,6 +215,7 @@ unsigned long kb_job_input_weight(const struct kb_job *j, const struct address_s
 extern const struct task_ops kb_make_ops;
 int kb_alloc_steps(struct kbuild *kb);
 int kb_spawn_make(struct kbuild *kb, char *err, size_t errlen);
+void kb_build_done(struct kbuild *kb);
 
 /* kbuild_warm.c */
 void kb_warm_fill(struct kbuild *kb);

@@ -166,7 +166,7 @@ static double make_quantum(struct task *t, struct mm_ctx *ctx, void *arg)
 		kb->make_user_ns = t->utime_ns + user;
 		kb->user_ns += kb->make_user_ns;
 		kb->system_ns += t->stime_ns + ctx->kernel_ns;
-		workload_finished(kb->w);
+		kb_build_done(kb);
 		return -1;
 	}
 	/* nothing to start: wait4() until a job exits (a job is running:
@@ -185,13 +185,13 @@ static void make_exit(struct task *t, void *arg)
 {
 	struct kbuild *kb = arg;
 
-	if (!kb->w->finished) {
+	if (!kb->done) {
 		/* make died (OOM kill or failed fork): the build is over */
 		kb->build_failed = true;
 		kb->make_user_ns = t->utime_ns;
 		kb->user_ns += t->utime_ns;
 		kb->system_ns += t->stime_ns;
-		workload_finished(kb->w);
+		kb_build_done(kb);
 	}
 }
 

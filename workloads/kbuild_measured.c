@@ -98,7 +98,7 @@ static uint32_t tmp_name(struct kbuild *kb, const char *suffix)
 	for (int i = 12; i >= 7; i--, n /= 36)
 		path[i] = digits[n % 36];
 	snprintf(path + 13, sizeof(path) - 13, ".%s", suffix);
-	return d_name_path(kb->w->pgdat, DNAME_NONE, path);
+	return kb_name(kb, DNAME_NONE, path);
 }
 
 /* fork+exec of process k of measured step `step` in slot s */
@@ -125,7 +125,7 @@ struct task *kb_spawn_measured(struct kbuild *kb, struct kb_slot *s, unsigned st
 	j->step = step;
 	j->trace = &kb->trace[pi];
 	/* the process's own stream: cc1's growth shape, every job's touch window */
-	j->rng = kb_rng_for(kb->w, ((uint64_t)step << 3) | k);
+	j->rng = kb_rng(kb, ((uint64_t)step << 3) | k);
 	j->user_ns = p->user_us * 1e3;
 	if (kb->cpu_whole) {
 		j->sys_ns = p->sys_us * 1e3;
@@ -273,7 +273,7 @@ int kb_create_measured_tree(struct kbuild *kb)
 	if (!kb->tree || kb_create_bdev(kb, tree_id(kb, kb->nr_tree)))
 		return -1;
 	if (kb->warm) {
-		if (kb_create_files(pgdat, kb_rng_for(kb->w, ENTITY_TREE_SIZES), kb->tree, kb->nr_tree, kb->tree_kib))
+		if (kb_create_files(pgdat, kb_rng(kb, ENTITY_TREE_SIZES), kb->tree, kb->nr_tree, kb->tree_kib))
 			return -1;
 		kb_warm_fill(kb);
 	}

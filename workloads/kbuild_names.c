@@ -63,6 +63,16 @@ static unsigned include_tries(struct pglist_data *pgdat, const uint32_t *dirs, c
 	return n;
 }
 
+/* A name in the build's namespace: build 0 lives in "/", build i (of
+ * builds = N) in its own root "/buildI", as a container's files do, so
+ * that its absolute paths (system headers, /tmp) are its own. */
+uint32_t kb_name(const struct kbuild *kb, uint32_t base, const char *path)
+{
+	if (kb->idx && path[0] == '/')
+		return d_name_path(kb->w->pgdat, kb->root, path + 1);
+	return d_name_path(kb->w->pgdat, base, path);
+}
+
 /* The measured tree's namespace (dcache.h): the build's directory (the
  * make's cwd, held), every file read at its path, the include
  * directories, and where each header's failed tries end. */
@@ -75,6 +85,15 @@ int kb_build_names(struct kbuild *kb, char *err, size_t errlen)
 	unsigned nr_sys = 0;
 	size_t cap = 0, nr = 0;
 
+	if (kb->idx) {
+		char dir[32];
+		snprintf(dir, sizeof(dir), "build%u", kb->idx);
+		root = d_name_path(pgdat, root, dir);
+		if (root == DNAME_NONE || d_mkdir(pgdat, NULL, root))
+			goto nomem;
+		d_pin(pgdat, root);
+	}
+	kb->root = root;
 	kb->cwd = d_name_path(pgdat, root, "usr/src/linux");
 	if (kb->cwd == DNAME_NONE || d_mkdir(pgdat, NULL, kb->cwd))
 		goto nomem;
@@ -88,7 +107,7 @@ int kb_build_names(struct kbuild *kb, char *err, size_t errlen)
 		const char *path = d->file_path[f];
 		const char *inc = strstr(path, "/include/");
 
-		kb->file_name[f] = d_name_path(pgdat, path[0] == '/' ? root : kb->cwd, path);
+		kb->file_name[f] = kb_name(kb, path[0] == '/' ? root : kb->cwd, path);
 		if (kb->file_name[f] == DNAME_NONE || d_bind(pgdat, NULL, kb->file_name[f], kb->file[f])) {
 			snprintf(err, errlen, "kbuild: %s: file %u (%s): not a path the model can name (an empty "
 			         "component, or a file and a directory at once)", d->path, f, path);
@@ -110,7 +129,7 @@ int kb_build_names(struct kbuild *kb, char *err, size_t errlen)
 	spaths[nr_sys++] = "/usr/include/x86_64-linux-gnu";
 	spaths[nr_sys++] = "/usr/include";
 	for (unsigned i = 0; i < nr_sys; i++) {
-		sdirs[i] = d_name_path(pgdat, root, spaths[i]);
+		sdirs[i] = kb_name(kb, root, spaths[i]);
 		if (sdirs[i] == DNAME_NONE || d_mkdir(pgdat, NULL, sdirs[i]))
 			goto nomem;
 	}
@@ -137,7 +156,7 @@ int kb_build_names(struct kbuild *kb, char *err, size_t errlen)
 	kb->neg_off[d->nr_files] = (uint32_t)nr;
 	for (uint32_t s = 0; s < d->nr_steps; s++)
 		kb->out_name[s] = strcmp(d->step_out[s], "-") ?
-		                  d_name_path(pgdat, d->step_out[s][0] == '/' ? root : kb->cwd, d->step_out[s]) :
+		                  kb_name(kb, d->step_out[s][0] == '/' ? root : kb->cwd, d->step_out[s]) :
 		                  DNAME_NONE;
 	if (d_mkdir(pgdat, NULL, d_name_path(pgdat, root, "tmp")))
 		goto nomem;

@@ -121,6 +121,13 @@ gsl_rng *kb_rng_for(const struct workload *w, uint64_t entity)
 	return r;
 }
 
+/* a build's own streams: build 0's are the workload's (builds = 1 draws
+ * what it always drew), build i's the same entities xor i << 48 */
+gsl_rng *kb_rng(const struct kbuild *kb, uint64_t entity)
+{
+	return kb_rng_for(kb->w, entity ^ ((uint64_t)kb->idx << 48));
+}
+
 int kbuild_unit_params(const struct workload *w, unsigned unit, struct kbuild_unit *u)
 {
 	struct kbuild *kb = w->priv;
@@ -168,20 +175,20 @@ int kb_create_synthetic_tree(struct kbuild *kb)
 	/* sources: the first draw of each unit's stream is its size */
 	for (unsigned i = 0; i < kb->nr_units; i++) {
 		struct kbuild_unit u;
-		r = kb_rng_for(w, i);
+		r = kb_rng(kb, i);
 		draw_unit(kb, r, &u, NULL);
 		gsl_rng_free(r);
 		if (!(kb->src[i] = inode_create(pgdat, u.source_pages, false)))
 			return -1;
 	}
 	/* headers, most popular first */
-	if (kb_create_files(pgdat, kb_rng_for(w, ENTITY_TREE), kb->hdr, kb->headers, kb->header_kib))
+	if (kb_create_files(pgdat, kb_rng(kb, ENTITY_TREE), kb->hdr, kb->headers, kb->header_kib))
 		return -1;
 
 	if (kb->warm) {
 		/* the tree's other files, with their sizes (their own stream, so
 		 * that a cold start draws what it always drew) */
-		if (kb_create_files(pgdat, kb_rng_for(w, ENTITY_TREE_SIZES), kb->tree, kb->nr_tree, kb->tree_kib))
+		if (kb_create_files(pgdat, kb_rng(kb, ENTITY_TREE_SIZES), kb->tree, kb->nr_tree, kb->tree_kib))
 			return -1;
 		kb_warm_fill(kb);
 	}
@@ -208,7 +215,7 @@ struct task *kb_spawn_step(struct kbuild *kb, unsigned step)
 		j->headers = malloc((kb->headers + 1) * sizeof(uint32_t));
 		if (!j->headers)
 			abort();
-		j->rng = kb_rng_for(w, step);
+		j->rng = kb_rng(kb, step);
 		draw_unit(kb, j->rng, &u, j->headers);
 		j->user_ns = u.user_ns;
 		j->peak = u.peak_pages;
@@ -225,7 +232,7 @@ struct task *kb_spawn_step(struct kbuild *kb, unsigned step)
 		unsigned end = (unsigned)((unsigned long)(a + 1) * kb->nr_units / kb->nr_archives);
 		j->kind = KB_AR;
 		name = "ar";
-		j->rng = kb_rng_for(w, ENTITY_ARCHIVE + a);
+		j->rng = kb_rng(kb, ENTITY_ARCHIVE + a);
 		j->user_ns = kb->ar_ns;
 		j->peak = kb->ar_rss;
 		j->ramp = 0.5;
@@ -239,7 +246,7 @@ struct task *kb_spawn_step(struct kbuild *kb, unsigned step)
 	} else {
 		j->kind = KB_LD;
 		name = "ld";
-		j->rng = kb_rng_for(w, ENTITY_LINK);
+		j->rng = kb_rng(kb, ENTITY_LINK);
 		j->user_ns = kb->link_ns * kb->scale;
 		j->peak = (unsigned long)ceil(kb->link_rss * kb->scale);
 		j->ramp = 0.7;

@@ -425,6 +425,8 @@ int engine_init(struct engine *e, struct pglist_data *pgdat, const struct engine
 	pgdat->resched_ns = e->cfg.resched_ns;
 	pgdat->io_ahead_max = e->cfg.io_ahead;
 
+	if (e->cfg.cpu_heap)
+		cpu_sharing_start(e);
 	engine_start_daemon(e, "kswapd0", kswapd_main);
 	engine_start_daemon(e, "kcompactd0", kcompactd_main);
 	if (e->cfg.dirty_writeback_interval > 0)

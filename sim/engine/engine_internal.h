@@ -29,10 +29,17 @@ bool engine_stalled(const struct engine *e);
 
 /* Run ns on the calling actor's CPU, counted among the runnable actors
  * (e->nr_running, what need_resched() reads) while it executes. */
+void cpu_sharing_start(struct engine *e);     /* cpu.c: [run] cpu_sharing = heap */
+bool cpu_sharing_on(void);
+void cpu_execute(double ns);
+
 static inline void engine_execute(struct engine *e, double ns)
 {
 	e->nr_running++;
-	sg_actor_execute(ns);
+	if (cpu_sharing_on())
+		cpu_execute(ns);
+	else
+		sg_actor_execute(ns);
 	e->nr_running--;
 }
 

@@ -328,6 +328,7 @@ struct run *run_create(const struct scenario *s, unsigned long check_every, char
 	engine_config_defaults(&ecfg);
 	ecfg.cpus = c->cpus;
 	ecfg.quantum = c->quantum;
+	ecfg.cpu_heap = c->cpu_heap;
 	ecfg.sample_interval = c->sample_interval;
 	if (engine_init(&r->e, &r->pgdat, &ecfg, NULL, NULL, msg, sizeof(msg))) {
 		snprintf(err, errlen, "engine: %s", msg);

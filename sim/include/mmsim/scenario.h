@@ -59,6 +59,7 @@ struct scenario_config {
 	bool hugepages_at_rest;         /* after the last window: caches dropped, compacted, the pool grown as far as it goes */
 	double duration;                /* seconds; 0: auto (until the measured workloads end) */
 	double quantum, sample_interval, census_interval;   /* seconds; intervals 0: off */
+	bool cpu_heap;                  /* [run] cpu_sharing = heap (sim/engine/cpu.c) */
 	unsigned blockmap_groups;
 	char name[64];                  /* "" until resolved; then the run's name */
 };

@@ -1,0 +1,46 @@
+#!/bin/sh
+# scale.sh [K...]: the default scenario's machine and workload scaled
+# together by k (issue 27; docs/benchmarks.md, "Machine and workload
+# scaled"), one iteration each, pinned to one core (taskset -c ${SCALE_CPU:-1}):
+#   RAM 2k GiB, swap 2k GiB, 4k CPUs, the kernel's memmap reserved for that
+#   RAM (kernel_reserved: 9,542 pages at 2 GiB, of which 8,192 the memmap,
+#   64 bytes a 4 KiB page), k builds side by side (kbuild.builds, -j4
+#   each), the THP faulter over 768k MiB, the file reader over 40k files
+#   of 256 MiB with k processes at 12k MiB/s.  The base system (the
+#   headless profile: one machine's daemons and slab) is not scaled.
+# Prints per k: CPU seconds (user + system), pages allocated, pages
+# scanned (kswapd + direct) per allocated page, CPU ns per allocated page,
+# peak RSS.  MMSIM (default build/release/mmsim), SCALE_OUT (a directory
+# for the databases, default a temporary one), extra mmsim run arguments
+# in SCALE_ARGS.
+set -e
+here=$(cd "$(dirname "$0")/.." && pwd)
+mmsim=${MMSIM:-$here/build/release/mmsim}
+out=${SCALE_OUT:-$(mktemp -d)}
+mkdir -p "$out"
+[ $# -gt 0 ] || set -- 1 2 4 8 16
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%3s %10s %12s %10s %10s %10s %9s\n' k cpu_s pgalloc scan/page ns/page sim_s rss_MB
+for k in "$@"; do
+	db="$out/scale-$k.db"
+	rm -f "$db"
+	MMSIM_CHECK_AT_END=${MMSIM_CHECK_AT_END:-0} /usr/bin/time -f '%U %S %M' -o "$out/time-$k" \
+		taskset -c "${SCALE_CPU:-1}" "$mmsim" run "$here/configs/hugealloc.ini" \
+		--set run.iterations=1 \
+		--set machine.ram=$((2 * k))G --set machine.swap=$((2 * k))G --set machine.cpus=$((4 * k)) \
+		--set machine.kernel_reserved=$((1350 + 8192 * k)) \
+		--set kbuild.builds=$k \
+		--set thp_faulter.region=$((768 * k))M \
+		--set streamer.files=$((40 * k)) --set streamer.procs=$k --set streamer.rate=$((12 * k)) \
+		$SCALE_ARGS -o "$db" >"$out/log-$k" 2>&1 || { cat "$out/log-$k" >&2; exit 1; }
+	sqlite3 -readonly "$db" "
+	  SELECT $k, (SELECT sum(value) FROM vmstat WHERE name LIKE 'pgalloc_%'),
+	         (SELECT sum(value) FROM vmstat WHERE name IN ('pgscan_kswapd', 'pgscan_direct')),
+	         sim_seconds FROM runs" | tr '|' ' ' |
+	while read -r kk alloc scan sim; do
+		set -- $(cat "$out/time-$k")
+		awk -v k="$kk" -v u="$1" -v s="$2" -v m="$3" -v a="$alloc" -v sc="$scan" -v sim="$sim" \
+			'BEGIN { printf "%3d %10.2f %12d %10.4f %10.1f %10.1f %9.0f\n", k, u + s, a, sc / a, (u + s) / a * 1e9, sim, m / 1024 }'
+	done
+done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
