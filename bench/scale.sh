@@ -2,9 +2,8 @@
 # scale.sh [K...]: the default scenario's machine and workload scaled
 # together by k (issue 27; docs/benchmarks.md, "Machine and workload
 # scaled"), one iteration each, pinned to one core (taskset -c ${SCALE_CPU:-1}):
-#   RAM 2k GiB, swap 2k GiB, 4k CPUs, the kernel's memmap reserved for that
-#   RAM (kernel_reserved: 9,542 pages at 2 GiB, of which 8,192 the memmap,
-#   64 bytes a 4 KiB page), k builds side by side (kbuild.builds, -j4
+#   RAM 2k GiB, swap 2k GiB, 4k CPUs (the kernel's memmap grows with the
+#   RAM by itself: mm_layout_qemu()), k builds side by side (kbuild.builds, -j4
 #   each), the THP faulter over 768k MiB, the file reader over 40k files
 #   of 256 MiB with k processes at 12k MiB/s.  The base system (the
 #   headless profile: one machine's daemons and slab) is not scaled.
@@ -28,7 +27,6 @@ for k in "$@"; do
 		taskset -c "${SCALE_CPU:-1}" "$mmsim" run "$here/configs/hugealloc.ini" \
 		--set run.iterations=1 \
 		--set machine.ram=$((2 * k))G --set machine.swap=$((2 * k))G --set machine.cpus=$((4 * k)) \
-		--set machine.kernel_reserved=$((1350 + 8192 * k)) \
 		--set kbuild.builds=$k \
 		--set thp_faulter.region=$((768 * k))M \
 		--set streamer.files=$((40 * k)) --set streamer.procs=$k --set streamer.rate=$((12 * k)) \
