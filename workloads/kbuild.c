@@ -315,60 +315,32 @@ static unsigned long build_header_pages_cached(const struct kbuild *kb)
 	return n;
 }
 
-/* what the builds have together: the sums of their counters */
-struct kb_totals {
-	unsigned units, archives, jobs, units_done, jobs_failed, oom_killed;
-	bool build_failed;
-	double user_ns, system_ns, make_user_ns;
-	unsigned long failed_lookups, header_pages_cached, bdev_pages;
-};
-
-static void kb_sum(const struct kbuild *first, struct kb_totals *t)
-{
-	const struct kbuild *b;
-
-	memset(t, 0, sizeof(*t));
-	for_each_build(first, b) {
-		t->units += b->nr_units;
-		t->archives += b->nr_archives;
-		t->jobs += b->nr_jobs;
-		t->units_done += b->units_done;
-		t->jobs_failed += b->jobs_failed;
-		t->oom_killed += b->oom_killed;
-		t->build_failed |= b->build_failed;
-		t->user_ns += b->user_ns;
-		t->system_ns += b->system_ns;
-		t->make_user_ns += b->make_user_ns;
-		t->failed_lookups += b->failed_lookups;
-		t->header_pages_cached += build_header_pages_cached(b);
-		t->bdev_pages += b->bdev ? b->bdev->size : 0;
-	}
-}
-
+/* kbuild_get_stats(): what the builds have together, their counters
+ * summed (build 0's alone with builds = 1) */
 int kbuild_get_stats(const struct workload *w, struct kbuild_stats *s)
 {
-	const struct kbuild *kb = w->priv;
-	struct kb_totals t;
+	const struct kbuild *first = w->priv, *b;
 
 	if (strcmp(w->ops->name, "kbuild"))
 		return -1;
-	kb_sum(kb, &t);
 	memset(s, 0, sizeof(*s));
-	s->units = t.units;
-	s->archives = t.archives;
-	s->jobs = t.jobs;
-	s->units_done = t.units_done;
-	s->jobs_failed = t.jobs_failed;
-	s->oom_killed = t.oom_killed;
+	for_each_build(first, b) {
+		s->units += b->nr_units;
+		s->archives += b->nr_archives;
+		s->jobs += b->nr_jobs;
+		s->units_done += b->units_done;
+		s->jobs_failed += b->jobs_failed;
+		s->oom_killed += b->oom_killed;
+		s->build_failed |= b->build_failed;
+		s->user_ns += b->user_ns;
+		s->system_ns += b->system_ns;
+		s->make_user_ns += b->make_user_ns;
+		s->header_pages_cached += build_header_pages_cached(b);
+		s->bdev_pages += b->bdev ? b->bdev->size : 0;
+		s->failed_lookups += b->failed_lookups;
+	}
 	s->finished = w->finished;
-	s->build_failed = t.build_failed;
 	s->real_time = w->t_end >= 0 ? w->t_end - w->t_start : -1;
-	s->user_ns = t.user_ns;
-	s->system_ns = t.system_ns;
-	s->make_user_ns = t.make_user_ns;
-	s->header_pages_cached = t.header_pages_cached;
-	s->bdev_pages = t.bdev_pages;
-	s->failed_lookups = t.failed_lookups;
 	return 0;
 }
 
@@ -397,11 +369,11 @@ double kbuild_step_utime(const struct workload *w, unsigned step)
 
 static size_t kb_report(const struct workload *w, struct metric *out, size_t n)
 {
-	struct kb_totals t;
+	struct kbuild_stats t;
 
-	kb_sum(w->priv, &t);
+	kbuild_get_stats(w, &t);
 	const struct { const char *name; double value; } m[] = {
-		{ "real_time", w->t_end >= 0 ? w->t_end - w->t_start : -1 },
+		{ "real_time", t.real_time },
 		{ "user_time", t.user_ns * 1e-9 },
 		{ "system_time", t.system_ns * 1e-9 },
 		{ "units", t.units },
@@ -483,9 +455,9 @@ static void kb_fini(struct workload *w)
  * failed.  A build that lost some jobs is a result (jobs_failed says). */
 static bool kb_failure(const struct workload *w, char *why, size_t len)
 {
-	struct kb_totals t;
+	struct kbuild_stats t;
 
-	kb_sum(w->priv, &t);
+	kbuild_get_stats(w, &t);
 	if (t.build_failed) {
 		if (why)
 			snprintf(why, len, "make died (%u of %u units built)", t.units_done, t.units);

@@ -34,7 +34,7 @@ struct kbuild_unit {
 int kbuild_unit_params(const struct workload *w, unsigned unit, struct kbuild_unit *u);
 
 struct kbuild_stats {
-	unsigned units;                 /* compile units of this build (scale applied) */
+	unsigned units;                 /* compile units of the builds (scale applied; summed over builds = N) */
 	unsigned archives;
 	unsigned jobs;                  /* make -j, resolved */
 	unsigned units_done;            /* cc1 jobs that ran to their end */
