@@ -259,15 +259,14 @@ static int kb_start(struct workload *w, char *err, size_t errlen)
 	kb_size(kb);
 	kb->nr_jobs = kb->jobs ? kb->jobs : w->engine->cfg.cpus;
 	kb->first = kb;
-	kb->nr_builds = kb->builds ? kb->builds : 1;
-	if (!(kb->sib = calloc(kb->nr_builds, sizeof(*kb->sib)))) {
+	if (!(kb->sib = calloc(kb->builds, sizeof(*kb->sib)))) {
 		snprintf(err, errlen, "kbuild: out of memory");
 		return -1;
 	}
 	/* every build a copy of build 0 before its tree: the parameters,
 	 * the sizes and the shared dataset, nothing of a tree */
 	kb->sib[0] = kb;
-	for (unsigned b = 1; b < kb->nr_builds; b++) {
+	for (unsigned b = 1; b < kb->builds; b++) {
 		if (!(kb->sib[b] = malloc(sizeof(*kb)))) {
 			snprintf(err, errlen, "kbuild: out of memory");
 			return -1;
@@ -276,7 +275,7 @@ static int kb_start(struct workload *w, char *err, size_t errlen)
 		kb->sib[b]->idx = b;
 		kb->sib[b]->sib = NULL;
 	}
-	for (unsigned b = 0; b < kb->nr_builds; b++)
+	for (unsigned b = 0; b < kb->builds; b++)
 		if (kb_start_build(kb->sib[b], err, errlen))
 			return -1;
 	return 0;
@@ -289,13 +288,13 @@ void kb_build_done(struct kbuild *kb)
 	if (kb->done)
 		return;
 	kb->done = true;
-	if (++kb->first->nr_done == kb->first->nr_builds)
+	if (++kb->first->nr_done == kb->first->builds)
 		workload_finished(kb->w);
 }
 
 /* each build of the workload, build 0 first */
 #define for_each_build(first, b) \
-	for (unsigned b##_i = 0; b##_i < ((first)->sib ? (first)->nr_builds : 1) && \
+	for (unsigned b##_i = 0; b##_i < ((first)->sib ? (first)->builds : 1) && \
 	     ((b) = (first)->sib ? (first)->sib[b##_i] : (first)); b##_i++)
 
 static unsigned long build_header_pages_cached(const struct kbuild *kb)
@@ -440,7 +439,7 @@ static void kb_fini(struct workload *w)
 {
 	struct kbuild *kb = w->priv;
 
-	for (unsigned b = 1; kb->sib && b < kb->nr_builds; b++)
+	for (unsigned b = 1; kb->sib && b < kb->builds; b++)
 		if (kb->sib[b]) {
 			kb_free_build(kb->sib[b], false);
 			free(kb->sib[b]);

@@ -76,7 +76,7 @@ struct kbuild {
 	unsigned idx;                   /* this build's index */
 	struct kbuild *first;           /* build 0 */
 	struct kbuild **sib;            /* build 0's: every build, sib[0] == build 0 */
-	unsigned nr_builds, nr_done;    /* build 0's: builds, and those whose make is done */
+	unsigned nr_done;               /* build 0's: builds whose make is done */
 	bool done;                      /* this build's make has finished or died */
 	uint32_t root;                  /* measured tree: the build's "/" (its container's) */
 
