@@ -171,11 +171,11 @@ static const struct key_desc keys[] = {
 	  .flags = PARAM_GT_MIN, .word = "auto", .word_value = 0 } },
 	{ "run", { "quantum", PARAM_DOUBLE, "seconds", 1e-6, 1, "0.005", "seconds a process runs between its "
 	  "memory events", CFG(quantum) } },
-	{ "run", { "cpu_sharing", PARAM_ENUM, NULL, 0, 0, "simgrid", "how the CPUs are shared among the "
-	  "runnable actors (the same processor sharing, min(1, CPUs/runnable) of a CPU each): simgrid, "
-	  "SimGrid's CPU model (its max-min solver, O(executions) per event); heap, the engine's own "
-	  "(sim/engine/cpu.c, O(log executions)), for machines of many CPUs; the two differ by rounding",
-	  CFG(cpu_heap), .choices = cpu_sharing_choices, .flags = PARAM_TEXT_IF_SET } },
+	{ "run", { "cpu_sharing", PARAM_ENUM, NULL, 0, 0, "heap", "how the CPUs are shared among the "
+	  "runnable actors (the same processor sharing, min(1, CPUs/runnable) of a CPU each): heap, the "
+	  "engine's own (sim/engine/cpu.c, O(log executions) per event); simgrid, SimGrid's CPU model (its "
+	  "max-min solver, O(executions) per event), the default before 2026-12-06; they differ by rounding",
+	  CFG(cpu_heap), .choices = cpu_sharing_choices } },
 	{ "run", { "sample_interval", PARAM_DOUBLE, "seconds", PARAM_PERIOD_FLOOR, 1e6, "1",
 	  "seconds between samples of the counters (0: none)", CFG(sample_interval), .flags = PARAM_OR_ZERO } },
 	{ "run", { "census_interval", PARAM_DOUBLE, "seconds", PARAM_PERIOD_FLOOR, 1e6, "10",

@@ -292,12 +292,16 @@ static void test_build_fragments(void **state)
 	assert_true(r->max_anon_thps > 0);
 	assert_int_equal(r->node_stat[NR_ANON_THPS], 0);
 	assert_census_explains(&r->census);
-	/* (c): direct compaction ran, succeeded and failed; kcompactd
-	 * worked (proactive compaction), and as v6.2 counts it only its
-	 * woken runs (kcompactd_do_work) are in compact_daemon_*: none
-	 * without a compact_daemon_wake */
+	/* (c): direct compaction ran and failed (whether one of its stalls
+	 * also succeeded is this run's course: near its end, 4 to 8 jobs
+	 * OOM-killed, it had 6 successes in 147 stalls under SimGrid's CPU
+	 * sharing and 0 in 4 under the heap's; the -j8 runs below hold
+	 * it); kcompactd worked (proactive
+	 * compaction), and as v6.2 counts it only its woken runs
+	 * (kcompactd_do_work) are in compact_daemon_*: none without a
+	 * compact_daemon_wake */
 	assert_compaction_consistent(r);
-	assert_true(EV(r, COMPACTSUCCESS) > 0);
+	assert_true(EV(r, COMPACTSTALL) > 0);
 	assert_true(EV(r, COMPACTFAIL) > 0);
 	assert_true(r->kcompactd_cpu_ns > 0);
 	if (!EV(r, KCOMPACTD_WAKE)) {
@@ -322,7 +326,9 @@ static void test_no_kcompactd_work(void **state)
 	r = run(busy(build8, 0));
 	show("build -j8, vanilla, proactiveness 0", r);
 	assert_true(r->kbuild.finished);
-	assert_true(EV(r, COMPACTSTALL) > 0);
+	/* direct compaction ran, succeeded and failed */
+	assert_true(EV(r, COMPACTSUCCESS) > 0);
+	assert_true(EV(r, COMPACTFAIL) > 0);
 	assert_compaction_consistent(r);
 	if (!EV(r, KCOMPACTD_WAKE)) {
 		assert_int_equal(EV(r, KCOMPACTD_MIGRATE_SCANNED), 0);
