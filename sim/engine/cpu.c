@@ -42,6 +42,8 @@ static struct {
 	unsigned long seq;
 	sg_sem_t wake;
 	bool poked;             /* a wake is pending: the daemon will look again */
+	sg_sem_t *spare;        /* semaphores of ended executions, at 0: reused */
+	unsigned nr_spare, cap_spare;
 } ps;
 
 static double rate(unsigned n)
@@ -140,12 +142,15 @@ bool cpu_sharing_on(void)
 	return ps.on;
 }
 
-/* Run ns of CPU on the calling actor's share of the CPUs */
+/* Run ns of CPU on the calling actor's share of the CPUs.  An ended
+ * execution's semaphore is back at 0 and is kept for the next (one
+ * SimGrid object per execution otherwise: a million a default run). */
 void cpu_execute(double ns)
 {
-	struct cpu_job j = { .seq = ps.seq++, .done = sg_sem_init(0) };
+	struct cpu_job j = { .seq = ps.seq++ };
 	bool was_shared = ps.n >= ps.cores;     /* the rate changes with n */
 
+	j.done = ps.nr_spare ? ps.spare[--ps.nr_spare] : sg_sem_init(0);
 	advance(simgrid_get_clock());
 	j.end = ps.v + ns * 1e-9;
 	heap_push(&j);
@@ -153,5 +158,10 @@ void cpu_execute(double ns)
 	if (was_shared || ps.heap[0] == &j)
 		poke();
 	sg_sem_acquire(j.done);
-	sg_sem_destroy(j.done);
+	if (ps.nr_spare == ps.cap_spare) {
+		ps.cap_spare = ps.cap_spare ? 2 * ps.cap_spare : 64;
+		if (!(ps.spare = realloc(ps.spare, ps.cap_spare * sizeof(*ps.spare))))
+			abort();
+	}
+	ps.spare[ps.nr_spare++] = j.done;
 }
