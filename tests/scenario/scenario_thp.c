@@ -296,10 +296,9 @@ static void test_build_fragments(void **state)
 	 * also succeeded is this run's course: near its end, 4 to 8 jobs
 	 * OOM-killed, it had 6 successes in 147 stalls under SimGrid's CPU
 	 * sharing and 0 in 4 under the heap's; the -j8 runs below hold
-	 * it); kcompactd worked (proactive
-	 * compaction), and as v6.2 counts it only its woken runs
-	 * (kcompactd_do_work) are in compact_daemon_*: none without a
-	 * compact_daemon_wake */
+	 * it); kcompactd worked (proactive compaction), and as v6.2 counts
+	 * it only its woken runs (kcompactd_do_work) are in
+	 * compact_daemon_*: none without a compact_daemon_wake */
 	assert_compaction_consistent(r);
 	assert_true(EV(r, COMPACTSTALL) > 0);
 	assert_true(EV(r, COMPACTFAIL) > 0);
