@@ -72,6 +72,7 @@ void engine_config_defaults(struct engine_config *c)
 	c->stack_kib = 256;
 	c->resched_ns = 100000;         /* 0.1 ms: see README.md, "Stalls in steps" */
 	c->io_ahead = 0.001;            /* 1 ms: see README.md, "I/O issued ahead of the clock" */
+	c->cpu_heap = true;             /* the CPUs shared by cpu.c, as [run] cpu_sharing by default */
 }
 
 double engine_now(void)

@@ -42,6 +42,7 @@ struct scenario {
 	unsigned long pages;            /* hog target, or file set size */
 	unsigned passes;                /* reader passes */
 	uint64_t seed;
+	bool simgrid_sharing;           /* SimGrid's CPU model instead of the engine's heap */
 	struct result *res;             /* shared with the parent */
 };
 
@@ -91,6 +92,7 @@ static int child(void *arg)
 		return 12;
 	engine_config_defaults(&cfg);
 	cfg.cpus = sc->cpus;
+	cfg.cpu_heap = !sc->simgrid_sharing;
 	if (engine_init(&e, &pgdat, &cfg, &argc, argv, err, sizeof(err)))
 		return 14;
 	engine_ops = pgdat.host_ops;
@@ -211,19 +213,30 @@ static void test_file_refaults(void **state)
 	assert_int_equal(r->vm_events[PSWPOUT], 0);
 }
 
-/* two CPU-bound processes on one core take twice as long as on two */
+/* processor sharing, by the engine's heap (the default) and by SimGrid's
+ * model: n CPU-bound processes of 1 s each on c cores each get min(1, c/n)
+ * of a core, so all end at n/c s (1 s if n <= c); two on one core take
+ * twice as long as on two, three on two cores one and a half */
 static void test_cpu_sharing(void **state)
 {
-	struct scenario sc = { .policy = "vanilla", .ram = 256ull << 20, .cpus = 1, .kind = BURNERS,
-	                       .nr = 2 };
-	double t1, t2;
 	(void)state;
-	t1 = run(sc)->t;
-	sc.cpus = 2;
-	t2 = run(sc)->t;
-	assert_true(t1 > 1.9 && t1 < 2.2);
-	assert_true(t2 > 0.95 && t2 < 1.1);
-	assert_true(t1 / t2 > 1.9 && t1 / t2 < 2.1);
+	for (int simgrid = 0; simgrid <= 1; simgrid++) {
+		struct scenario sc = { .policy = "vanilla", .ram = 256ull << 20, .cpus = 1, .kind = BURNERS,
+		                       .nr = 2, .simgrid_sharing = simgrid };
+		double t1, t2, t3;
+
+		t1 = run(sc)->t;
+		sc.cpus = 2;
+		t2 = run(sc)->t;
+		sc.nr = 3;
+		t3 = run(sc)->t;
+		print_message("%s: 2 on 1 core %.6f s, 2 on 2 %.6f s, 3 on 2 %.6f s\n",
+		              simgrid ? "SimGrid's model" : "the heap", t1, t2, t3);
+		assert_true(t1 > 1.9 && t1 < 2.2);
+		assert_true(t2 > 0.95 && t2 < 1.1);
+		assert_true(t1 / t2 > 1.9 && t1 / t2 < 2.1);
+		assert_true(t3 / t2 > 1.45 && t3 / t2 < 1.55);
+	}
 }
 
 /* the same seed gives the same counters */

@@ -23,7 +23,7 @@ struct engine_config {
 	double resched_ns;              /* pending kernel time a cond_resched() spends (0.1 ms) */
 	double io_ahead;                /* seconds a process's quantum may run ahead of the clock
 	                                 * when it issues an I/O it waits for (1 ms; 0: no bound) */
-	bool cpu_heap;                  /* the CPUs shared by the engine's heap (cpu.c), not SimGrid's model */
+	bool cpu_heap;                  /* the CPUs shared by the engine's heap (cpu.c, true), or SimGrid's model */
 };
 void engine_config_defaults(struct engine_config *c);
 
