@@ -42,7 +42,7 @@ static struct {
 	unsigned long seq;
 	sg_sem_t wake;
 	bool poked;             /* a wake is pending: the daemon will look again */
-	sg_sem_t *spare;        /* semaphores of ended executions, at 0: reused */
+	struct cpu_job **spare; /* jobs of ended executions, their semaphores at 0 */
 	unsigned nr_spare, cap_spare;
 } ps;
 
@@ -142,26 +142,38 @@ bool cpu_sharing_on(void)
 	return ps.on;
 }
 
-/* Run ns of CPU on the calling actor's share of the CPUs.  An ended
- * execution's semaphore is back at 0 and is kept for the next (one
- * SimGrid object per execution otherwise: a million a default run). */
+/* Run ns of CPU on the calling actor's share of the CPUs.  The job and
+ * its semaphore (back at 0 when the execution has ended) are kept for the
+ * next execution: one SimGrid object per execution otherwise, a million a
+ * default run.  Not on the actor's stack: the heap would point into the
+ * stack of an actor stopped inside its execution (a run that ends on an
+ * error parks such actors), and the sanitizer build reported the job's
+ * stack redzone at an actor's end (ASan across SimGrid's context
+ * switches: scenario_engine, test_recording_bound_returns_error). */
 void cpu_execute(double ns)
 {
-	struct cpu_job j = { .seq = ps.seq++ };
+	struct cpu_job *j;
 	bool was_shared = ps.n >= ps.cores;     /* the rate changes with n */
 
-	j.done = ps.nr_spare ? ps.spare[--ps.nr_spare] : sg_sem_init(0);
+	if (ps.nr_spare) {
+		j = ps.spare[--ps.nr_spare];
+	} else if ((j = malloc(sizeof(*j)))) {
+		j->done = sg_sem_init(0);
+	} else {
+		abort();
+	}
+	j->seq = ps.seq++;
 	advance(simgrid_get_clock());
-	j.end = ps.v + ns * 1e-9;
-	heap_push(&j);
+	j->end = ps.v + ns * 1e-9;
+	heap_push(j);
 	ps.n++;
-	if (was_shared || ps.heap[0] == &j)
+	if (was_shared || ps.heap[0] == j)
 		poke();
-	sg_sem_acquire(j.done);
+	sg_sem_acquire(j->done);
 	if (ps.nr_spare == ps.cap_spare) {
 		ps.cap_spare = ps.cap_spare ? 2 * ps.cap_spare : 64;
 		if (!(ps.spare = realloc(ps.spare, ps.cap_spare * sizeof(*ps.spare))))
 			abort();
 	}
-	ps.spare[ps.nr_spare++] = j.done;
+	ps.spare[ps.nr_spare++] = j;
 }
