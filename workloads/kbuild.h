@@ -33,8 +33,9 @@ struct kbuild_unit {
  * out of range or the dataset cannot be read. */
 int kbuild_unit_params(const struct workload *w, unsigned unit, struct kbuild_unit *u);
 
+/* with builds = N, every count and time is the sum over the N builds */
 struct kbuild_stats {
-	unsigned units;                 /* compile units of the builds (scale applied; summed over builds = N) */
+	unsigned units;                 /* compile units (scale applied) */
 	unsigned archives;
 	unsigned jobs;                  /* make -j, resolved */
 	unsigned units_done;            /* cc1 jobs that ran to their end */
