@@ -605,7 +605,8 @@ static void check_lru_lists(struct vm_checker *c);
 
 /* Each process's count of present ptes per pmd (mm->pmd_present, which
  * mm_access trusts to skip reading a fully mapped pmd's ptes) is the
- * count of its present ptes. */
+ * count of its present ptes, and each pte's bit in mm->present (which
+ * mm_access reads instead of the ptes) says whether it is present. */
 static void check_pmd_present(struct vm_checker *c)
 {
 	const struct pglist_data *pgdat = c->pgdat;
@@ -616,8 +617,13 @@ static void check_pmd_present(struct vm_checker *c)
 			continue;
 		for (unsigned long pmd = 0; pmd < mm->cap_vpages / PTRS_PER_PTE; pmd++) {
 			unsigned n = 0;
-			for (unsigned long v = pmd * PTRS_PER_PTE; v < (pmd + 1) * PTRS_PER_PTE; v++)
+			for (unsigned long v = pmd * PTRS_PER_PTE; v < (pmd + 1) * PTRS_PER_PTE; v++) {
+				bool bit = (mm->present[v / 64] >> (v % 64)) & 1;
 				n += entry_present(mm->pte[v]);
+				if (bit != entry_present(mm->pte[v]))
+					violation(c, NULL, NO_PFN, "mm %u vpage %lu: pte %#x, present bit %d",
+					          (unsigned)id, v, mm->pte[v], (int)bit);
+			}
 			if (n != mm->pmd_present[pmd])
 				violation(c, NULL, NO_PFN, "mm %u pmd %lu: %u present ptes, pmd_present %u",
 				          (unsigned)id, pmd, n, (unsigned)mm->pmd_present[pmd]);

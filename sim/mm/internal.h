@@ -256,7 +256,10 @@ bool boost_watermark(struct zone *zone);
  * pmd's count of present ptes (mm->pmd_present) */
 static inline void set_pte(struct mm_struct *mm, unsigned long v, uint32_t e)
 {
-	mm->pmd_present[v / PTRS_PER_PTE] += (uint16_t)((int)entry_present(e) - (int)entry_present(mm->pte[v]));
+	bool was = entry_present(mm->pte[v]), now = entry_present(e);
+
+	mm->pmd_present[v / PTRS_PER_PTE] += (uint16_t)((int)now - (int)was);
+	mm->present[v / 64] ^= (uint64_t)(was ^ now) << (v % 64);
 	mm->pte[v] = e;
 }
 

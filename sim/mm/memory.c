@@ -124,9 +124,11 @@ unsigned long mm_grow(struct mm_struct *mm, unsigned long nr)
 		mm->pmd_flags = realloc(mm->pmd_flags, tables);
 		mm->pmd_present = realloc(mm->pmd_present, tables * sizeof(uint16_t));
 		mm->young = realloc(mm->young, cap / 64 * sizeof(uint64_t));
-		if (!mm->pte || !mm->pgtables || !mm->pmd_flags || !mm->pmd_present || !mm->young)
+		mm->present = realloc(mm->present, cap / 64 * sizeof(uint64_t));
+		if (!mm->pte || !mm->pgtables || !mm->pmd_flags || !mm->pmd_present || !mm->young || !mm->present)
 			abort();
 		memset(mm->young + mm->cap_vpages / 64, 0, (cap - mm->cap_vpages) / 64 * sizeof(uint64_t));
+		memset(mm->present + mm->cap_vpages / 64, 0, (cap - mm->cap_vpages) / 64 * sizeof(uint64_t));
 		memset(mm->pte + mm->cap_vpages, 0, (cap - mm->cap_vpages) * sizeof(uint32_t));
 		memset(mm->pgtables + old_tables, 0, (tables - old_tables) * sizeof(uint32_t));
 		memset(mm->pmd_flags + old_tables, 0, tables - old_tables);
@@ -523,37 +525,24 @@ static void zap_huge_pmd(struct pglist_data *pgdat, struct mm_ctx *ctx, struct m
 
 /* the first vpage in [v, end) whose pte is not present (end if none):
  * a pmd whose ptes are all present (mm->pmd_present) is skipped whole,
- * the others are read eight ptes at a time (present: the top two bits
- * are 01) */
+ * the others are read in mm->present, 64 ptes a word, not in the ptes */
 static unsigned long present_run_end(const struct mm_struct *mm, unsigned long v, unsigned long end)
 {
-	const uint64_t mask = 0xc0000000c0000000ull, want = 0x4000000040000000ull;
-	const uint32_t *pte = mm->pte;
-
 	while (v < end) {
-		unsigned long lim = (v / PTRS_PER_PTE + 1) * PTRS_PER_PTE;
+		uint64_t absent;
 
-		if (lim > end)
-			lim = end;
 		if (mm->pmd_present[v / PTRS_PER_PTE] == PTRS_PER_PTE) {
-			v = lim;
+			v = (v / PTRS_PER_PTE + 1) * PTRS_PER_PTE;
 			continue;
 		}
-		for (; v + 8 <= lim; v += 8) {
-			uint64_t a, b, c, d;
-			memcpy(&a, pte + v, 8);
-			memcpy(&b, pte + v + 2, 8);
-			memcpy(&c, pte + v + 4, 8);
-			memcpy(&d, pte + v + 6, 8);
-			if (((a & mask) ^ want) | ((b & mask) ^ want) | ((c & mask) ^ want) | ((d & mask) ^ want))
-				break;
+		absent = ~mm->present[v / 64] >> (v % 64);
+		if (absent) {
+			v += (unsigned long)__builtin_ctzll(absent);
+			return v < end ? v : end;
 		}
-		while (v < lim && entry_present(pte[v]))
-			v++;
-		if (v < lim)
-			return v;
+		v = (v / 64 + 1) * 64;
 	}
-	return v;
+	return end;
 }
 
 /* set the accessed bits of vpages [s, e), a word at a time */
@@ -748,7 +737,14 @@ static void zap_range(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_s
 			swap_free(pgdat, ctx, e & ENTRY_VAL_MASK);
 			mm->swapents--;
 		}
-		set_pte(mm, v, 0);
+		/* set_pte(mm, v, 0) with the old entry known: e is still the
+		 * pte (nothing above writes it), so set_pte's second read of
+		 * it, after the calls above, is not needed */
+		if (entry_present(e)) {
+			mm->pmd_present[pmd]--;
+			mm->present[v / 64] &= ~(1ull << (v % 64));
+		}
+		mm->pte[v] = 0;
 		mm->young[v / 64] &= ~(1ull << (v % 64));
 	}
 }
@@ -807,5 +803,6 @@ void mmput(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_struct *mm)
 	free(mm->pmd_flags);
 	free(mm->pmd_present);
 	free(mm->young);
+	free(mm->present);
 	free(mm);
 }

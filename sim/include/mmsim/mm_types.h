@@ -71,6 +71,9 @@ struct mm_struct {
 	                                    * (set_pte() keeps it), so that a touch of a fully mapped
 	                                    * pmd skips reading its ptes (mm_access) */
 	uint64_t *young;                   /* per vpage, one bit: the pte's accessed bit (see mm_page_fold_young) */
+	uint64_t *present;                 /* per vpage, one bit: its pte is present (set_pte() keeps it),
+	                                    * so that mm_access finds the end of a run of present ptes
+	                                    * 64 at a time */
 	unsigned long nr_pgtables;
 	unsigned long rss_anon;            /* present anon pages */
 	unsigned long rss_file;            /* present file ptes (MM_FILEPAGES) */
