@@ -678,6 +678,12 @@ int pgdat_init(struct pglist_data *pgdat, const struct mm_layout *phys_layout,
 		free_boot_range(z, zl->managed_start, zl->managed_start + zl->managed);
 	}
 
+	for (int i = 0, top = -1; i < MAX_NR_ZONES; i++) {
+		if (populated_zone(&pgdat->node_zones[i]))
+			top = i;
+		pgdat->first_populated_zone[i] = (int8_t)top;
+	}
+
 	/* build_all_zonelists(): grouping by mobility off on a machine too
 	 * small to give each migratetype a pageblock (vm_total_pages <
 	 * pageblock_nr_pages * MIGRATE_TYPES: 5 types on a kernel without

@@ -1397,7 +1397,7 @@ unsigned long __get_page_from_freelist(struct pglist_data *pgdat, gfp_t gfp, uns
 
 retry:
 	no_fallback = alloc_flags & ALLOC_NOFRAGMENT;
-	for (int zi = (int)ac->highest_zoneidx; zi >= 0; zi--) {
+	for (int zi = pgdat->first_populated_zone[ac->highest_zoneidx]; zi >= 0; zi--) {
 		struct zone *zone = &pgdat->node_zones[zi];
 		unsigned long mark, pfn;
 
@@ -1823,11 +1823,8 @@ struct page *alloc_pages(struct pglist_data *pgdat, struct mm_ctx *ctx, gfp_t gf
 	ac.highest_zoneidx = gfp_order_zone(pgdat, gfp, order);
 	ac.migratetype = pgdat_gfp_migratetype(pgdat, gfp);
 	{
-		const struct zone *preferred = NULL;
-		for (int zi = (int)ac.highest_zoneidx; zi >= 0 && !preferred; zi--)
-			if (populated_zone(&pgdat->node_zones[zi]))
-				preferred = &pgdat->node_zones[zi];
-		alloc_flags |= alloc_flags_nofragment(preferred, gfp);
+		int zi = pgdat->first_populated_zone[ac.highest_zoneidx];
+		alloc_flags |= alloc_flags_nofragment(zi < 0 ? NULL : &pgdat->node_zones[zi], gfp);
 	}
 	pfn = __get_page_from_freelist(pgdat, gfp, order, alloc_flags, &ac);
 	if (pfn == PFN_NONE)

@@ -275,6 +275,10 @@ struct pglist_data {
 	 * MAX_NR_ZONES for a kernel with TAO's policy zones (the /proc files
 	 * show that many) */
 	unsigned kernel_nr_zones;
+	/* the zonelist's first populated zone for a request whose highest
+	 * zone is i (-1: none): which zones have pages is fixed at boot, and
+	 * each allocation would otherwise step over the empty ones */
+	int8_t first_populated_zone[MAX_NR_ZONES];
 	/* TAO's zone_nosplit_order and zone_nomerge_order (nosplit=X,Y and
 	 * nomerge=X,Y): 0 when the kernel has no such zone */
 	unsigned zone_nosplit_order;
