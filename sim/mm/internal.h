@@ -253,7 +253,9 @@ bool boost_watermark(struct zone *zone);
 
 
 /* set_pte_at(): every write of a pte goes through here, which keeps the
- * pmd's count of present ptes (mm->pmd_present) */
+ * pmd's count of present ptes (mm->pmd_present) and the pte's present bit
+ * (mm->present); zap_range() alone clears its ptes itself, with the old
+ * entry in hand (the invariant checker recounts both) */
 static inline void set_pte(struct mm_struct *mm, unsigned long v, uint32_t e)
 {
 	bool was = entry_present(mm->pte[v]), now = entry_present(e);
