@@ -254,15 +254,20 @@ bool boost_watermark(struct zone *zone);
 
 /* set_pte_at(): every write of a pte goes through here, which keeps the
  * pmd's count of present ptes (mm->pmd_present) and the pte's present bit
- * (mm->present); zap_range() alone clears its ptes itself, with the old
- * entry in hand (the invariant checker recounts both) */
-static inline void set_pte(struct mm_struct *mm, unsigned long v, uint32_t e)
+ * (mm->present); the invariant checker recounts both.  A caller that
+ * holds the old entry already (zap_range) passes it in: its second read,
+ * after the calls that freed the page, is not needed */
+static inline void set_pte_old(struct mm_struct *mm, unsigned long v, uint32_t old, uint32_t e)
 {
-	bool was = entry_present(mm->pte[v]), now = entry_present(e);
+	bool was = entry_present(old), now = entry_present(e);
 
 	mm->pmd_present[v / PTRS_PER_PTE] += (uint16_t)((int)now - (int)was);
 	mm->present[v / 64] ^= (uint64_t)(was ^ now) << (v % 64);
 	mm->pte[v] = e;
+}
+static inline void set_pte(struct mm_struct *mm, unsigned long v, uint32_t e)
+{
+	set_pte_old(mm, v, mm->pte[v], e);
 }
 
 /* ---- the ptes' accessed bits (memory.c) ----

@@ -737,14 +737,7 @@ static void zap_range(struct pglist_data *pgdat, struct mm_ctx *ctx, struct mm_s
 			swap_free(pgdat, ctx, e & ENTRY_VAL_MASK);
 			mm->swapents--;
 		}
-		/* set_pte(mm, v, 0) with the old entry known: e is still the
-		 * pte (nothing above writes it), so set_pte's second read of
-		 * it, after the calls above, is not needed */
-		if (entry_present(e)) {
-			mm->pmd_present[pmd]--;
-			mm->present[v / 64] &= ~(1ull << (v % 64));
-		}
-		mm->pte[v] = 0;
+		set_pte_old(mm, v, e, 0);     /* e is still the pte: nothing above writes it */
 		mm->young[v / 64] &= ~(1ull << (v % 64));
 	}
 }
