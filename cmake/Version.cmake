@@ -48,6 +48,12 @@ if(CMAKE_CONFIGURATION_TYPES)
 else()
 	set(MMSIM_BUILD_TYPE "${CMAKE_BUILD_TYPE}")
 endif()
+# a run tells which binary ran it: profile-guided, or instrumented for it
+if(MMSIM_PROFILE_USE)
+	string(APPEND MMSIM_BUILD_TYPE "+pgo")
+elseif(MMSIM_PROFILE_GENERATE)
+	string(APPEND MMSIM_BUILD_TYPE "+pgo-generate")
+endif()
 
 set(MMSIM_GENERATED_INCLUDE_DIR "${PROJECT_BINARY_DIR}/generated")
 configure_file("${CMAKE_CURRENT_LIST_DIR}/version.h.in"

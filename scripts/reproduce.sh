@@ -29,9 +29,8 @@ step "dependencies (scripts/install-deps.sh: installs only what is missing)"
 scripts/install-deps.sh
 echo "all installed" >&2
 
-step "build: Release, build/release"
-cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DMMSIM_SANITIZE=OFF >/dev/null
-cmake --build build/release -j "$(nproc 2>/dev/null || echo 2)" >/dev/null \
+step "build: Release with profile-guided optimisation, build/release (scripts/pgo-build.sh)"
+scripts/pgo-build.sh build/release >/dev/null \
 	|| { cmake --build build/release -j 1; exit 1; }   # again, to show the error
 build/release/mmsim --version >&2
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test.sh - install dependencies, build, and run every test twice:
-#   build/release  Release build
+#   build/release  Release build, profile-guided (scripts/pgo-build.sh)
 #   build/asan     Debug build with -DMMSIM_SANITIZE=ON (ASan + UBSan, MMSIM_DEBUG_VM)
 # Extra arguments are passed to ctest (e.g. `scripts/test.sh -L unit`).
 # MMSIM_TEST_TIMEOUT_FACTOR (a whole number, default 1) multiplies every
@@ -23,12 +23,25 @@ fi
 passed=0
 failed=0
 
+# build_dir NAME DIR CMAKE-ARGS...: configure and build.  The release build
+# is the binary scripts/reproduce.sh builds, profile-guided (its results
+# are the plain build's, which the golden tests hold).
+build_dir() {
+	local name=$1 dir=$2
+	shift 2
+	if [[ $name == release ]]; then
+		scripts/pgo-build.sh "$dir" "$@"
+	else
+		cmake -S . -B "$dir" "$@" && cmake --build "$dir" -j "$jobs"
+	fi
+}
+
 # run_build NAME CMAKE-ARGS...
 run_build() {
 	local name=$1 dir=build/$1 log status=0 line total nfail
 	shift
 	printf '\n=== %s: configure and build ===\n' "$name"
-	if ! cmake -S . -B "$dir" -DMMSIM_TEST_TIMEOUT_FACTOR="$factor" "$@" || ! cmake --build "$dir" -j "$jobs"; then
+	if ! build_dir "$name" "$dir" -DMMSIM_TEST_TIMEOUT_FACTOR="$factor" "$@"; then
 		printf '=== %s: BUILD FAILED ===\n' "$name"
 		failed=$((failed + 1))
 		return 0
