@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # pgo-build.sh DIR [CMAKE-ARGS...] - the Release build in DIR, with
 # profile-guided optimisation (docs/benchmarks.md, "Profile-guided
-# optimisation"; about 1.09 times as fast on the default run, the results
+# optimisation"; 1.08 to 1.13 times as fast on the default run, the results
 # the same to the last digit):
 #   1. DIR configured with MMSIM_PROFILE_GENERATE=DIR/pgo-data and mmsim
 #      built instrumented;
