@@ -16,6 +16,12 @@
 # an old commit against today's): each binary's runs are then compared
 # with its own first run only, so that the script still fails if either
 # is not deterministic.
+# AB_SIMULTANEOUS=1 runs the two runs of a pair at the same moment, OLD on
+# CPU 0 and NEW on CPU 1 in odd pairs, the other way round in even ones
+# (AB_CPU is not used): a drift of the host's speed, which on a shared
+# host can reach 30 % within ten minutes, then falls on both runs of a
+# pair alike; each run is slower with both cores busy and the two share
+# the last-level cache (docs/benchmarks.md, "Free lists as rings").
 set -e
 old=$1 new=$2 pairs=$3 scen=$4
 shift 4
@@ -23,22 +29,30 @@ cpu=${AB_CPU:-1}
 here=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-run() {         # run BIN TAG ARGS...: prints "cpu wall" seconds
-	bin=$1 db="$tmp/$2.db"
-	shift 2
-	rm -f "$db"
-	/usr/bin/time -f '%U %S %e' -o "$tmp/time" taskset -c "$cpu" "$bin" run "$scen" "$@" -o "$db" \
-		>/dev/null 2>"$tmp/err" || { echo "run failed: $bin" >&2; cat "$tmp/err" >&2; exit 1; }
-	awk '{printf "%.2f %.2f\n", $1 + $2, $3}' "$tmp/time"
+run() {         # run BIN TAG CPU ARGS...: "cpu wall" seconds into $tmp/TAG.t
+	bin=$1 tag=$2 c=$3
+	shift 3
+	rm -f "$tmp/$tag.db"
+	/usr/bin/time -f '%U %S %e' -o "$tmp/$tag.time" taskset -c "$c" "$bin" run "$scen" "$@" \
+		-o "$tmp/$tag.db" >/dev/null 2>"$tmp/$tag.err" ||
+		{ echo "run failed: $bin" >&2; cat "$tmp/$tag.err" >&2; return 1; }
+	awk '{printf "%.2f %.2f\n", $1 + $2, $3}' "$tmp/$tag.time" >"$tmp/$tag.t"
 }
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 i=1
 while [ "$i" -le "$pairs" ]; do
-	if [ $((i % 2)) -eq 1 ]; then
-		a=$(run "$old" "old$i" "$@"); b=$(run "$new" "new$i" "$@")
+	if [ "${AB_SIMULTANEOUS:-0}" = 1 ]; then
+		co=$((i % 2 == 1 ? 0 : 1))
+		run "$old" "old$i" "$co" "$@" & po=$!
+		run "$new" "new$i" $((1 - co)) "$@" & pn=$!
+		wait "$po" || exit 1
+		wait "$pn" || exit 1
+	elif [ $((i % 2)) -eq 1 ]; then
+		run "$old" "old$i" "$cpu" "$@" || exit 1; run "$new" "new$i" "$cpu" "$@" || exit 1
 	else
-		b=$(run "$new" "new$i" "$@"); a=$(run "$old" "old$i" "$@")
+		run "$new" "new$i" "$cpu" "$@" || exit 1; run "$old" "old$i" "$cpu" "$@" || exit 1
 	fi
+	a=$(cat "$tmp/old$i.t") b=$(cat "$tmp/new$i.t")
 	echo "$a $b" | awk '{printf "%.4f\n", $1 / $3}' >>"$tmp/pair.cpu"
 	echo "$a" | cut -d' ' -f1 >>"$tmp/old.cpu"; echo "$a" | cut -d' ' -f2 >>"$tmp/old.wall"
 	echo "$b" | cut -d' ' -f1 >>"$tmp/new.cpu"; echo "$b" | cut -d' ' -f2 >>"$tmp/new.wall"
@@ -62,6 +76,11 @@ done
 # moves both of its runs, so their median moves less than the medians'
 echo "median of the pairs' cpu ratios old/new: $(med "$tmp/pair.cpu")" \
      "(range $(sort -n "$tmp/pair.cpu" | head -1)-$(sort -n "$tmp/pair.cpu" | tail -1))"
+if [ "${AB_SIMULTANEOUS:-0}" = 1 ]; then
+	echo "each pair's two runs at the same moment on CPUs 0 and 1 (AB_SIMULTANEOUS=1)"
+else
+	echo "each run alone on CPU $cpu, a pair's two one after the other"
+fi
 if [ "${AB_DIFFER:-0}" = 1 ]; then
 	echo "each binary's $pairs runs identical to its first (AB_DIFFER=1: the two binaries' results differ)"
 else
