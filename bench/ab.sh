@@ -18,7 +18,7 @@
 # is not deterministic.
 # AB_SIMULTANEOUS=1 runs the two runs of a pair at the same moment, OLD on
 # CPU 0 and NEW on CPU 1 in odd pairs, the other way round in even ones
-# (AB_CPU is not used): a drift of the host's speed, which on a shared
+# (the two vCPUs need not be equally fast; AB_CPU is not used): a drift of the host's speed, which on a shared
 # host can reach 30 % within ten minutes, then falls on both runs of a
 # pair alike; each run is slower with both cores busy and the two share
 # the last-level cache (docs/benchmarks.md, "Free lists as rings").
@@ -45,7 +45,8 @@ while [ "$i" -le "$pairs" ]; do
 		co=$((i % 2 == 1 ? 0 : 1))
 		run "$old" "old$i" "$co" "$@" & po=$!
 		run "$new" "new$i" $((1 - co)) "$@" & pn=$!
-		wait "$po" || exit 1
+		# a failed run ends the script: its partner is stopped first
+		wait "$po" || { kill "$pn" 2>/dev/null; exit 1; }
 		wait "$pn" || exit 1
 	elif [ $((i % 2)) -eq 1 ]; then
 		run "$old" "old$i" "$cpu" "$@" || exit 1; run "$new" "new$i" "$cpu" "$@" || exit 1
