@@ -47,10 +47,8 @@ if stale; then
 			--set policy.name={} -o "$runs/{}.db" >"$runs/log" 2>&1 ||
 		{ cat "$runs/log" >&2; echo "pgo-build.sh: the training failed" >&2; exit 1; }
 	touch "$data/trained"
-	# the profiles are new: every object is compiled again with them
-	cmake -S . -B "$dir" "${base[@]}" -DMMSIM_PROFILE_GENERATE= -DMMSIM_PROFILE_USE="$data" >/dev/null
-	cmake --build "$dir" --target clean
-else
-	cmake -S . -B "$dir" "${base[@]}" -DMMSIM_PROFILE_GENERATE= -DMMSIM_PROFILE_USE="$data" >/dev/null
 fi
+# from the instrumented build, the switch of compile flags makes CMake
+# compile every object again, now with the new profiles
+cmake -S . -B "$dir" "${base[@]}" -DMMSIM_PROFILE_GENERATE= -DMMSIM_PROFILE_USE="$data" >/dev/null
 cmake --build "$dir" -j "$jobs"
