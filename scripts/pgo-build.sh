@@ -9,8 +9,9 @@
 #      the experiment's four policies, as many at a time as there are CPUs
 #      (their profiles add up in DIR/pgo-data);
 #   3. DIR configured with MMSIM_PROFILE_USE=DIR/pgo-data, everything built.
-# Steps 1 and 2 run again only when a source, CMakeLists.txt, cmake/ or the
-# training's scenario is newer than the last training (DIR/pgo-data/trained);
+# Steps 1 and 2 run again only when a source, CMakeLists.txt, cmake/, the
+# training's scenario or a system profile (configs/system/) is newer than
+# the last training (DIR/pgo-data/trained);
 # otherwise DIR is configured and built as it stands.  CMAKE-ARGS go to
 # every configure (as -DMMSIM_TEST_TIMEOUT_FACTOR=2 from scripts/test.sh).
 # MMSIM_PGO=0 in the environment: a plain Release build (-O2), no profile.
@@ -30,7 +31,9 @@ fi
 
 stale() {
 	[[ ! -e $data/trained ]] && return 0
-	[[ -n $(find sim workloads policies results cmake CMakeLists.txt configs/hugealloc.ini \
+	# the training's scenario and the system profile it names
+	# (configs/system/headless.ini) are read by the training
+	[[ -n $(find sim workloads policies results cmake CMakeLists.txt configs/hugealloc.ini configs/system \
 		-newer "$data/trained" -print -quit) ]]
 }
 
