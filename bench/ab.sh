@@ -18,10 +18,11 @@
 # is not deterministic.
 # AB_SIMULTANEOUS=1 runs the two runs of a pair at the same moment, OLD on
 # CPU 0 and NEW on CPU 1 in odd pairs, the other way round in even ones
-# (the two vCPUs need not be equally fast; AB_CPU is not used): a drift of the host's speed, which on a shared
-# host can reach 30 % within ten minutes, then falls on both runs of a
-# pair alike; each run is slower with both cores busy and the two share
-# the last-level cache (docs/benchmarks.md, "Free lists as rings").
+# (the two vCPUs need not be equally fast; AB_CPU is not used): a drift of
+# the host's speed, which on a shared host can reach 30 % within ten
+# minutes, then falls on both runs of a pair alike; each run is slower
+# with both cores busy and the two share the last-level cache
+# (docs/benchmarks.md, "Free lists as rings").
 set -e
 old=$1 new=$2 pairs=$3 scen=$4
 shift 4
@@ -38,6 +39,11 @@ run() {         # run BIN TAG CPU ARGS...: "cpu wall" seconds into $tmp/TAG.t
 		{ echo "run failed: $bin" >&2; cat "$tmp/$tag.err" >&2; return 1; }
 	awk '{printf "%.2f %.2f\n", $1 + $2, $3}' "$tmp/$tag.time" >"$tmp/$tag.t"
 }
+# a process and everything under it (a run is a subshell, time, mmsim)
+kill_tree() {
+	for c in $(pgrep -P "$1"); do kill_tree "$c"; done
+	kill "$1" 2>/dev/null || :
+}
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 i=1
 while [ "$i" -le "$pairs" ]; do
@@ -46,7 +52,7 @@ while [ "$i" -le "$pairs" ]; do
 		run "$old" "old$i" "$co" "$@" & po=$!
 		run "$new" "new$i" $((1 - co)) "$@" & pn=$!
 		# a failed run ends the script: its partner is stopped first
-		wait "$po" || { kill "$pn" 2>/dev/null; exit 1; }
+		wait "$po" || { kill_tree "$pn"; exit 1; }
 		wait "$pn" || exit 1
 	elif [ $((i % 2)) -eq 1 ]; then
 		run "$old" "old$i" "$cpu" "$@" || exit 1; run "$new" "new$i" "$cpu" "$@" || exit 1
